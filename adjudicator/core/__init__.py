@@ -1,0 +1,1 @@
+"""Game-agnostic, pure building blocks: the game contract, chance, the registry."""

@@ -1,0 +1,184 @@
+"""The game contract: what every game gives the service, as plain typed values.
+
+A game is static metadata plus pure functions over a state value. The service never looks inside a
+state; it stores ``dump(state)`` and asks the game questions. Nothing here reads the clock, the
+database or the network: chance comes in as an argument (see ``chance.Chance``).
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from adjudicator.core.chance import Chance, ChanceEvent
+
+JSON = Any  # a value made only of dict/list/str/int/float/bool/None
+
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option a game master (or a NEW command) may set; house rules live here, not in code."""
+
+    key: str
+    default: str
+    choices: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one seat owes now: a prompt, the legal order forms, and the default if nothing comes."""
+
+    seat: str
+    prompt: str
+    legal: tuple[str, ...]
+    default: str
+
+
+class LineStatus(enum.Enum):
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    IGNORED = "ignored"
+
+
+@dataclass(frozen=True)
+class LineReport:
+    """The receipt for one line of a player's mail."""
+
+    number: int
+    text: str
+    status: LineStatus
+    canonical: str | None = None  # the order as understood, when accepted
+    code: str | None = None  # a closed set per game, e.g. "card-not-in-hand"
+    reason: str | None = None  # for people: why it was rejected or ignored
+    suggestion: str | None = None  # "did you mean ..."
+
+
+@dataclass(frozen=True)
+class OrderReport:
+    """What ``parse_orders`` made of a mail: every line's receipt and the canonical order set.
+
+    ``orders`` is JSON (game-specific) and is what ``resolve`` takes; it is None when the mail holds
+    no usable order set. ``missing`` says what is still owed, in words.
+    """
+
+    lines: tuple[LineReport, ...]
+    orders: JSON | None
+    missing: tuple[str, ...] = ()
+
+    @property
+    def rejected(self) -> tuple[LineReport, ...]:
+        return tuple(line for line in self.lines if line.status is LineStatus.REJECTED)
+
+    @property
+    def ok(self) -> bool:
+        return self.orders is not None and not self.rejected
+
+
+@dataclass(frozen=True)
+class OrderOutcome:
+    """The result of one order: a code from the game's closed set and a sentence for people."""
+
+    seat: str
+    order: str
+    code: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Resolution(Generic[StateT]):
+    """What ``resolve`` returns: the new state and everything the report and the archive need."""
+
+    state: StateT
+    outcomes: tuple[OrderOutcome, ...]
+    events: tuple[ChanceEvent, ...]
+    facts: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether the game is over and how it went; ``score`` orders results on a leaderboard."""
+
+    finished: bool
+    winners: tuple[str, ...] = ()
+    summary: str = ""
+    score: tuple[int, ...] = ()
+
+
+class Game(abc.ABC, Generic[StateT]):
+    """One game, as the service sees it. Subclasses are stateless; every method is pure."""
+
+    key: str
+    title: str
+    seats: tuple[str, ...]
+    options: tuple[Option, ...] = ()
+    schema_version: int = 1
+    # True where a seat's order is resolved the moment it arrives (solitaire), rather than at a deadline.
+    resolves_on_receipt: bool = False
+
+    def option_defaults(self) -> dict[str, str]:
+        return {option.key: option.default for option in self.options}
+
+    def check_options(self, given: Mapping[str, str]) -> dict[str, str] | str:
+        """The full option set, or a sentence saying which option or value is not known."""
+        known = {option.key: option for option in self.options}
+        chosen = self.option_defaults()
+        for key, value in given.items():
+            option = known.get(key)
+            if option is None:
+                return f"unknown option {key!r}; known: {', '.join(sorted(known)) or 'none'}"
+            if option.choices and value not in option.choices:
+                return f"option {key} takes {', '.join(option.choices)}, not {value!r}"
+            chosen[key] = value
+        return chosen
+
+    @abc.abstractmethod
+    def new_game(self, options: Mapping[str, str], chance: Chance) -> StateT: ...
+
+    @abc.abstractmethod
+    def pending(self, state: StateT) -> dict[str, Decision]: ...
+
+    @abc.abstractmethod
+    def parse_orders(self, state: StateT, seat: str, text: str) -> OrderReport: ...
+
+    @abc.abstractmethod
+    def default_orders(self, state: StateT, seat: str) -> JSON: ...
+
+    @abc.abstractmethod
+    def legal_orders(self, state: StateT, seat: str) -> Sequence[JSON]:
+        """Every legal canonical order set now (for random play-outs and the conformance test)."""
+
+    @abc.abstractmethod
+    def resolve(
+        self, state: StateT, orders_by_seat: Mapping[str, JSON], chance: Chance
+    ) -> Resolution[StateT]: ...
+
+    @abc.abstractmethod
+    def outcome(self, state: StateT) -> Outcome: ...
+
+    @abc.abstractmethod
+    def view(self, state: StateT, seat: str | None) -> JSON:
+        """What ``seat`` may see (None: the public archive). Never a deck order, never the seed."""
+
+    @abc.abstractmethod
+    def dump(self, state: StateT) -> JSON: ...
+
+    @abc.abstractmethod
+    def load(self, data: JSON) -> StateT: ...
+
+    @abc.abstractmethod
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+        """A PNG picture of a view (and of the last resolution's facts, when given)."""
+
+    @abc.abstractmethod
+    def describe(self, view: JSON) -> str:
+        """The picture in words: alt text for the image and the plain-text mail."""
+
+    @abc.abstractmethod
+    def help_text(self) -> str:
+        """The order syntax with examples, for HELP and the web help page."""

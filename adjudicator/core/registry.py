@@ -1,0 +1,28 @@
+"""The explicit list of games the service plays. Adding a game means adding one line here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.contract import Game
+
+
+def _games() -> dict[str, Game[Any]]:
+    # Imported here, not at module top, so `core` does not depend on `games` at import time.
+    from adjudicator.games.thermopyles import GAME as THERMOPYLES
+
+    return {game.key: game for game in (THERMOPYLES,)}
+
+
+_REGISTRY: dict[str, Game[Any]] | None = None
+
+
+def games() -> dict[str, Game[Any]]:
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = _games()
+    return _REGISTRY
+
+
+def get(key: str) -> Game[Any] | None:
+    return games().get(key.lower())
