@@ -166,6 +166,12 @@ class Game(abc.ABC, Generic[StateT]):
         """What ``seat`` may see (None: the public archive). Never a deck order, never the seed."""
 
     @abc.abstractmethod
+    def scramble_hidden(self, state: StateT, seat: str | None, salt: int) -> StateT:
+        """The same position with everything ``seat`` may not see replaced (decks re-ordered,
+        other hands changed), varied by ``salt``. The conformance test checks that
+        ``view(state, seat) == view(scramble_hidden(state, seat, salt), seat)``: nothing leaks."""
+
+    @abc.abstractmethod
     def dump(self, state: StateT) -> JSON: ...
 
     @abc.abstractmethod
