@@ -1,0 +1,99 @@
+"""Per-seat reply addresses: orders+<token>@<domain>, where the token is an HMAC only we can mint.
+
+The address is the credential that routes a reply to a game and seat (as in Zulip's email gateway),
+so a player never needs a password; the sender check against the seat's registered address comes
+after routing, elsewhere. The key version in the token lets the secret be rotated without breaking
+the addresses already sitting in players' mailboxes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from email.utils import parseaddr
+
+LOCAL_PART = "orders"
+MAC_LENGTH = 16  # hex characters: 64 bits, plenty against guessing a reply address
+
+# Seats are lower-case words that may contain hyphens, which is why a token is parsed from both
+# ends: the game id from the left, the mac and the version from the right, the seat in between.
+_SEAT = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_DIGITS = re.compile(r"[0-9]+")
+_HEX = re.compile(r"[0-9a-f]+")
+
+
+@dataclass(frozen=True)
+class SeatRoute:
+    """Where a reply address leads: a game, a seat in it, and the key version that signed it."""
+
+    game_id: int
+    seat: str
+    version: int
+
+
+def _mac(secret: str, game_id: int, seat: str, version: int) -> str:
+    key = f"{secret}|v{version}".encode()
+    message = f"{game_id}|{seat}|{version}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:MAC_LENGTH]
+
+
+def seat_token(secret: str, game_id: int, seat: str, version: int = 1) -> str:
+    """The token for one seat: "<game_id>-<seat>-<version>-<mac>"."""
+    # Raising is right here: these come from our own database, never from a mail.
+    if game_id < 0 or version < 0:
+        raise ValueError("game_id and version must not be negative")
+    if not _SEAT.fullmatch(seat):
+        raise ValueError(f"seat {seat!r} is not a lower-case word (letters, digits, hyphens)")
+    return f"{game_id}-{seat}-{version}-{_mac(secret, game_id, seat, version)}"
+
+
+def reply_address(token: str, domain: str) -> str:
+    """The address players reply to for the seat the token names."""
+    return f"{LOCAL_PART}+{token}@{domain}"
+
+
+def bare(address: str) -> str:
+    """The addr-spec alone, lower-cased: "Name <A@B>" -> "a@b"; "" when there is none."""
+    _, addr_spec = parseaddr(address)
+    if not addr_spec:
+        # parseaddr gives up on some odd but harmless forms; angle brackets alone still tell us.
+        addr_spec = address.strip().strip("<>").strip()
+    return addr_spec.strip().lower()
+
+
+def is_command_address(address: str, local: str, domain: str) -> bool:
+    """True when address is exactly <local>@<domain> (e.g. new@ or help@), ignoring case."""
+    return bare(address) == f"{local}@{domain}".lower()
+
+
+def route(address: str, domain: str, secret: str) -> SeatRoute | str:
+    """The seat an orders+<token>@<domain> address leads to, or the reason it leads nowhere."""
+    local, at, address_domain = bare(address).rpartition("@")
+    if not at or address_domain.rstrip(".") != domain.lower().rstrip("."):
+        return "not our domain"
+    prefix = f"{LOCAL_PART}+"
+    if not local.startswith(prefix) or local == prefix:
+        return "no token"
+    parsed = _parse_token(local[len(prefix) :])
+    if parsed is None:
+        return "malformed token"
+    game_id, seat, version, mac = parsed
+    if not hmac.compare_digest(mac, _mac(secret, game_id, seat, version)):
+        return "token does not check out (truncated or forged?)"
+    return SeatRoute(game_id=game_id, seat=seat, version=version)
+
+
+def _parse_token(token: str) -> tuple[int, str, int, str] | None:
+    head, _, tail = token.partition("-")
+    rest = tail.rsplit("-", 2)
+    if len(rest) != 3:
+        return None
+    seat, version, mac = rest
+    if not (_DIGITS.fullmatch(head) and _DIGITS.fullmatch(version)):
+        return None
+    # A mac that is hex but short is a truncated address, reported as "does not check out".
+    if not (_SEAT.fullmatch(seat) and _HEX.fullmatch(mac)) or len(mac) > MAC_LENGTH:
+        return None
+    return int(head), seat, int(version), mac

@@ -1,0 +1,154 @@
+"""Recognise mail no person wrote (auto-replies, bounces, list mail, loops) so we never answer it.
+
+Answering a vacation notice or a bounce is how mail loops start, so every check errs towards
+"automatic": a missed receipt costs a player one resend, a loop costs every player their inbox.
+Each check returns a short reason naming the header, which is logged with the dropped message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from email.message import Message
+from email.utils import getaddresses
+
+# RFC 3834 says "no" is the only value a person's mail carries; anything else is a machine.
+_PRECEDENCE_AUTOMATIC = frozenset({"bulk", "junk", "list", "auto_reply"})
+
+# Headers whose mere presence marks an auto-responder or a mail loop. X-Auto-Response-Suppress is
+# deliberately absent: it *asks* others not to auto-reply (we send it ourselves), and Outlook puts
+# it on ordinary mail written by people.
+_PRESENCE_HEADERS = (
+    "X-Autoreply",
+    "X-Autorespond",
+    "X-Autoresponder",
+    "X-Loop",
+    "X-MS-Exchange-Inbox-Rules-Loop",
+    "List-Id",
+    "List-Unsubscribe",
+)
+
+_ROBOT_LOCAL_PARTS = frozenset(
+    {
+        "mailer-daemon",
+        "postmaster",
+        "noreply",
+        "no-reply",
+        "no_reply",
+        "donotreply",
+        "do-not-reply",
+        "do_not_reply",
+    }
+)
+
+# Subjects that auto-responders and MTAs put on their mail, matched at the start only, in the
+# languages our players write in. A person's subject rarely opens like this.
+_SUBJECT_AUTOMATIC = re.compile(
+    r"""^\s*(?:
+        out\ of\ (?:the\ )?office
+      | auto(?:matic)?[-\ ]?(?:reply|response)\b
+      | auto:
+      | undeliverable:
+      | undelivered\ mail
+      | delivery\ status\ notification
+      | delivery\ (?:failure|has\ failed)
+      | mail\ delivery\ (?:failed|failure|system|subsystem)
+      | returned\ mail\b
+      | failure\ notice\b
+      | abwesenheitsnotiz
+      | automatische\ antwort
+      | unzustellbar
+      | réponse\ automatique
+      | respuesta\ automática
+      | автоответ
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def automatic_reason(msg: Message) -> str | None:
+    """Why msg looks machine-written (naming the header), or None when a person wrote it."""
+    for check in _CHECKS:
+        reason = check(msg)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _header(msg: Message, name: str) -> str | None:
+    """The header's value as plain text; never raises, even on headers the parser chokes on."""
+    try:
+        value = msg.get(name)
+    except Exception:  # a malformed header must not stop the check: fall back to the raw text
+        value = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+    return None if value is None else str(value)
+
+
+def _auto_submitted(msg: Message) -> str | None:
+    value = _header(msg, "Auto-Submitted")
+    if value is None:
+        return None
+    keyword = value.split(";", 1)[0].strip().lower()
+    if keyword in ("", "no"):
+        return None
+    return f"Auto-Submitted: {keyword}"
+
+
+def _precedence(msg: Message) -> str | None:
+    value = _header(msg, "Precedence")
+    if value is not None and value.strip().lower() in _PRECEDENCE_AUTOMATIC:
+        return f"Precedence: {value.strip().lower()}"
+    return None
+
+
+def _presence(msg: Message) -> str | None:
+    for name in _PRESENCE_HEADERS:
+        if _header(msg, name) is not None:
+            return f"{name} header present"
+    return None
+
+
+def _empty_return_path(msg: Message) -> str | None:
+    # The null reverse-path is what RFC 5321 requires on bounces and other notifications.
+    value = _header(msg, "Return-Path")
+    if value is not None and value.strip() in ("<>", ""):
+        return "Return-Path: <> (null sender)"
+    return None
+
+
+def _robot_sender(msg: Message) -> str | None:
+    value = _header(msg, "From")
+    if value is None:
+        return None
+    for _, address in getaddresses([value]):
+        local = address.rpartition("@")[0].lower() if "@" in address else address.lower()
+        if local in _ROBOT_LOCAL_PARTS:
+            return f"From: {local}@ (robot sender)"
+    return None
+
+
+def _report(msg: Message) -> str | None:
+    # multipart/report carries delivery status notifications and read receipts (RFC 6522).
+    if msg.get_content_type() == "multipart/report":
+        report_type = msg.get_param("report-type", "", header="content-type")
+        detail = f" ({report_type})" if isinstance(report_type, str) and report_type else ""
+        return f"Content-Type: multipart/report{detail}"
+    return None
+
+
+def _subject(msg: Message) -> str | None:
+    value = _header(msg, "Subject")
+    if value is not None and _SUBJECT_AUTOMATIC.match(value):
+        return f"Subject: {' '.join(value.split())[:60].rstrip()}"
+    return None
+
+
+_CHECKS: tuple[Callable[[Message], str | None], ...] = (
+    _auto_submitted,
+    _precedence,
+    _presence,
+    _empty_return_path,
+    _robot_sender,
+    _report,
+    _subject,
+)

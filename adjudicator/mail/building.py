@@ -1,0 +1,152 @@
+"""Build outbound MIME messages: text with an optional HTML alternative and inline map pictures.
+
+The shape follows what mail clients render best: multipart/alternative with text/plain first (the
+fallback) and then a multipart/related holding the HTML and the PNGs it shows via cid: links.
+Every message is marked as machine-sent so players' auto-responders leave it alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A PNG shown in the HTML (as <img src="cid:content_id">) or attached to the text mail."""
+
+    content_id: str  # without angle brackets
+    png: bytes
+    alt: str
+    filename: str
+
+
+# The SMTP policy (CRLF line ends), but bodies never 8bit: not every relay speaks 8BITMIME, so
+# non-ASCII text goes out quoted-printable or base64, whichever the stdlib finds shorter.
+_POLICY = policy.SMTP.clone(cte_type="7bit")
+
+# Headers build() sets itself; letting `headers` override them would break threading or loop
+# protection silently.
+_RESERVED = frozenset(
+    name.lower()
+    for name in (
+        "From",
+        "To",
+        "Reply-To",
+        "Subject",
+        "Date",
+        "Message-ID",
+        "In-Reply-To",
+        "References",
+        "MIME-Version",
+        "Content-Type",
+        "Content-Transfer-Encoding",
+        "Auto-Submitted",
+        "X-Auto-Response-Suppress",
+    )
+)
+_SAFE_PART = re.compile(r"[A-Za-z0-9_-]")
+_DOMAIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+def build(
+    *,
+    sender: str,
+    to: str,
+    reply_to: str | None,
+    subject: str,
+    text: str,
+    html: str | None,
+    pictures: Sequence[Picture],
+    message_id: str,
+    in_reply_to: str | None,
+    references: Sequence[str],
+    headers: Mapping[str, str] = {},  # read only, never mutated
+    date: datetime | None = None,
+) -> bytes:
+    """The message as bytes ready for SMTP (CRLF); a naive date is taken as UTC."""
+    msg = EmailMessage(policy=_POLICY)
+    msg["From"] = sender
+    msg["To"] = to
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg["Subject"] = subject
+    when = date or datetime.now(UTC)
+    msg["Date"] = format_datetime(when if when.tzinfo else when.replace(tzinfo=UTC))
+    msg["Message-ID"] = message_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    if references:
+        msg["References"] = " ".join(references)
+    # RFC 3834: tells auto-responders not to answer; Exchange only listens to its own header.
+    # Precedence: bulk is deliberately not set, as some servers then file us as list mail.
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
+    for name, value in headers.items():
+        if name.lower() in _RESERVED:
+            raise ValueError(f"header {name} is set by build() itself")
+        msg[name] = value
+    msg["MIME-Version"] = "1.0"
+
+    msg.set_content(text, subtype="plain", charset="utf-8")
+    if html is None:
+        for picture in pictures:
+            msg.add_attachment(
+                picture.png,
+                maintype="image",
+                subtype="png",
+                filename=picture.filename,
+                headers=_description(picture),
+            )
+    else:
+        msg.add_alternative(html, subtype="html", charset="utf-8")
+        html_part = msg.get_body(preferencelist=("html",))
+        assert html_part is not None  # just added
+        for picture in pictures:
+            # add_related turns the text/html part into multipart/related with the HTML first.
+            html_part.add_related(
+                picture.png,
+                maintype="image",
+                subtype="png",
+                cid=f"<{picture.content_id}>",
+                disposition="inline",
+                filename=picture.filename,
+                headers=_description(picture),
+            )
+    for part in msg.walk():
+        if part is not msg:
+            del part["MIME-Version"]  # the stdlib repeats it on every part it creates
+    return msg.as_bytes()
+
+
+def _description(picture: Picture) -> list[str] | None:
+    alt = " ".join(picture.alt.split())  # one line: a newline here would forge headers
+    return [f"Content-Description: {alt}"] if alt else None
+
+
+def mint_message_id(parts: Sequence[str | int], domain: str) -> str:
+    """A deterministic Message-ID "<pbem.part1.part2...@domain>", the same for the same parts.
+
+    Characters outside [A-Za-z0-9_-] are written as =XX (utf-8 bytes), so different parts never
+    collapse into the same id and the result is a valid dot-atom.
+    """
+    if not _DOMAIN.fullmatch(domain):
+        raise ValueError(f"not a domain name: {domain!r}")
+    atoms = ["pbem"]
+    for part in parts:
+        piece = str(part)
+        if not piece:
+            raise ValueError("Message-ID parts must not be empty")
+        atoms.append("".join(_escape(char) for char in piece))
+    return f"<{'.'.join(atoms)}@{domain}>"
+
+
+def _escape(char: str) -> str:
+    if _SAFE_PART.fullmatch(char):
+        return char
+    return "".join(f"={byte:02X}" for byte in char.encode("utf-8"))

@@ -1,0 +1,188 @@
+"""Find the lines a player actually wrote: drop quoted replies, signatures and client boilerplate.
+
+Players reply from every mail client there is, so the quoted receipt and their signature must not
+reach the order parser as orders. An explicit ORDERS ... END block is the escape hatch when the
+heuristics guess wrong: if present it is taken verbatim and nothing else is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+_BLOCK_START = re.compile(r"orders:?", re.IGNORECASE)
+_BLOCK_END = re.compile(r"end", re.IGNORECASE)
+
+# "On <date>, <name> wrote:" in the languages our players' clients speak. Gmail wraps a long
+# attribution over two or three lines, so these are also tried on a line joined with the next ones.
+_ATTRIBUTION = re.compile(
+    r"""^\s*(?:
+        on\s.*\bwrote\s?:
+      | el\s.*\bescribió\s?:
+      | le\s.*\ba\sécrit\s?:
+      | am\s.*\bschrieb\b.*:
+      | .*\s(?:пишет|написал|написала|написал\(а\))\s?:
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_WRAPPED_OPENING = re.compile(r"^\s*(?:on|el|le|am)\s.*\d", re.IGNORECASE)
+
+# Separators after which everything is someone else's text: Outlook's original message, Gmail's
+# and Apple Mail's forward headers, Thunderbird's "-------- Original Message --------".
+_SEPARATOR = re.compile(
+    r"""^\s*(?:
+        -{2,}\s*(?:original\ message|ursprüngliche\ nachricht|message\ d'origine
+                  |mensaje\ original|исходное\ сообщение|forwarded\ message
+                  |weitergeleitete\ nachricht|message\ transféré|mensaje\ reenviado
+                  |пересылаемое\ сообщение)\s*-{2,}
+      | begin\ forwarded\ message:
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# Outlook's quoted header block: "From: ..." followed within a few lines by "Sent: ..." (or Date).
+_HEADER_FROM = re.compile(r"^\s*\*?(?:from|von|de|от)\s?:\*?\s*\S", re.IGNORECASE)
+_HEADER_DATE = re.compile(
+    r"^\s*\*?(?:sent|date|gesendet|datum|envoyé|enviado(?:\sel)?|fecha|отправлено|дата)\s?:",
+    re.IGNORECASE,
+)
+_UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
+
+# Boilerplate mobile clients append on a line of its own; only that line goes.
+_CLIENT_FOOTER = re.compile(
+    r"""^\s*(?:
+        sent\ from\ my\ \S.*
+      | sent\ from\ (?:mail|outlook|yahoo\ mail)\b.*
+      | get\ outlook\ for\ (?:ios|android)\b.*
+      | enviado\ desde\ mi\ \S.*
+      | envoyé\ de\ mon\ \S.*
+      | von\ meinem\ \S.*\ gesendet
+      | отправлено\ с\ \S.*
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# Reply and forward prefixes as clients in our players' languages write them ("Re[2]:" too), and
+# list or game tags in brackets, which often sit between them.
+_SUBJECT_PREFIX = re.compile(
+    r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv|rif|odp|ответ)\s?(?:\[\d+\]|\^\d+)?\s?:|\[[^\]]*\])\s*",
+    re.IGNORECASE,
+)
+
+
+def order_lines(text: str) -> list[str]:
+    """The lines the player wrote for the order parser, in order, blank lines inside kept."""
+    lines = [line.rstrip() for line in _NEWLINE.split(text)]
+    block = _explicit_block(lines)
+    if block is not None:
+        return _trim_blank(block)
+    kept: list[str] = []
+    for index in _own_text(lines):
+        line = lines[index]
+        if line == "--":
+            break
+        if not _quoted(line) and not _CLIENT_FOOTER.match(line):
+            kept.append(line)
+    return _trim_blank(kept)
+
+
+def subject_line(subject: str) -> str | None:
+    """The subject without Re:/Fwd:/AW:/Sv: prefixes and leading [tags]; None if nothing is left."""
+    rest = " ".join(subject.split())
+    while True:
+        stripped = _SUBJECT_PREFIX.sub("", rest, count=1)
+        if stripped == rest:
+            break
+        rest = stripped
+    return rest or None
+
+
+def _explicit_block(lines: list[str]) -> list[str] | None:
+    """Lines between the first "ORDERS" line and the next "END" line the player wrote, if any."""
+    # Only the player's own text is searched: a block in quoted history is an old one (our
+    # receipts may echo orders), and replying to it must not resubmit it.
+    start: int | None = None
+    for index in _own_text(lines):
+        marker = lines[index].strip()
+        if start is None and _BLOCK_START.fullmatch(marker):
+            start = index
+        elif start is not None and _BLOCK_END.fullmatch(marker):
+            return lines[start + 1 : index]
+    return None
+
+
+def _own_text(lines: list[str]) -> Iterator[int]:
+    """Indexes of the lines above quoted history, skipping attributions of ">"-marked quotes."""
+    index = 0
+    while index < len(lines):
+        if _starts_quote(lines, index):
+            return
+        span = _attribution_span(lines, index)
+        if span:
+            # Inline (bottom-posted) replies put the player's text after a ">"-marked quote;
+            # only when the quote is not marked must everything below go.
+            if not _quoted(_next_nonblank(lines, index + span)):
+                return
+            index += span
+            continue
+        yield index
+        index += 1
+
+
+def _starts_quote(lines: list[str], index: int) -> bool:
+    """True when lines[index] opens quoted history that runs to the end of the message."""
+    line = lines[index]
+    if _SEPARATOR.match(line):
+        return True
+    if _UNDERSCORES.match(line):
+        following = _next_nonblank_index(lines, index + 1)
+        return following is not None and _header_block_at(lines, following)
+    return _header_block_at(lines, index)
+
+
+def _header_block_at(lines: list[str], index: int) -> bool:
+    if not _HEADER_FROM.match(lines[index]):
+        return False
+    return any(_HEADER_DATE.match(line) for line in lines[index + 1 : index + 5])
+
+
+def _attribution_span(lines: list[str], index: int) -> int:
+    """How many lines the attribution starting at index takes (0: it is not one)."""
+    if _ATTRIBUTION.match(lines[index]):
+        return 1
+    # Joining is only trusted for an opening that reads like one ("On Mon, 4 Mar ...") and with
+    # an address in it, as in Gmail's wrapped "On Mon, ... Alice <\nalice@example.com> wrote:";
+    # otherwise a line of chatter above a real attribution could be swallowed with it.
+    if not _WRAPPED_OPENING.match(lines[index]):
+        return 0
+    for span in (2, 3):
+        joined = " ".join(line.strip() for line in lines[index : index + span])
+        if len(lines) >= index + span and "@" in joined and _ATTRIBUTION.match(joined):
+            return span
+    return 0
+
+
+def _quoted(line: str | None) -> bool:
+    return line is not None and line.lstrip().startswith(">")
+
+
+def _next_nonblank_index(lines: list[str], start: int) -> int | None:
+    return next((i for i in range(start, len(lines)) if lines[i].strip()), None)
+
+
+def _next_nonblank(lines: list[str], start: int) -> str | None:
+    found = _next_nonblank_index(lines, start)
+    return None if found is None else lines[found]
+
+
+def _trim_blank(lines: list[str]) -> list[str]:
+    start = 0
+    end = len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]

@@ -1,0 +1,303 @@
+"""Turn the raw bytes of an inbound mail into a MailIn value, or say why they are not a mail.
+
+Whatever arrives was already stored raw, so reading must never raise: a message we cannot read
+becomes an Unreadable with a reason a person can act on. Mail clients lie about charsets and
+mangle structure; everything here falls back rather than fails.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email.header import decode_header, make_header
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.policy import default as default_policy
+from email.utils import getaddresses
+from html.parser import HTMLParser
+
+from adjudicator.mail.automatic import automatic_reason
+
+
+@dataclass(frozen=True)
+class MailIn:
+    """An inbound mail reduced to what the pipeline needs; the raw bytes stay in storage."""
+
+    message_id: str | None  # as in the header, with angle brackets
+    sender: str  # bare address from From, lower-cased
+    sender_name: str
+    recipients: tuple[str, ...]  # To, Cc, Delivered-To, X-Original-To: bare, lower-cased, unique
+    subject: str  # RFC 2047 decoded
+    text: str  # text/plain preferred; HTML converted to text when it is all there is
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    automatic: str | None  # why no person wrote it (auto-reply, bounce, list, loop); None: one did
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Bytes that are not a mail we can act on, and why."""
+
+    reason: str
+
+
+_RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+_ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
+
+
+def read(raw: bytes) -> MailIn | Unreadable:
+    """Parse raw message bytes; never raises, whatever the input."""
+    try:
+        return _read(raw)
+    except Exception as exc:  # the promise is "never raise": any parser bug becomes a reason
+        return Unreadable(f"could not parse the message ({type(exc).__name__})")
+
+
+def _read(raw: bytes) -> MailIn | Unreadable:
+    if not isinstance(raw, bytes | bytearray):
+        return Unreadable("not bytes")
+    if not raw.strip():
+        return Unreadable("empty message")
+    header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
+    if b"\x00" in header_block:
+        return Unreadable("binary data, not a mail message")
+    msg = BytesParser(policy=default_policy).parsebytes(bytes(raw))
+    if not msg.keys():
+        return Unreadable("no header block: not a mail message")
+    senders = _addresses(msg, "From")
+    if not senders:
+        return Unreadable("no From address")
+    sender_name, sender = senders[0]
+    recipients: dict[str, None] = {}
+    for name in _RECIPIENT_HEADERS:
+        for _, address in _addresses(msg, name):
+            recipients.setdefault(address)
+    references = _header(msg, "References") or ""
+    return MailIn(
+        message_id=_first_id(_header(msg, "Message-ID")),
+        sender=sender,
+        sender_name=sender_name,
+        recipients=tuple(recipients),
+        subject=(_header(msg, "Subject") or "").strip(),
+        text=_body_text(msg),
+        in_reply_to=_first_id(_header(msg, "In-Reply-To")),
+        references=tuple(_MESSAGE_ID.findall(references)),
+        automatic=automatic_reason(msg),
+    )
+
+
+# --- headers ---------------------------------------------------------------------------------
+
+
+def _header(msg: Message, name: str) -> str | None:
+    """The decoded header value; falls back to the raw text when the parser chokes on it."""
+    try:
+        value = msg.get(name)
+        return None if value is None else _clean(str(value))
+    except Exception:
+        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+        return None if raw is None else _decode_words(raw)
+
+
+def _addresses(msg: Message, name: str) -> list[tuple[str, str]]:
+    """(display name, bare lower-cased address) for each real address in every `name` header."""
+    pairs: list[tuple[str, str]] = []
+    try:
+        for value in msg.get_all(name) or []:
+            parsed = getattr(value, "addresses", None)
+            if parsed is not None:
+                pairs.extend((a.display_name, a.addr_spec) for a in parsed)
+            else:  # Delivered-To and X-Original-To are unstructured to the stdlib
+                pairs.extend(getaddresses([str(value)]))
+    except Exception:
+        raws = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
+        pairs = [(_decode_words(n), a) for n, a in getaddresses(raws)]
+    return [
+        (_clean(display).strip(), address.strip().lower())
+        for display, address in pairs
+        if _ADDRESS.fullmatch(address.strip())
+    ]
+
+
+def _first_id(value: str | None) -> str | None:
+    if value is None:
+        return None
+    found = _MESSAGE_ID.search(value)
+    if found:
+        return found.group(0)
+    bare = value.strip()
+    # Some clients drop the angle brackets; an id is still an id.
+    return f"<{bare}>" if bare and not any(c.isspace() for c in bare) else None
+
+
+def _decode_words(value: str) -> str:
+    try:
+        return _clean(str(make_header(decode_header(value))))
+    except Exception:
+        return _clean(value)
+
+
+def _clean(text: str) -> str:
+    """Undo the parser's surrogate escapes (raw 8-bit or unknown charsets): utf-8, else cp1252."""
+    if not any("\udc80" <= char <= "\udcff" for char in text):
+        return text
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return _decode(data, None)
+
+
+# --- body ------------------------------------------------------------------------------------
+
+
+def _body_text(msg: EmailMessage) -> str:
+    plain = msg.get_body(preferencelist=("plain",))
+    text = _part_text(plain) if plain is not None else ""
+    if not text.strip():
+        # Some clients send an empty text/plain beside the real HTML; the HTML is then the mail.
+        html = msg.get_body(preferencelist=("html",))
+        if html is not None:
+            text = html_to_text(_part_text(html))
+    return text
+
+
+def _part_text(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    text = _decode(payload, part.get_content_charset())
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if part.get_content_type() == "text/plain":
+        params = {k.lower(): str(v).lower() for k, v in part.get_params() or []}
+        if params.get("format") == "flowed":
+            text = unflow(text, delsp=params.get("delsp") == "yes")
+    return text
+
+
+# Labels that mean Windows-1252 in practice (as browsers treat them): Outlook's "smart quotes"
+# arrive declared as ISO-8859-1 and would otherwise become control characters.
+_CP1252_LABELS = frozenset({"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "cp819"})
+
+
+def _decode(data: bytes, declared: str | None) -> str:
+    """Bytes to text: the declared charset, then utf-8, then cp1252 with replacement."""
+    candidates = []
+    if declared:
+        candidates.append("cp1252" if declared.strip().lower() in _CP1252_LABELS else declared)
+    candidates.append("utf-8")
+    for charset in candidates:
+        try:
+            return data.decode(charset)
+        except Exception:  # unknown, misspelt or non-text codecs: try the next guess
+            continue
+    return data.decode("cp1252", errors="replace")
+
+
+def unflow(text: str, *, delsp: bool) -> str:
+    """Undo RFC 3676 format=flowed: join soft-broken lines (trailing space), keep quote depth."""
+    out: list[str] = []
+    pending: str | None = None
+    pending_depth = 0
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        content = content.removeprefix(" ")  # space-stuffing
+        flowed = content.endswith(" ") and content != "-- "
+        if flowed and delsp:
+            content = content[:-1]
+        if pending is not None and depth != pending_depth:
+            out.append(_quote_prefix(pending_depth) + pending)  # broken flow: keep, don't merge
+            pending = None
+        pending = content if pending is None else pending + content
+        pending_depth = depth
+        if not flowed:
+            out.append(_quote_prefix(depth) + pending)
+            pending = None
+    if pending is not None:
+        out.append(_quote_prefix(pending_depth) + pending)
+    return "\n".join(out)
+
+
+def _quote_prefix(depth: int) -> str:
+    return ">" * depth + " " if depth else ""
+
+
+# --- HTML ------------------------------------------------------------------------------------
+
+_BLOCK_TAGS = frozenset(
+    {
+        *("address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "fieldset"),
+        *("figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6"),
+        *("header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table"),
+        *("tbody", "tfoot", "thead", "tr", "ul"),
+    }
+)
+_SKIPPED_TAGS = frozenset({"head", "script", "style", "title", "template"})
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+_SPACES = re.compile(r" {2,}")
+
+
+def html_to_text(html: str) -> str:
+    """Readable text from an HTML body: a line per block, blockquotes marked with ">" as in text."""
+    converter = _HtmlText()
+    converter.feed(html)
+    converter.close()
+    converter.end_line()
+    return "\n".join(converter.lines)
+
+
+class _HtmlText(HTMLParser):
+    """Collects lines of text; quoting becomes ">" so the quote stripper sees it as in text mail."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self._current: list[str] = []
+        self._quote_depth = 0
+        self._skip_depth = 0
+        self._pre_depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIPPED_TAGS:
+            self._skip_depth += 1
+        elif tag == "br":
+            self.end_line(force=True)
+        elif tag in _BLOCK_TAGS:
+            self.end_line()
+            self._quote_depth += tag == "blockquote"
+            self._pre_depth += tag == "pre"
+        elif tag in ("td", "th"):
+            self._current.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED_TAGS:
+            self._skip_depth = max(0, self._skip_depth - 1)
+        elif tag in _BLOCK_TAGS:
+            self.end_line()
+            if tag == "blockquote":
+                self._quote_depth = max(0, self._quote_depth - 1)
+            if tag == "pre":
+                self._pre_depth = max(0, self._pre_depth - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self._skip_depth:
+            return
+        if not self._pre_depth:
+            self._current.append(_HTML_SPACE.sub(" ", data))
+            return
+        for number, piece in enumerate(data.split("\n")):
+            if number:
+                self.end_line(force=True)
+            self._current.append(piece)
+
+    def end_line(self, *, force: bool = False) -> None:
+        """Finish the line being collected; empty lines only count when forced (a <br>)."""
+        raw = "".join(self._current)
+        self._current = []
+        line = raw.replace("\xa0", " ")
+        line = line.rstrip() if self._pre_depth else _SPACES.sub(" ", line).strip()
+        # A block holding only &nbsp; is how Outlook and others write an empty line on purpose.
+        if line or force or "\xa0" in raw:
+            self.lines.append((_quote_prefix(self._quote_depth) + line).rstrip())
