@@ -1,4 +1,4 @@
-"""Verifiable chance: every die and shuffle derived from HMAC(seed, stream | turn | label | counter).
+"""Verifiable chance: every die and shuffle is derived from HMAC(seed, stream|turn|label|counter).
 
 A game's seed is secret while it runs; players get its SHA-256 commitment at the start and the seed
 at the end, and can then recompute every recorded event. No code path uses the global ``random``.

@@ -22,7 +22,7 @@ StateT = TypeVar("StateT")
 
 @dataclass(frozen=True)
 class Option:
-    """A game option a game master (or a NEW command) may set; house rules live here, not in code."""
+    """A game option a game master may set: house rules live here, not in code."""
 
     key: str
     default: str
@@ -118,7 +118,7 @@ class Game(abc.ABC, Generic[StateT]):
     seats: tuple[str, ...]
     options: tuple[Option, ...] = ()
     schema_version: int = 1
-    # True where a seat's order is resolved the moment it arrives (solitaire), rather than at a deadline.
+    # True where a seat's order is resolved the moment it arrives (solitaire), not at a deadline.
     resolves_on_receipt: bool = False
 
     def option_defaults(self) -> dict[str, str]:

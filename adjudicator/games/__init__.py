@@ -1,0 +1,1 @@
+"""The games the service plays, one package each; the registry in ``core`` lists them."""

@@ -1,0 +1,146 @@
+"""The two actions: RETREAT along the front track, and FIGHT against the near and far Persians."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from adjudicator.core.chance import Chance
+from adjudicator.games.thermopyles.actions import Action
+from adjudicator.games.thermopyles.cards import PersianCard, card_data
+from adjudicator.games.thermopyles.state import Position
+
+
+def draw(position: Position, count: int) -> tuple[Position, tuple[int, ...]]:
+    """Up to ``count`` Spartan cards from the top of the deck into the hand (fewer at its end)."""
+    drawn = position.spartan_deck[:count]
+    if not drawn:
+        return position, ()
+    hand = tuple(sorted(position.hand + drawn))
+    return replace(position, hand=hand, spartan_deck=position.spartan_deck[len(drawn) :]), drawn
+
+
+def retreat(
+    position: Position, draw_card: bool, facts: dict[str, Any]
+) -> tuple[Position, str, str]:
+    """The marker moves one space toward the end of the track; then one draw unless NODRAW."""
+    data = card_data()
+    marker = position.marker + 1
+    facts["marker"] = {"from": position.marker, "to": marker}
+    position = replace(position, marker=marker)
+    if marker >= data.track_length:
+        # Lost at once: no draw, the game ends when the whole action is checked.
+        facts["drawn"] = {"count": 0, "values": [], "asked": 0}
+        return position, "retreated-lost", f"The Spartans fall back to space {marker}: lost."
+    position, drawn = draw(position, 1 if draw_card else 0)
+    facts["drawn"] = {"count": len(drawn), "values": list(drawn), "asked": int(draw_card)}
+    name = data.space_names.get(marker)
+    where = f"space {marker} ({name})" if name else f"space {marker}"
+    taken = "and draw one card" if drawn else "and draw nothing"
+    return position, "retreated", f"The Spartans fall back to {where} {taken}."
+
+
+def _clash(card: PersianCard, strength: int) -> dict[str, Any]:
+    """One Persian card met by ``strength``: beaten at white, to the Graveyard at red."""
+    return {
+        **card.to_json(),
+        "fought": True,
+        "beaten": strength >= card.white,
+        "graveyard": strength >= card.red,
+    }
+
+
+def fight(
+    position: Position, action: Action, chance: Chance, facts: dict[str, Any]
+) -> tuple[Position, str, str]:
+    """Play one Spartan card, with support dice and the free die, against the battle line."""
+    data = card_data()
+    assert action.value is not None and position.near is not None
+    # 1. Strength: the card, one d6 per support card, one free d6 on a free-die space.
+    dice: list[dict[str, Any]] = [
+        {"purpose": "support", "value": chance.roll("support")} for _ in range(action.support)
+    ]
+    if position.marker in data.free_die_spaces:
+        dice.append({"purpose": "free-die", "value": chance.roll("free-die")})
+    strength = action.value + sum(die["value"] for die in dice)
+    facts["dice"] = dice
+    facts["strength"] = strength
+    # 2. The near card first; the far card only if the near one fell, with the same strength.
+    near = _clash(data.persian(position.near), strength)
+    far: dict[str, Any] | None = None
+    if position.far is not None:
+        far = {**data.persian(position.far).to_json(), "fought": False, "beaten": False}
+        if near["beaten"]:
+            far = _clash(data.persian(position.far), strength)
+    facts["fight"] = {"card": action.value, "support": action.support, "near": near, "far": far}
+    # 3. Beaten cards go to the Graveyard when red is reached, else to the Persian discard.
+    beaten = [card for card in (near, far) if card is not None and card["beaten"]]
+    graveyard = tuple(card["id"] for card in beaten if card["graveyard"])
+    discarded = tuple(card["id"] for card in beaten if not card["graveyard"])
+    # 5. The Spartan card is spent whatever happens; so are the support cards used.
+    hand = list(position.hand)
+    hand.remove(action.value)
+    position = replace(
+        position,
+        hand=tuple(hand),
+        spartan_discard=(*position.spartan_discard, action.value),
+        supports=position.supports - action.support,
+        graveyard=position.graveyard + graveyard,
+        persian_discard=position.persian_discard + discarded,
+    )
+    # 4. One extra Spartan draw per beaten card with the bonus symbol.
+    bonus = sum(1 for card in beaten if card["bonus"])
+    position, drawn = draw(position, bonus)
+    facts["drawn"] = {"count": len(drawn), "values": list(drawn), "asked": bonus}
+    # 6. Refill: a lone survivor on the far slot slides near; then deal up to two face up.
+    position = refill(position, near["beaten"], far is not None and bool(far["beaten"]), facts)
+    return _summary(position, action, strength, near, far)
+
+
+def refill(
+    position: Position, near_beaten: bool, far_beaten: bool, facts: dict[str, Any]
+) -> Position:
+    data = card_data()
+    near, far = position.near, position.far
+    slid = near_beaten and not far_beaten and far is not None
+    if near_beaten:
+        near, far = (far, None) if slid else (None, None)
+    deck = position.persian_deck
+    dealt: list[dict[str, Any]] = []
+    if near is None and deck:
+        near, deck = deck[0], deck[1:]
+        dealt.append(data.persian(near).to_json())
+    if far is None and deck:
+        far, deck = deck[0], deck[1:]
+        dealt.append(data.persian(far).to_json())
+    facts["refill"] = {
+        "slid": slid,
+        "dealt": dealt,
+        "near": None if near is None else data.persian(near).to_json(),
+        "far": None if far is None else data.persian(far).to_json(),
+    }
+    return replace(position, near=near, far=far, persian_deck=deck)
+
+
+def _summary(
+    position: Position,
+    action: Action,
+    strength: int,
+    near: dict[str, Any],
+    far: dict[str, Any] | None,
+) -> tuple[Position, str, str]:
+    def fate(card: dict[str, Any]) -> str:
+        where = "to the Graveyard" if card["graveyard"] else "to the discard"
+        return f"{card['white']}/{card['red']} beaten, {where}"
+
+    opening = f"{action.action_text()} with strength {strength}:"
+    if not near["beaten"]:
+        return position, "fight-lost", f"{opening} the near {near['white']} holds."
+    if far is not None and far["beaten"]:
+        return (
+            position,
+            "fight-won-both",
+            f"{opening} near {fate(near)}; far {fate(far)}.",
+        )
+    tail = f"; the far {far['white']} holds" if far is not None else ""
+    return position, "fight-won-near", f"{opening} near {fate(near)}{tail}."

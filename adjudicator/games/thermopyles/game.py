@@ -1,0 +1,147 @@
+"""Thermopyles behind the game contract: metadata and options wired to rules, parser and views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib import resources
+
+from adjudicator.core.chance import Chance
+from adjudicator.core.contract import (
+    JSON,
+    Decision,
+    Game,
+    Option,
+    OrderOutcome,
+    OrderReport,
+    Outcome,
+    Resolution,
+)
+from adjudicator.games.thermopyles import describe as words
+from adjudicator.games.thermopyles import orders, rules
+from adjudicator.games.thermopyles.actions import Action, action_from_json
+from adjudicator.games.thermopyles.cards import card_data
+from adjudicator.games.thermopyles.render import render as picture
+from adjudicator.games.thermopyles.state import (
+    SCHEMA,
+    SEAT,
+    WIN_WHEN,
+    Position,
+    Settings,
+    dump,
+    load,
+)
+from adjudicator.games.thermopyles.view import legal_forms, scramble_hidden
+from adjudicator.games.thermopyles.view import view as view_of
+
+# The contract names its parameters ``state`` and ``view``; the modules are imported under other
+# names so that no method body has to wonder which one it means.
+
+
+def _options() -> tuple[Option, ...]:
+    data = card_data()
+    return (
+        Option(
+            key="win_when",
+            default="deck-empty",
+            choices=WIN_WHEN,
+            help="deck-empty: win when the Persian deck runs out (the original wording); "
+            f"all-beaten: only when all {len(data.persians)} Persians are beaten.",
+        ),
+        Option(
+            key="hand_limit",
+            default=str(data.hand_limit),
+            # Never below the opening hand, so one DISCARD a turn always restores the limit.
+            choices=tuple(str(n) for n in range(data.opening_hand, 11)),
+            help="cards a hand may hold before a DISCARD is owed with the next action.",
+        ),
+    )
+
+
+class Thermopyles(Game[Position]):
+    key = "thermopyles"
+    title = "Thermopyles"
+    seats = (SEAT,)
+    options = _options()
+    schema_version = SCHEMA
+    resolves_on_receipt = True
+
+    def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
+        chosen = self.check_options(options)
+        if isinstance(chosen, str):
+            raise ValueError(f"thermopyles: {chosen}")
+        settings = Settings(win_when=chosen["win_when"], hand_limit=int(chosen["hand_limit"]))
+        return rules.new_game(settings, chance)
+
+    def pending(self, state: Position) -> dict[str, Decision]:
+        if state.over:
+            return {}
+        near, far = state.near_card(), state.far_card()
+        hand = ", ".join(str(card) for card in state.hand) or "empty"
+        prompt = (
+            f"Turn {state.turn + 1}: near {words.card_words(near.to_json() if near else None)}; "
+            f"far {words.card_words(far.to_json() if far else None)}. Marker on {state.marker}, "
+            f"{state.supports} support cards left, your hand: {hand}. "
+            "Send one action: FIGHT <card> [SUPPORT n] or RETREAT [NODRAW]."
+        )
+        legal = tuple(legal_forms(state, SEAT))
+        return {SEAT: Decision(SEAT, prompt, legal, "RETREAT")}
+
+    def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
+        return orders.parse_orders(state, seat, text)
+
+    def default_orders(self, state: Position, seat: str) -> JSON:
+        return Action("retreat").to_json()
+
+    def legal_orders(self, state: Position, seat: str) -> Sequence[JSON]:
+        if seat != SEAT:
+            return []
+        return [action.to_json() for action in rules.legal_actions(state)]
+
+    def resolve(
+        self, state: Position, orders_by_seat: Mapping[str, JSON], chance: Chance
+    ) -> Resolution[Position]:
+        action = action_from_json(orders_by_seat.get(SEAT, self.default_orders(state, SEAT)))
+        if isinstance(action, str):
+            raise ValueError(f"thermopyles orders: {action}")
+        turn = rules.resolve(state, action, chance)
+        outcome = OrderOutcome(SEAT, action.text(), turn.code, turn.detail)
+        return Resolution(turn.position, (outcome,), tuple(chance.events), turn.facts)
+
+    def outcome(self, state: Position) -> Outcome:
+        data = card_data()
+        graveyard = len(state.graveyard)
+        if not state.over:
+            summary = (
+                f"In play after {state.turn} turns: {graveyard} of {data.graveyard_target} "
+                f"in the Graveyard, marker on {state.marker}."
+            )
+            return Outcome(False, summary=summary)
+        won = state.status == "won"
+        summary = (
+            f"{'Won' if won else 'Lost'} after {state.turn} turns: {rules.end_sentence(state)}; "
+            f"{graveyard} Persians in the Graveyard, {state.beaten} of {len(data.persians)} beaten."
+        )
+        score = (1 if won else 0, graveyard, -state.turn)
+        return Outcome(True, (SEAT,) if won else (), summary, score)
+
+    def view(self, state: Position, seat: str | None) -> JSON:
+        return view_of(state, seat)
+
+    def scramble_hidden(self, state: Position, seat: str | None, salt: int) -> Position:
+        return scramble_hidden(state, seat, salt)
+
+    def dump(self, state: Position) -> JSON:
+        return dump(state)
+
+    def load(self, data: JSON) -> Position:
+        return load(data)
+
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+        return picture(view, facts)
+
+    def describe(self, view: JSON) -> str:
+        return words.describe(view)
+
+    def help_text(self) -> str:
+        package = resources.files("adjudicator.games.thermopyles")
+        return package.joinpath("help.txt").read_text(encoding="utf-8")

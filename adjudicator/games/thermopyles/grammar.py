@@ -1,0 +1,188 @@
+"""Reading one line of a player's mail: words to a parsed order, a complaint, or "not an order".
+
+This layer knows the order words and nothing of the position; ``orders`` checks the result
+against the hand, the supports left and the hand limit.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+# Every word the parser takes for an order keyword. Single letters only count at the start of an
+# order (or, for F and D, before a number), so a stray "r" in a sentence is not a RETREAT.
+KEYWORDS = {
+    "fight": "fight",
+    "attack": "fight",
+    "retreat": "retreat",
+    "withdraw": "retreat",
+    "discard": "discard",
+}
+LETTERS = {"f": "fight", "r": "retreat", "d": "discard"}
+SUPPORT_WORDS = {"support", "supports", "supp", "sup", "s", "plus"}
+COUNT_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}  # only after SUPPORT
+DRAW_WORDS = {"draw", "draws", "drawing"}
+NEGATIONS = {"no", "without", "dont", "not", "skip", "never"}
+# Words that often head a non-order line with a number ("Turn 5", "Re: game 12"): never a complaint.
+FILLER = {"turn", "game", "round", "order", "orders", "re", "fw", "fwd", "subject", "day", "week"}
+TOKEN = re.compile(r"(\+)\s*(\d+)|(\d+)|([^\W\d_]+)")
+# A misspelt keyword must be this close (difflib ratio) to be suggested: "fihgt" is 0.8, while
+# everyday words such as "first" (0.6) stay out of it.
+FUZZY_CUTOFF = 0.75
+
+
+@dataclass(frozen=True)
+class Token:
+    word: str | None = None
+    number: int | None = None
+    plus: bool = False  # "+2": a support count
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One order as read from the words, not yet checked against the position."""
+
+    kind: str  # fight | retreat | discard
+    value: int | None = None
+    support: int = 0
+    draw: bool = True
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """A line that looks like an order but cannot be read: a code and what we think was meant."""
+
+    code: str  # unknown-order | malformed
+    reason: str
+    keyword: str | None = None  # the keyword we think was meant, for the suggestion
+    numbers: tuple[int, ...] = ()
+
+
+Reading = Parsed | Complaint
+
+
+def tokenize(line: str) -> list[Token]:
+    # Apostrophes go first so "don't" reads as "dont"; other punctuation just separates words.
+    text = line.lower().replace("'", "").replace("\u2019", "")
+    tokens = []
+    for _plus, signed, number, word in TOKEN.findall(text):
+        if signed:
+            tokens.append(Token(number=int(signed), plus=True))
+        elif number:
+            tokens.append(Token(number=int(number)))
+        else:
+            tokens.append(Token(word=word))
+    return tokens
+
+
+def _keyword(tokens: list[Token], index: int) -> str | None:
+    word = tokens[index].word
+    if word is None:
+        return None
+    if word in KEYWORDS:
+        return KEYWORDS[word]
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if word in LETTERS and (index == 0 or (following is not None and following.number is not None)):
+        return LETTERS[word]
+    return None
+
+
+def misspelt(word: str | None) -> str | None:
+    """The keyword a misspelt word most likely meant (FIHGT: fight), or None."""
+    if word is None or len(word) < 4:
+        return None
+    match = difflib.get_close_matches(word, list(KEYWORDS), n=1, cutoff=FUZZY_CUTOFF)
+    return KEYWORDS[match[0]] if match else None
+
+
+def segments(line: str) -> list[Reading] | None:
+    """The orders on one line (usually one; "DISCARD 12 FIGHT 17" gives two), a complaint, or
+    None when the line is not an order at all (greetings, thanks, sign-offs)."""
+    tokens = tokenize(line)
+    if not tokens:
+        return None
+    starts = [i for i in range(len(tokens)) if _keyword(tokens, i)]
+    has_number = any(token.number is not None for token in tokens)
+    if not starts:
+        return _not_keyword(tokens, has_number)
+    # A keyword later in a sentence counts only in a short line or one with a number in it:
+    # "I retreat" is an order, "thanks for a good fight last time" is not.
+    if starts[0] > 0 and not has_number and len(tokens) > 4:
+        return None
+    readings: list[Reading] = []
+    for position, start in enumerate(starts):
+        end = starts[position + 1] if position + 1 < len(starts) else len(tokens)
+        keyword = _keyword(tokens, start)
+        assert keyword is not None
+        readings.append(_read(keyword, tokens[start + 1 : end]))
+    return readings
+
+
+def _not_keyword(tokens: list[Token], has_number: bool) -> list[Reading] | None:
+    first = tokens[0]
+    numbers = tuple(token.number for token in tokens if token.number is not None)
+    guess = misspelt(first.word)
+    if guess and (has_number or len(tokens) <= 3):
+        reason = f"{first.word!r} is not an order word"
+        return [Complaint("unknown-order", reason, keyword=guess, numbers=numbers)]
+    if first.number is not None:
+        reason = "a number alone is not an order"
+        return [Complaint("unknown-order", reason, keyword="fight", numbers=numbers)]
+    short = 2 <= len(tokens) <= 3
+    if short and tokens[1].number is not None and first.word not in FILLER:
+        return [Complaint("unknown-order", f"{first.word!r} is not an order word")]
+    return None
+
+
+def _read(keyword: str, rest: list[Token]) -> Reading:
+    words = [token.word for token in rest]
+    if keyword == "retreat":
+        return Parsed("retreat", draw=not _no_draw(words))
+    numbers = [token for token in rest if token.number is not None]
+    if keyword == "discard":
+        if len(numbers) != 1:
+            reason = "DISCARD takes exactly one card value, e.g. DISCARD 12"
+            return Complaint("malformed", reason, "discard", tuple(n.number or 0 for n in numbers))
+        return Parsed("discard", value=numbers[0].number)
+    return _read_fight(rest, words)
+
+
+def _no_draw(words: list[str | None]) -> bool:
+    if "nodraw" in words:
+        return True
+    for index, word in enumerate(words):
+        if word in DRAW_WORDS and any(w in NEGATIONS for w in words[max(0, index - 2) : index]):
+            return True
+    return False
+
+
+def _read_fight(rest: list[Token], words: list[str | None]) -> Reading:
+    values: list[int] = []
+    supports: list[int] = []
+    for index, token in enumerate(rest):
+        before = words[index - 1] if index > 0 else None
+        if token.word in COUNT_WORDS and before in SUPPORT_WORDS:
+            supports.append(COUNT_WORDS[token.word])
+            continue
+        if token.number is None:
+            continue
+        after = words[index + 1] if index + 1 < len(words) else None
+        # "+2", "support 2", and "17, 2 supports" (after the card value) are support counts.
+        if token.plus or before in SUPPORT_WORDS or (after in SUPPORT_WORDS and values):
+            supports.append(token.number)
+        else:
+            values.append(token.number)
+    numbers = tuple(values + supports)
+    if not values:
+        return Complaint("malformed", "FIGHT needs the value of a card in your hand", "fight")
+    if len(values) > 1:
+        reason = "one card per fight: FIGHT takes a single card value"
+        return Complaint("malformed", reason, "fight", numbers)
+    if len(supports) > 1:
+        return Complaint("malformed", "give one support count, e.g. SUPPORT 2", "fight", numbers)
+    negated = any(word in NEGATIONS for word in words)
+    if not supports and not negated and any(word in SUPPORT_WORDS - {"s"} for word in words):
+        reason = "say how many support cards, e.g. SUPPORT 1"
+        return Complaint("malformed", reason, "fight", numbers)
+    return Parsed("fight", value=values[0], support=supports[0] if supports else 0)

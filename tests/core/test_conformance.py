@@ -1,0 +1,137 @@
+"""The contract every registered game must keep: random legal play-outs end, states survive
+dump/load as JSON, the same seed replays identically, and views leak nothing hidden."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from adjudicator.core.chance import Chance, commitment
+from adjudicator.core.contract import Game, Outcome, Resolution
+from adjudicator.core.registry import games
+
+GAMES = list(games().values())
+MAX_STEPS = 5_000  # far above any real game; a play-out that gets here never ends
+SEEDS = [bytes([n]) * 32 for n in range(1, 25)]
+
+
+def _play(game: Game[Any], seed: bytes, choose: random.Random) -> list[tuple[Any, Resolution[Any]]]:
+    """A random legal play-out to the end: every (state before, resolution) pair."""
+    stream = f"conformance-{game.key}"
+    state = game.new_game(game.option_defaults(), Chance(seed, stream, turn=0))
+    history: list[tuple[Any, Resolution[Any]]] = []
+    for turn in range(1, MAX_STEPS):
+        pending = game.pending(state)
+        if not pending:
+            break
+        orders = {
+            seat: choose.choice(list(game.legal_orders(state, seat))) for seat in sorted(pending)
+        }
+        resolution = game.resolve(state, orders, Chance(seed, stream, turn=turn))
+        history.append((state, resolution))
+        state = resolution.state
+    else:
+        pytest.fail(f"{game.key}: no end after {MAX_STEPS} steps")
+    return history
+
+
+def _final(history: list[tuple[Any, Resolution[Any]]]) -> Any:
+    return history[-1][1].state
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_metadata_and_options(game: Game[Any]) -> None:
+    assert game.key and game.title and game.seats
+    assert game.help_text().strip()
+    assert game.check_options({}) == game.option_defaults()
+    assert isinstance(game.check_options({"no-such-option": "1"}), str)
+    for option in game.options:
+        assert not option.choices or option.default in option.choices
+        if option.choices:
+            assert isinstance(game.check_options({option.key: "not-a-choice"}), str)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_random_playouts_end_and_round_trip(game: Game[Any]) -> None:
+    for index, seed in enumerate(SEEDS):
+        history = _play(game, seed, random.Random(index))
+        assert history, "a game needs at least one action to end"
+        for state, resolution in history:
+            for snapshot in (state, resolution.state):
+                data = game.dump(snapshot)
+                assert json.loads(json.dumps(data)) == data
+                assert game.dump(game.load(json.loads(json.dumps(data)))) == data
+            json.dumps(resolution.facts)
+            assert resolution.outcomes and all(o.code and o.detail for o in resolution.outcomes)
+            for seat, decision in game.pending(state).items():
+                legal = list(game.legal_orders(state, seat))
+                assert game.default_orders(state, seat) in legal
+                parsed = game.parse_orders(state, seat, decision.default)
+                assert parsed.orders == game.default_orders(state, seat)
+        final = _final(history)
+        outcome = game.outcome(final)
+        assert isinstance(outcome, Outcome) and outcome.finished and outcome.summary
+        assert set(outcome.winners) <= set(game.seats)
+        assert game.pending(final) == {}
+        for seat in game.seats:
+            assert list(game.legal_orders(final, seat)) == []
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_same_seed_same_game(game: Game[Any]) -> None:
+    for index, seed in enumerate(SEEDS[:8]):
+        first = _play(game, seed, random.Random(index))
+        second = _play(game, seed, random.Random(index))
+        assert len(first) == len(second)
+        for (state_a, res_a), (state_b, res_b) in zip(first, second, strict=True):
+            assert game.dump(state_a) == game.dump(state_b)
+            assert game.dump(res_a.state) == game.dump(res_b.state)
+            assert res_a.events == res_b.events
+            assert res_a.outcomes == res_b.outcomes
+            assert json.dumps(res_a.facts, sort_keys=True) == json.dumps(
+                res_b.facts, sort_keys=True
+            )
+    # A different seed gives a different deal.
+    options = game.option_defaults()
+    one = game.new_game(options, Chance(SEEDS[0], "s", 0))
+    two = game.new_game(options, Chance(SEEDS[1], "s", 0))
+    assert game.dump(one) != game.dump(two)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_events_are_this_resolves_draws(game: Game[Any]) -> None:
+    history = _play(game, SEEDS[3], random.Random(3))
+    for turn, (_, resolution) in enumerate(history, start=1):
+        assert all(event.turn == turn for event in resolution.events)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_views_leak_nothing_hidden(game: Game[Any]) -> None:
+    viewers: list[str | None] = [*game.seats, None]
+    for index, seed in enumerate(SEEDS[:12]):
+        history = _play(game, seed, random.Random(100 + index))
+        states = [state for state, _ in history] + [_final(history)]
+        secrets = (seed.hex(), repr(seed))
+        for state in states:
+            for seat in viewers:
+                seen = game.view(state, seat)
+                text = json.dumps(seen)
+                assert not any(secret in text for secret in secrets)
+                assert commitment(seed) not in text
+                for salt in range(4):
+                    scrambled = game.scramble_hidden(state, seat, salt)
+                    assert game.view(scrambled, seat) == seen, (seat, salt)
+                assert game.describe(seen).strip()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_render_gives_png(game: Game[Any]) -> None:
+    history = _play(game, SEEDS[5], random.Random(5))
+    for _, resolution in (history[0], history[-1]):
+        for seat in [*game.seats, None]:
+            for facts in (None, resolution.facts):
+                png = game.render(game.view(resolution.state, seat), facts)
+                assert png.startswith(b"\x89PNG\r\n\x1a\n")
