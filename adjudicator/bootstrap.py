@@ -1,0 +1,26 @@
+"""Building a ready runtime from configuration: database migrated, Celery pointed at it."""
+
+from __future__ import annotations
+
+import logging
+
+from adjudicator import config as configuration
+from adjudicator import migrate
+from adjudicator.db import Database
+from adjudicator.services.runtime import Runtime
+
+
+def runtime(config: configuration.Config | None = None, upgrade: bool = True) -> Runtime:
+    config = config or configuration.load()
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    database = Database(config.database_url)
+    if upgrade:
+        migrate.upgrade(database)
+    built = Runtime(config, database)
+    # Tasks go through Celery's broker; importing here keeps the rules and services free of it.
+    from workers.app import configure
+
+    configure(built)
+    return built

@@ -1,0 +1,256 @@
+"""The `pbem` command: serve, mail, game, verify, tick, db."""
+
+from __future__ import annotations
+
+import json
+import smtplib
+import sys
+import time
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import BinaryIO
+
+import click
+
+from adjudicator import bootstrap
+from adjudicator import config as configuration
+from adjudicator.services import inbox, pipeline, queries, ticks, verification
+from adjudicator.services.runtime import Runtime
+
+
+def _runtime() -> Runtime:
+    return bootstrap.runtime()
+
+
+@click.group()
+def main() -> None:
+    """pbem: a play-by-email adjudicator service."""
+
+
+@main.command()
+@click.option("--sample/--no-sample", default=True, help="Start a sample game if there are none.")
+def serve(sample: bool) -> None:
+    """Web, SMTP listener, worker and scheduler in one process (the embedded default)."""
+    from adjudicator import server
+
+    server.serve(_runtime(), sample=sample)
+
+
+@main.command()
+def smtp() -> None:
+    """Only the SMTP listener (a Procfile process at scale)."""
+    from adjudicator import server
+
+    server.serve_smtp(_runtime())
+
+
+@main.command()
+def tick() -> None:
+    """Run one tick now: queue pending work, reveal ended challenges, close idle games."""
+    report = ticks.tick(_runtime())
+    click.echo(json.dumps(report.counts()))
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every migration (serve does this too)."""
+    runtime = _runtime()
+    click.echo(f"schema up to date at {runtime.db.engine.url.render_as_string(hide_password=True)}")
+
+
+@main.group()
+def mail() -> None:
+    """Inbound and outbound mail."""
+
+
+@mail.command("inject")
+@click.argument("file", type=click.File("rb"))
+@click.option(
+    "--to", "recipients", multiple=True, help="Envelope recipient (default: the headers)."
+)
+@click.option("--wait/--no-wait", default=True, help="Process it now and print the verdict.")
+def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None:
+    """Store a raw message FILE (- for stdin) as if it had arrived, then process it."""
+    runtime = _runtime()
+    raw = file.read()
+    result = inbox.store(runtime, raw, source="cli", envelope_to=recipients)
+    if isinstance(result, inbox.Refused):
+        raise click.ClickException(result.reason)
+    click.echo(f"stored as inbound {result.id}" + (" (a duplicate)" if result.duplicate else ""))
+    if wait:
+        verdict = pipeline.process(runtime, result.id)
+        click.echo(f"{verdict.status}: {verdict.reason}")
+        from adjudicator.services import delivery
+
+        for outbox_id in delivery.pending_ids(runtime):
+            delivery.deliver(runtime, outbox_id)
+
+
+@mail.command("list")
+@click.option("--status", help="received, done, ignored, rejected or failed")
+@click.option("--limit", default=30)
+def mail_list(status: str | None, limit: int) -> None:
+    """Inbound messages, newest first, with what became of each."""
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        for row in queries.inbound_rows(session, status, limit):
+            click.echo(
+                f"{row.id:>6} {row.received_at:%Y-%m-%d %H:%M:%S} {row.status:<9} "
+                f"{row.sender or row.envelope_from or '?':<30} {row.reason}"
+            )
+
+
+@mail.command("show")
+@click.argument("inbound_id", type=int)
+@click.option("--raw", is_flag=True, help="Print the stored bytes exactly.")
+def mail_show(inbound_id: int, raw: bool) -> None:
+    """One inbound message: its record and its raw bytes."""
+    from adjudicator.models import InboundMessage
+
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        row = session.get(InboundMessage, inbound_id)
+        if row is None:
+            raise click.ClickException(f"no inbound message {inbound_id}")
+        if raw:
+            sys.stdout.buffer.write(row.raw)
+            return
+        for name in (
+            "id",
+            "source",
+            "status",
+            "reason",
+            "sender",
+            "subject",
+            "envelope_from",
+            "envelope_to",
+            "size",
+            "attempts",
+            "received_at",
+            "processed_at",
+            "game_id",
+        ):
+            click.echo(f"{name}: {getattr(row, name)}")
+        click.echo("--- first 2000 bytes ---")
+        click.echo(row.raw[:2000].decode("utf-8", "replace"))
+
+
+@mail.command("retry")
+@click.argument("inbound_id", type=int)
+def mail_retry(inbound_id: int) -> None:
+    """Process a failed message again (after a fix)."""
+    from adjudicator.models import InboundMessage
+
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        row = session.get(InboundMessage, inbound_id)
+        if row is None:
+            raise click.ClickException(f"no inbound message {inbound_id}")
+        row.status = "received"
+    verdict = pipeline.process(runtime, inbound_id)
+    click.echo(f"{verdict.status}: {verdict.reason}")
+
+
+@mail.command("send")
+@click.option("--from", "sender", required=True, help="Your address.")
+@click.option(
+    "--to", "recipient", required=True, help="e.g. new@pbem.localhost or a reply address."
+)
+@click.option("--subject", default="orders")
+@click.option("--server", default=None, help="host:port of the SMTP listener (default: config).")
+@click.argument("body")
+def mail_send(sender: str, recipient: str, subject: str, server: str | None, body: str) -> None:
+    """Send a plain mail to the SMTP listener, as a player's mail client would."""
+    config = configuration.load()
+    host, port = (server or f"{config.smtp_host}:{config.smtp_port}").rsplit(":", 1)
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, recipient, subject
+    message["Message-ID"] = make_msgid(domain=sender.split("@")[-1])
+    message.set_content(body.replace("\\n", "\n") + "\n")
+    with smtplib.SMTP(host, int(port), timeout=30) as client:
+        client.send_message(message)
+    click.echo(f"sent {message['Message-ID']} to {recipient} via {host}:{port}")
+
+
+@mail.command("read")
+@click.option("--last", default=1, help="How many of the newest outbox mails to print.")
+@click.option("--wait", default=0.0, help="Seconds to wait for a new mail to arrive first.")
+def mail_read(last: int, wait: float) -> None:
+    """Print the newest mails in the outbox Maildir (the embedded default's 'sent' folder)."""
+    from adjudicator.maildir import newest, summary
+
+    folder = configuration.load().outbox_dir
+    deadline = time.monotonic() + wait
+    before = {path.name for path in newest(folder, 10_000)}
+    while wait and time.monotonic() < deadline:
+        if {path.name for path in newest(folder, 10_000)} - before:
+            break
+        time.sleep(0.1)
+    for path in reversed(newest(folder, last)):
+        click.echo(summary(path))
+
+
+@main.group()
+def game() -> None:
+    """Games."""
+
+
+@game.command("list")
+def game_list() -> None:
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        for row in queries.game_rows(session):
+            where = f" shared:{row.challenge}" if row.challenge else ""
+            click.echo(
+                f"{row.id:>5} {row.title:<12} turn {row.turns:<4} "
+                f"{row.status:<9}{where} {row.result}"
+            )
+
+
+@game.command("show")
+@click.argument("game_id", type=int)
+def game_show(game_id: int) -> None:
+    from adjudicator.models import Game
+    from adjudicator.services import play
+
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        found = session.get(Game, game_id)
+        if found is None:
+            raise click.ClickException(f"there is no game {game_id}")
+        click.echo(f"game {found.id}: {play.rules_for(found).title}, {found.status} {found.result}")
+        click.echo(f"commitment: {found.commitment}")
+        for seat in found.seats:
+            address = play.seat_address(runtime, found, seat)
+            click.echo(f"seat {seat.seat}: {seat.player.address}  reply to {address}")
+        for page in queries.public_turns(session, found)[-1:]:
+            click.echo(f"--- turn {page.number} ({page.reason}) ---")
+            click.echo(page.description)
+
+
+@main.command()
+@click.argument("game_id", type=int)
+@click.option("--force", is_flag=True, help="Check a running game too (operators only).")
+def verify(game_id: int, force: bool) -> None:
+    """Replay every recorded card and die of GAME from its revealed seed."""
+    result = verification.verify_game(_runtime(), game_id, force=force)
+    if isinstance(result, str):
+        raise click.ClickException(result)
+    for problem in result.problems:
+        click.echo(f"DIFFERS: {problem}")
+    if result.ok or (force and not result.problems):
+        click.echo(
+            f"confirmed: game {game_id}'s seed matches its commitment and reproduces all "
+            f"{result.events_checked} recorded draws"
+        )
+    else:
+        raise click.ClickException(f"game {game_id} does not verify")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Configuration: config/default.toml, then the file named by PBEM_CONFIG, then PBEM_* variables."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_FILE = Path(__file__).resolve().parent.parent / "config" / "default.toml"
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path
+    database_url: str
+    broker_url: str
+    smtp_url: str
+    mail_domain: str
+    from_address: str
+    secret_key: str
+    key_version: int
+    inbound_token: str
+    smtp_host: str
+    smtp_port: int
+    web_host: str
+    web_port: int
+    base_url: str
+    max_message_bytes: int
+    tick_seconds: int
+    idle_close_days: int
+    idle_warning_days: int
+    challenge_days: int
+    log_level: str
+
+    @property
+    def outbox_dir(self) -> Path:
+        return self.data_dir / "outbox"
+
+    @property
+    def embedded_broker(self) -> bool:
+        return self.broker_url.startswith("memory://")
+
+    def with_overrides(self, **changes: Any) -> Config:
+        return resolve_derived(replace(self, **changes))
+
+
+def _coerce(name: str, value: Any, kind: Any) -> Any:
+    if kind in (int, "int"):
+        return int(value)
+    if kind in (Path, "Path"):
+        return Path(value)
+    return str(value)
+
+
+def load(
+    environ: Mapping[str, str] | None = None, extra: Mapping[str, Any] | None = None
+) -> Config:
+    """Read the layers in order; later ones win. ``extra`` is for tests and the CLI."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = tomllib.loads(DEFAULT_FILE.read_text())
+    overlay = environ.get("PBEM_CONFIG")
+    if overlay:
+        values.update(tomllib.loads(Path(overlay).read_text()))
+    for field in fields(Config):
+        env_value = environ.get("PBEM_" + field.name.upper())
+        if env_value is not None:
+            values[field.name] = env_value
+    if extra:
+        values.update(extra)
+    unknown = set(values) - {field.name for field in fields(Config)}
+    if unknown:
+        raise ValueError(f"unknown configuration keys: {', '.join(sorted(unknown))}")
+    typed = {
+        field.name: _coerce(field.name, values[field.name], field.type) for field in fields(Config)
+    }
+    return resolve_derived(Config(**typed))
+
+
+def resolve_derived(config: Config) -> Config:
+    """Fill the keys whose empty value means "work it out": database, sender, secrets."""
+    data_dir = config.data_dir
+    database_url = config.database_url or f"sqlite:///{(data_dir / 'pbem.sqlite').resolve()}"
+    from_address = config.from_address or f"pbem@{config.mail_domain}"
+    secret_key = config.secret_key or _stored_secret(data_dir)
+    inbound_token = (
+        config.inbound_token
+        or hmac.new(secret_key.encode(), b"inbound-token", hashlib.sha256).hexdigest()[:32]
+    )
+    return replace(
+        config,
+        database_url=database_url,
+        from_address=from_address,
+        secret_key=secret_key,
+        inbound_token=inbound_token,
+    )
+
+
+def _stored_secret(data_dir: Path) -> str:
+    # Generated once so reply addresses handed out stay valid across restarts.
+    path = data_dir / "secret.key"
+    if path.exists():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    path.write_text(key + "\n")
+    path.chmod(0o600)
+    return key

@@ -1,0 +1,198 @@
+"""The stored records: games, seats, players, turns, submissions, inbound mail and the outbox.
+
+Turns are append-only snapshots; submissions are all kept (the latest per seat and turn counts);
+inbound mail is stored as raw bytes before anything reads it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python, on SQLite as on PostgreSQL."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given; the service keeps every time in UTC")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+ID = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER keys only
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    address: Mapped[str] = mapped_column(String(320), unique=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Challenge(Base):
+    """A shared deal: every game in it plays the same seeded cards and dice."""
+
+    __tablename__ = "challenges"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    game_key: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[bytes] = mapped_column(LargeBinary)
+    commitment: Mapped[str] = mapped_column(String(64))
+    deadline: Mapped[datetime] = mapped_column(UTCDateTime())
+    revealed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Game(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    game_key: Mapped[str] = mapped_column(String(32), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The secret seed; only its commitment is shown until the game (or its challenge) ends.
+    seed: Mapped[bytes] = mapped_column(LargeBinary)
+    commitment: Mapped[str] = mapped_column(String(64))
+    # The chance stream name: the game's own id, or the challenge name for a shared deal.
+    stream: Mapped[str] = mapped_column(String(64))
+    challenge_id: Mapped[int | None] = mapped_column(
+        ForeignKey("challenges.id"), nullable=True, index=True
+    )
+    result: Mapped[str] = mapped_column(Text, default="")
+    score: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    thread_id: Mapped[str] = mapped_column(String(255), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    last_activity: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    idle_warned_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+    challenge: Mapped[Challenge | None] = relationship()
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    key_version: Mapped[int] = mapped_column(Integer, default=1)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Turn(Base):
+    """One resolved step of a game, never changed once written. Turn 0 is the opening position."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    orders: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    outcomes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    events: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # Why this turn was processed: "start", "orders", "deadline", "forced".
+    reason: Mapped[str] = mapped_column(String(16))
+    public_png: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class InboundMessage(Base):
+    """A received message exactly as it arrived, stored before it is read."""
+
+    __tablename__ = "inbound_messages"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    # "mid:<Message-ID>" when the message has one, else "sha256:<hex of the bytes>".
+    dedupe_key: Mapped[str] = mapped_column(String(400), unique=True)
+    source: Mapped[str] = mapped_column(String(16))
+    envelope_from: Mapped[str] = mapped_column(String(320), default="")
+    envelope_to: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer)
+    # received -> done | ignored | rejected | failed
+    status: Mapped[str] = mapped_column(String(16), default="received", index=True)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    sender: Mapped[str] = mapped_column(String(320), default="")
+    subject: Mapped[str] = mapped_column(Text, default="")
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class Submission(Base):
+    """An order set as a player sent it, with the receipt of every line. All are kept."""
+
+    __tablename__ = "submissions"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[str] = mapped_column(String(32))
+    turn_number: Mapped[int] = mapped_column(Integer)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_messages.id"), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    report: Mapped[list[Any]] = mapped_column(JSON)
+    orders: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    accepted: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class OutboxMessage(Base):
+    """A mail to send, written in the same transaction as the change it reports."""
+
+    __tablename__ = "outbox"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    # What this mail is, so the same report is never queued twice, e.g. "game:12:turn:3:report".
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    to_address: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(Text)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    # pending -> sending -> sent | failed
+    status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

@@ -1,0 +1,1 @@
+"""The only layer that touches both the database and the rules."""

@@ -1,0 +1,114 @@
+"""Sending queued mail: to the local Maildir by default, or over SMTP when configured."""
+
+from __future__ import annotations
+
+import logging
+import os
+import smtplib
+import socket
+import ssl
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from sqlalchemy import select, update
+
+from adjudicator.db import changed
+from adjudicator.models import OutboxMessage, utcnow
+from adjudicator.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8
+
+
+def deliver(runtime: Runtime, outbox_id: int) -> str:
+    """Send one queued mail if nobody else has; returns what happened, for logs and tests."""
+    with runtime.db.session() as session:
+        # Compare-and-set claim: a duplicate task, or a second worker, finds nothing to do.
+        claimed = changed(
+            session,
+            update(OutboxMessage)
+            .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "pending")
+            .values(status="sending", claimed_at=utcnow(), attempts=OutboxMessage.attempts + 1),
+        )
+        if not claimed:
+            return "not pending"
+        record = session.get_one(OutboxMessage, outbox_id)
+        raw, to_address, created_at, attempts = (
+            record.raw,
+            record.to_address,
+            record.created_at,
+            record.attempts,
+        )
+    try:
+        if runtime.config.smtp_url:
+            send_smtp(runtime.config.smtp_url, runtime.config.from_address, to_address, raw)
+        else:
+            write_maildir(runtime.config.outbox_dir, outbox_id, int(created_at.timestamp()), raw)
+    except Exception as error:  # any failure: keep the mail and try again later
+        log.warning("delivery of outbox %s failed: %s", outbox_id, error)
+        status = "failed" if attempts >= MAX_ATTEMPTS else "pending"
+        with runtime.db.session() as session:
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == outbox_id)
+                .values(status=status, last_error=str(error)[:2000])
+            )
+        return status
+    with runtime.db.session() as session:
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == outbox_id)
+            .values(status="sent", sent_at=utcnow(), last_error="")
+        )
+    return "sent"
+
+
+def write_maildir(folder: Path, outbox_id: int, stamp: int, raw: bytes) -> Path:
+    """Deliver into a Maildir under a name fixed by the outbox id, so a retry never duplicates."""
+    for sub in ("tmp", "new", "cur"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    name = f"{stamp}.pbem{outbox_id}.{socket.gethostname().replace('/', '_')}"
+    target = folder / "new" / name
+    if target.exists() or any((folder / "cur").glob(name + ":*")):
+        return target
+    temporary = folder / "tmp" / name
+    with open(temporary, "wb") as handle:
+        handle.write(raw)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
+    return target
+
+
+def send_smtp(url: str, sender: str, recipient: str, raw: bytes) -> None:
+    parts = urlsplit(url)
+    options = parse_qs(parts.query)
+    host = parts.hostname or "127.0.0.1"
+    if parts.scheme == "smtps":
+        client: smtplib.SMTP = smtplib.SMTP_SSL(host, parts.port or 465, timeout=30)
+    else:
+        client = smtplib.SMTP(host, parts.port or 25, timeout=30)
+    with client:
+        if options.get("starttls", ["0"])[0] in ("1", "true", "yes"):
+            client.starttls(context=ssl.create_default_context())
+        if parts.username:
+            client.login(unquote(parts.username), unquote(parts.password or ""))
+        client.sendmail(sender, [recipient], raw)
+
+
+def pending_ids(runtime: Runtime, stale_after: timedelta = timedelta(minutes=10)) -> list[int]:
+    """Outbox rows to queue again: pending ones, and claims a dead worker left behind."""
+    with runtime.db.session() as session:
+        session.execute(
+            update(OutboxMessage)
+            .where(
+                OutboxMessage.status == "sending",
+                OutboxMessage.claimed_at < utcnow() - stale_after,
+            )
+            .values(status="pending")
+        )
+        return list(
+            session.scalars(select(OutboxMessage.id).where(OutboxMessage.status == "pending"))
+        )

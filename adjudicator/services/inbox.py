@@ -1,0 +1,75 @@
+"""Receiving mail: store the raw bytes first, answer at once, process later."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from adjudicator.models import InboundMessage
+from adjudicator.services.runtime import Runtime
+
+
+@dataclass(frozen=True)
+class Stored:
+    id: int
+    duplicate: bool
+
+
+@dataclass(frozen=True)
+class Refused:
+    reason: str
+
+
+def dedupe_key(raw: bytes) -> str:
+    """The Message-ID when there is one (a resent copy collapses), else a hash of the bytes."""
+    try:
+        headers = BytesHeaderParser(policy=default_policy).parsebytes(raw[:65536])
+        message_id = str(headers.get("Message-ID", "") or "").strip()
+    except Exception:  # not a mail at all: the hash still identifies it
+        message_id = ""
+    if message_id and len(message_id) < 390:
+        return "mid:" + message_id
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def store(
+    runtime: Runtime,
+    raw: bytes,
+    source: str,
+    envelope_from: str = "",
+    envelope_to: Sequence[str] = (),
+) -> Stored | Refused:
+    """Keep the message exactly as it came and queue it for processing."""
+    if len(raw) > runtime.config.max_message_bytes:
+        return Refused(
+            f"message is {len(raw)} bytes; the limit is {runtime.config.max_message_bytes}"
+        )
+    key = dedupe_key(raw)
+    record = InboundMessage(
+        dedupe_key=key,
+        source=source,
+        envelope_from=envelope_from,
+        envelope_to=[address.lower() for address in envelope_to],
+        raw=raw,
+        size=len(raw),
+    )
+    try:
+        with runtime.db.session() as session:
+            session.add(record)
+            session.flush()
+            runtime.later(session, "process_inbound", record.id)
+            return Stored(record.id, duplicate=False)
+    except IntegrityError:
+        with runtime.db.session() as session:
+            existing = session.scalar(
+                select(InboundMessage.id).where(InboundMessage.dedupe_key == key)
+            )
+        if existing is None:  # lost a race with a delete that never happens; be loud
+            raise
+        return Stored(existing, duplicate=True)

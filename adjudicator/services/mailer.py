@@ -1,0 +1,86 @@
+"""Composing outbound mail into the outbox, inside the caller's transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.mail.building import Picture, build, mint_message_id
+from adjudicator.models import Game, OutboxMessage
+from adjudicator.services.runtime import Runtime
+from adjudicator.templating import render_pair
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One mail to queue: who, what template, and how it threads."""
+
+    key: str  # unique: the same key is never queued twice
+    kind: str
+    to: str
+    subject: str
+    template: str
+    context: dict[str, object]
+    pictures: Sequence[Picture] = ()
+    reply_to: str | None = None
+    in_reply_to: str | None = None
+    references: Sequence[str] = ()
+    message_id: str | None = None
+
+
+def game_subject(game: Game, title: str) -> str:
+    # One subject for the whole game so every client threads it as one conversation.
+    return f"[pbem #{game.id}] {title}"
+
+
+def thread_headers(game: Game | None, replying_to: str | None) -> tuple[str | None, list[str]]:
+    """In-Reply-To and References: the player's mail when answering one, else the game's first."""
+    references: list[str] = []
+    if game is not None and game.thread_id:
+        references.append(game.thread_id)
+    if replying_to and replying_to not in references:
+        references.append(replying_to)
+    in_reply_to = replying_to or (game.thread_id if game is not None and game.thread_id else None)
+    return in_reply_to, references
+
+
+def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None = None) -> int:
+    """Render, build and store the mail; it is sent after the transaction commits."""
+    existing = session.scalar(select(OutboxMessage.id).where(OutboxMessage.key == letter.key))
+    if existing is not None:
+        return existing
+    config = runtime.config
+    message_id = letter.message_id or mint_message_id(
+        ["mail", *letter.key.split(":")], config.mail_domain
+    )
+    context = {"base_url": config.base_url, "domain": config.mail_domain, **letter.context}
+    text, html = render_pair(letter.template, context)
+    raw = build(
+        sender=config.from_address,
+        to=letter.to,
+        reply_to=letter.reply_to,
+        subject=letter.subject,
+        text=text,
+        html=html,
+        pictures=letter.pictures,
+        message_id=message_id,
+        in_reply_to=letter.in_reply_to,
+        references=letter.references,
+        headers={"X-Pbem-Kind": letter.kind},
+    )
+    record = OutboxMessage(
+        key=letter.key,
+        game_id=game.id if game is not None else None,
+        kind=letter.kind,
+        to_address=letter.to,
+        subject=letter.subject,
+        message_id=message_id,
+        raw=raw,
+    )
+    session.add(record)
+    session.flush()
+    runtime.later(session, "send_outbox", record.id)
+    return record.id

@@ -1,0 +1,196 @@
+"""Processing one stored inbound message, step by step; each step's reason ends up as data.
+
+read → drop automatic mail → route by recipient → authenticate the sender → commands and orders →
+store the submission → resolve (games that resolve on receipt) → queue the reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.core import registry
+from adjudicator.mail import addresses, extract
+from adjudicator.mail.reading import MailIn, Unreadable, read
+from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
+from adjudicator.services import commands, play, reports
+from adjudicator.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How processing ended: received → done | ignored | rejected | failed, and why."""
+
+    status: str
+    reason: str
+    game_id: int | None = None
+
+
+def process(runtime: Runtime, inbound_id: int) -> Verdict:
+    """Process the message once; a second call (a duplicate task) finds it done and does nothing."""
+    try:
+        with runtime.db.session() as session:
+            query = select(InboundMessage).where(InboundMessage.id == inbound_id)
+            if runtime.db.is_postgres:
+                query = query.with_for_update()
+            record = session.scalar(query)
+            if record is None:
+                return Verdict("failed", f"no inbound message {inbound_id}")
+            if record.status != "received":
+                return Verdict(record.status, "already processed")
+            record.attempts += 1
+            verdict = handle(session, runtime, record)
+            record.status, record.reason = verdict.status, verdict.reason
+            record.game_id = verdict.game_id
+            record.processed_at = utcnow()
+            return verdict
+    except Exception as error:
+        # A bug must not lose the message nor loop on it: park it for a person (`pbem mail retry`).
+        log.exception("inbound %s failed", inbound_id)
+        with runtime.db.session() as session:
+            record = session.get(InboundMessage, inbound_id)
+            if record is not None and record.status == "received":
+                record.status = "failed"
+                record.reason = f"internal error: {type(error).__name__}: {error}"[:2000]
+                record.processed_at = utcnow()
+        return Verdict("failed", f"internal error: {error}")
+
+
+def handle(session: Session, runtime: Runtime, record: InboundMessage) -> Verdict:
+    mail = read(record.raw)
+    if isinstance(mail, Unreadable):
+        return Verdict("failed", f"unreadable: {mail.reason}")
+    record.sender, record.subject = mail.sender, mail.subject[:1000]
+    if mail.automatic:
+        return Verdict("ignored", f"automatic mail, never answered ({mail.automatic})")
+    domain = runtime.config.mail_domain
+    ours = [a for a in (record.envelope_to or mail.recipients) if a.lower().endswith("@" + domain)]
+    if not ours:
+        return Verdict("rejected", f"not addressed to {domain}")
+    target = ours[0].lower()
+    local = target.split("@", 1)[0]
+    if local == "new":
+        return start_game(session, runtime, mail, record)
+    if local == "help":
+        reports.reply_help(session, runtime, mail, record.id)
+        return Verdict("done", "help sent")
+    if not local.startswith("orders+"):
+        reports.reply_problem(
+            session, runtime, mail, record.id, "unknown-address", {"address": target}
+        )
+        return Verdict("rejected", f"unknown address {target}")
+    route = addresses.route(target, domain, runtime.config.secret_key)
+    if isinstance(route, str):
+        reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": route})
+        return Verdict("rejected", f"reply address: {route}")
+    return seat_mail(session, runtime, mail, record, route)
+
+
+def mail_lines(mail: MailIn) -> list[str]:
+    lines = [line for line in extract.order_lines(mail.text) if line.strip()]
+    if not lines:
+        subject = extract.subject_line(mail.subject)
+        lines = [subject] if subject else []
+    return lines
+
+
+def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
+    request = commands.parse_new(mail_lines(mail))
+    if request is None or isinstance(request, str):
+        why = request or "no NEW line found"
+        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
+        return Verdict("rejected", why)
+    rules = registry.get(request.game_key)
+    if rules is None:
+        why = f"there is no game called {request.game_key!r}"
+        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
+        return Verdict("rejected", why)
+    if len(rules.seats) != 1:
+        why = f"{rules.title} needs players for {len(rules.seats)} seats; ask a game master"
+        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
+        return Verdict("rejected", why)
+    challenge = None
+    if request.challenge:
+        found = play.open_challenge(session, runtime, rules.key, request.challenge, request.options)
+        if isinstance(found, str):
+            reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": found})
+            return Verdict("rejected", found)
+        challenge = found
+    player = play.player_for(session, mail.sender, mail.sender_name)
+    game = play.create_game(
+        session, runtime, rules, {rules.seats[0]: player}, request.options, challenge
+    )
+    if isinstance(game, str):
+        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": game})
+        return Verdict("rejected", game)
+    reports.game_started(session, runtime, game)
+    return Verdict("done", f"started game {game.id}", game.id)
+
+
+def seat_mail(
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    record: InboundMessage,
+    route: addresses.SeatRoute,
+) -> Verdict:
+    query = select(Game).where(Game.id == route.game_id)
+    if runtime.db.is_postgres:
+        query = query.with_for_update()  # one resolution at a time per game
+    game = session.scalar(query)
+    seat = session.scalar(
+        select(Seat).where(Seat.game_id == route.game_id, Seat.seat == route.seat)
+    )
+    if game is None or seat is None:
+        reports.reply_problem(
+            session, runtime, mail, record.id, "bad-token", {"why": "no such game"}
+        )
+        return Verdict("rejected", "reply address names no game")
+    if seat.player.address != mail.sender:
+        reports.reply_problem(
+            session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": seat.seat}
+        )
+        return Verdict("rejected", f"{mail.sender} does not hold seat {seat.seat}", game.id)
+    lines = mail_lines(mail)
+    found, order_lines = commands.split_commands(lines)
+    if game.status != "active":
+        reports.reply_game_over(session, runtime, mail, record.id, game, seat)
+        return Verdict("done", "game is over; status sent", game.id)
+    if "RESIGN" in found:
+        reports.resign(session, runtime, mail, record.id, game, seat)
+        return Verdict("done", "resigned", game.id)
+    if not order_lines:
+        reports.reply_status(session, runtime, mail, record.id, game, seat, found)
+        return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
+    rules = play.rules_for(game)
+    turn = play.latest_turn(session, game.id)
+    state = rules.load(turn.state)
+    report = rules.parse_orders(state, seat.seat, "\n".join(order_lines))
+    session.add(
+        Submission(
+            game_id=game.id,
+            seat=seat.seat,
+            turn_number=turn.number + 1,
+            inbound_id=record.id,
+            text="\n".join(order_lines),
+            report=[reports.line_json(line) for line in report.lines],
+            orders=report.orders,
+            accepted=report.ok,
+        )
+    )
+    if not report.ok:
+        reports.receipt(session, runtime, mail, record.id, game, seat, report, found)
+        return Verdict("done", "orders not accepted; receipt sent", game.id)
+    if rules.resolves_on_receipt:
+        new_turn, resolution = play.apply_orders(
+            session, game, {seat.seat: report.orders}, reason="orders"
+        )
+        reports.turn_report(session, runtime, game, seat, new_turn, resolution, report, mail)
+        return Verdict("done", f"turn {new_turn.number} resolved", game.id)
+    reports.receipt(session, runtime, mail, record.id, game, seat, report, found)
+    return Verdict("done", "orders stored", game.id)

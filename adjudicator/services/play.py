@@ -1,0 +1,176 @@
+"""Game lifecycle: start a game, apply orders to make the next turn, finish and reveal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.core import registry
+from adjudicator.core.chance import Chance, commitment, new_seed
+from adjudicator.core.contract import Game as Rules
+from adjudicator.core.contract import Resolution
+from adjudicator.mail.addresses import reply_address, seat_token
+from adjudicator.mail.building import mint_message_id
+from adjudicator.models import Challenge, Game, Player, Seat, Turn, utcnow
+from adjudicator.services.runtime import Runtime
+
+
+def rules_for(game: Game) -> Rules[Any]:
+    rules = registry.get(game.game_key)
+    if rules is None:  # a game row for a game this build no longer has: a deploy mistake
+        raise LookupError(f"game {game.id} is of unknown kind {game.game_key!r}")
+    return rules
+
+
+def player_for(session: Session, address: str, name: str = "") -> Player:
+    address = address.lower()
+    player = session.scalar(select(Player).where(Player.address == address))
+    if player is None:
+        player = Player(address=address, name=name)
+        session.add(player)
+        session.flush()
+    return player
+
+
+def latest_turn(session: Session, game_id: int) -> Turn:
+    turn = session.scalar(
+        select(Turn).where(Turn.game_id == game_id).order_by(Turn.number.desc()).limit(1)
+    )
+    if turn is None:
+        raise LookupError(f"game {game_id} has no opening turn")
+    return turn
+
+
+def seat_address(runtime: Runtime, game: Game, seat: Seat) -> str:
+    token = seat_token(runtime.config.secret_key, game.id, seat.seat, seat.key_version)
+    return reply_address(token, runtime.config.mail_domain)
+
+
+def find_challenge(session: Session, name: str) -> Challenge | None:
+    return session.scalar(select(Challenge).where(Challenge.name == name.lower()))
+
+
+def open_challenge(
+    session: Session, runtime: Runtime, game_key: str, name: str, options: Mapping[str, str]
+) -> Challenge | str:
+    """The named shared deal, created on first use; a sentence when it cannot be joined."""
+    challenge = find_challenge(session, name)
+    if challenge is not None:
+        if challenge.game_key != game_key:
+            return f"the challenge {name!r} is a {challenge.game_key} challenge"
+        if challenge.revealed_at is not None or challenge.deadline <= utcnow():
+            return f"the challenge {name!r} has ended; its seed is revealed"
+        return challenge
+    seed = new_seed()
+    challenge = Challenge(
+        name=name.lower(),
+        game_key=game_key,
+        options=dict(options),
+        seed=seed,
+        commitment=commitment(seed),
+        deadline=utcnow() + timedelta(days=runtime.config.challenge_days),
+    )
+    session.add(challenge)
+    session.flush()
+    return challenge
+
+
+def create_game(
+    session: Session,
+    runtime: Runtime,
+    rules: Rules[Any],
+    players: Mapping[str, Player],
+    options: Mapping[str, str],
+    challenge: Challenge | None = None,
+) -> Game | str:
+    """A new game with its opening position as turn 0, or a sentence saying what was wrong."""
+    chosen = rules.check_options(challenge.options if challenge else options)
+    if isinstance(chosen, str):
+        return chosen
+    seed = challenge.seed if challenge else new_seed()
+    game = Game(
+        game_key=rules.key,
+        options=chosen,
+        seed=seed,
+        commitment=commitment(seed),
+        stream="",
+        challenge_id=challenge.id if challenge else None,
+    )
+    session.add(game)
+    session.flush()
+    # A shared deal's games all draw from the challenge's stream: same cards, same dice.
+    game.stream = f"challenge-{challenge.name}" if challenge else f"game-{game.id}"
+    game.thread_id = mint_message_id(["game", game.id, "start"], runtime.config.mail_domain)
+    for seat_name in rules.seats:
+        session.add(
+            Seat(
+                game_id=game.id,
+                seat=seat_name,
+                player_id=players[seat_name].id,
+                key_version=runtime.config.key_version,
+            )
+        )
+    chance = Chance(seed, game.stream, 0)
+    state = rules.new_game(chosen, chance)
+    session.add(
+        Turn(
+            game_id=game.id,
+            number=0,
+            state=rules.dump(state),
+            events=[event.to_json() for event in chance.events],
+            reason="start",
+            public_png=rules.render(rules.view(state, None), None),
+        )
+    )
+    session.flush()
+    session.refresh(game)
+    return game
+
+
+def apply_orders(
+    session: Session, game: Game, orders_by_seat: Mapping[str, Any], reason: str
+) -> tuple[Turn, Resolution[Any]]:
+    """Resolve the next turn and store it as a new snapshot; the game row learns if it ended."""
+    rules = rules_for(game)
+    previous = latest_turn(session, game.id)
+    state = rules.load(previous.state)
+    chance = Chance(game.seed, game.stream, previous.number + 1)
+    resolution = rules.resolve(state, orders_by_seat, chance)
+    turn = Turn(
+        game_id=game.id,
+        number=previous.number + 1,
+        state=rules.dump(resolution.state),
+        orders=dict(orders_by_seat),
+        outcomes=[asdict(outcome) for outcome in resolution.outcomes],
+        facts=dict(resolution.facts),
+        events=[event.to_json() for event in resolution.events],
+        reason=reason,
+        public_png=rules.render(rules.view(resolution.state, None), None),
+    )
+    session.add(turn)
+    game.last_activity = utcnow()
+    outcome = rules.outcome(resolution.state)
+    if outcome.finished:
+        game.status = "finished"
+        game.finished_at = utcnow()
+        game.result = outcome.summary
+        game.score = list(outcome.score)
+    session.flush()
+    return turn, resolution
+
+
+def seed_revealed(game: Game) -> bool:
+    """A solo game's seed is public once it ends; a shared deal's once its challenge ends."""
+    if game.challenge is not None:
+        return game.challenge.revealed_at is not None
+    return game.status in ("finished", "closed")
+
+
+def public_turns_visible(game: Game) -> bool:
+    # Positions of a running shared deal would show everyone the cards still to come.
+    return game.challenge is None or game.challenge.revealed_at is not None

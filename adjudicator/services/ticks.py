@@ -1,0 +1,74 @@
+"""The periodic tick: find due work in the database and queue it. The database is the clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from adjudicator.models import Challenge, Game, InboundMessage, utcnow
+from adjudicator.services import delivery, lifecycle
+from adjudicator.services.runtime import Runtime
+
+# Work queued less than this long ago is left to the task already in flight.
+IN_FLIGHT = timedelta(seconds=30)
+
+
+@dataclass
+class TickReport:
+    requeued_inbound: list[int] = field(default_factory=list)
+    requeued_outbox: list[int] = field(default_factory=list)
+    challenges_revealed: list[str] = field(default_factory=list)
+    games_warned: list[int] = field(default_factory=list)
+    games_closed: list[int] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        return {name: len(items) for name, items in vars(self).items()}
+
+
+def tick(runtime: Runtime) -> TickReport:
+    report = TickReport()
+    now = utcnow()
+    with runtime.db.session() as session:
+        report.requeued_inbound = list(
+            session.scalars(
+                select(InboundMessage.id).where(
+                    InboundMessage.status == "received",
+                    InboundMessage.received_at < now - IN_FLIGHT,
+                )
+            )
+        )
+    for inbound_id in report.requeued_inbound:
+        runtime.enqueue("process_inbound", inbound_id)
+    for outbox_id in delivery.pending_ids(runtime):
+        report.requeued_outbox.append(outbox_id)
+        runtime.enqueue("send_outbox", outbox_id)
+    with runtime.db.session() as session:
+        due = session.scalars(
+            select(Challenge.id).where(Challenge.revealed_at.is_(None), Challenge.deadline <= now)
+        ).all()
+    for challenge_id in due:
+        name = lifecycle.reveal_challenge(runtime, challenge_id)
+        if name:
+            report.challenges_revealed.append(name)
+    config = runtime.config
+    warn_before = now - timedelta(days=config.idle_close_days - config.idle_warning_days)
+    close_before = now - timedelta(days=config.idle_close_days)
+    with runtime.db.session() as session:
+        idle = session.execute(
+            select(Game.id, Game.last_activity, Game.idle_warned_at).where(
+                Game.status == "active",
+                Game.challenge_id.is_(None),
+                Game.last_activity < warn_before,
+            )
+        ).all()
+    for game_id, last_activity, warned_at in idle:
+        if last_activity < close_before:
+            if lifecycle.close_idle(runtime, game_id):
+                report.games_closed.append(game_id)
+        elif (warned_at is None or warned_at < last_activity) and lifecycle.warn_idle(
+            runtime, game_id
+        ):
+            report.games_warned.append(game_id)
+    return report

@@ -1,0 +1,40 @@
+"""Jinja environments for the templates/ folder: plain text without escaping, HTML with it."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+@cache
+def text_environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=False,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+@cache
+def html_environment() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render_pair(name: str, context: dict[str, object]) -> tuple[str, str]:
+    """``email/<name>.txt`` and ``email/<name>.html`` rendered with the same context."""
+    text = text_environment().get_template(f"email/{name}.txt").render(context)
+    html = html_environment().get_template(f"email/{name}.html").render(context)
+    return text, html

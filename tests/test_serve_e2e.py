@@ -1,0 +1,177 @@
+"""End to end: `pbem serve` as a real process; a whole game played by real SMTP; `pbem verify`."""
+
+from __future__ import annotations
+
+import os
+import re
+import smtplib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+import requests
+from conftest import ROOT, free_port
+
+PLAYER = "dienekes@example.com"
+
+
+class Service:
+    def __init__(self, data_dir: Path, smtp_port: int, web_port: int, env: dict[str, str]) -> None:
+        self.data_dir, self.smtp_port, self.web_port, self.env = data_dir, smtp_port, web_port, env
+
+    def mail(self, to: str, body: str, in_reply_to: str | None = None) -> None:
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = PLAYER, to, "Re: orders"
+        message["Message-ID"] = make_msgid(domain="example.com")
+        if in_reply_to:
+            message["In-Reply-To"] = in_reply_to
+        message.set_content(body + "\n\n-- \nDienekes\n")
+        with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=10) as client:
+            client.send_message(message)
+
+    def outbox(self) -> list[EmailMessage]:
+        folder = self.data_dir / "outbox" / "new"
+        if not folder.is_dir():
+            return []
+        paths = sorted(folder.iterdir(), key=lambda p: int(p.name.split(".pbem")[1].split(".")[0]))
+        parser = BytesParser(policy=policy.default)
+        return [parser.parsebytes(p.read_bytes()) for p in paths]  # type: ignore[misc]
+
+    def wait_for_mail(self, count: int, timeout: float = 30.0) -> EmailMessage:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            mails = self.outbox()
+            if len(mails) >= count:
+                return mails[count - 1]
+            time.sleep(0.05)
+        raise AssertionError(f"mail {count} did not arrive; the outbox has {len(self.outbox())}")
+
+    def pbem(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "adjudicator.cli", *args],
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    smtp_port, web_port = free_port(), free_port()
+    env = {
+        **os.environ,
+        "PBEM_DATA_DIR": str(tmp_path / "var"),
+        "PBEM_SMTP_PORT": str(smtp_port),
+        "PBEM_WEB_PORT": str(web_port),
+        "PBEM_BASE_URL": f"http://127.0.0.1:{web_port}",
+        "PBEM_TICK_SECONDS": "2",
+    }
+    env.pop("PBEM_CONFIG", None)
+    env.pop("PBEM_DATABASE_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "adjudicator.cli", "serve", "--no-sample"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    lines = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        lines.append(line)
+        if "Stop with Ctrl-C" in line:
+            break
+        if process.poll() is not None:
+            raise AssertionError("pbem serve exited:\n" + "".join(lines))
+    else:
+        process.kill()
+        raise AssertionError("pbem serve did not start:\n" + "".join(lines))
+    yield Service(tmp_path / "var", smtp_port, web_port, env)
+    process.terminate()
+    process.wait(20)
+
+
+def choose(text: str) -> str:
+    """A reasonable player: fight with the best card when one is offered, else retreat."""
+    fights = [int(value) for value in re.findall(r"^\s+FIGHT (\d+)", text, re.MULTILINE)]
+    if fights:
+        return f"FIGHT {max(fights)}" + (
+            " SUPPORT 1" if re.search(r"SUPPORT 0-[1-4]", text) else ""
+        )
+    return "RETREAT"
+
+
+def test_a_whole_game_by_smtp(service: Service) -> None:
+    service.mail("new@pbem.localhost", "NEW THERMOPYLES")
+    welcome = service.wait_for_mail(1)
+    reply_to = str(welcome["Reply-To"])
+    assert reply_to.startswith("orders+")
+    text = welcome.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    latency = []
+    count = 1
+    while "THE GAME IS OVER" not in text:
+        assert count < 200, "the game did not end"
+        started = time.monotonic()
+        service.mail(reply_to, choose(text), in_reply_to=str(welcome["Message-ID"]))
+        count += 1
+        report = service.wait_for_mail(count)
+        latency.append(time.monotonic() - started)
+        text = report.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+        assert str(report["Reply-To"]) == reply_to
+    game_id = re.search(r"game (\d+)", text)
+    assert game_id is not None
+    assert "The seed is now revealed" in text
+    verified = service.pbem("verify", game_id.group(1))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "confirmed" in verified.stdout
+    last_turn = re.search(r"turn (\d+) resolved", text)
+    assert last_turn is not None
+    page = requests.get(f"http://127.0.0.1:{service.web_port}/games/{game_id.group(1)}", timeout=10)
+    assert page.status_code == 200 and "<strong>finished</strong>" in page.text
+    shown = {int(n) for n in re.findall(rf"/games/{game_id.group(1)}/turns/(\d+)\.png", page.text)}
+    assert shown == set(range(int(last_turn.group(1)) + 1))
+    picture = requests.get(
+        f"http://127.0.0.1:{service.web_port}/games/{game_id.group(1)}/turns/0.png", timeout=10
+    )
+    assert picture.headers["Content-Type"] == "image/png" and picture.content.startswith(b"\x89PNG")
+    latency.sort()
+    median = latency[len(latency) // 2]
+    assert median < 1.0, f"median SMTP-to-Maildir {median:.2f}s"
+
+
+def test_garbage_over_smtp_is_kept_and_inspectable(service: Service) -> None:
+    with smtplib.SMTP("127.0.0.1", service.smtp_port, timeout=10) as client:
+        client.sendmail("x@example.com", ["new@pbem.localhost"], b"\x00\x01 not a mail \xff")
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            client.sendmail(
+                "x@example.com", ["someone@elsewhere.example"], b"Subject: relay?\r\n\r\nhi"
+            )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        listing = service.pbem("mail", "list", "--status", "failed")
+        if "unreadable" in listing.stdout:
+            break
+        time.sleep(0.2)
+    assert "unreadable" in listing.stdout
+    inbound_id = listing.stdout.split()[0]
+    raw = subprocess.run(
+        [sys.executable, "-m", "adjudicator.cli", "mail", "show", inbound_id, "--raw"],
+        env=service.env,
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+    )
+    assert raw.stdout.startswith(b"\x00\x01 not a mail \xff")
+    assert service.outbox() == []

@@ -1,0 +1,67 @@
+"""Storage on SQLite and PostgreSQL: migrations match models, raw mail kept, turns append-only."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from adjudicator.models import Base, Game, InboundMessage, Turn
+from adjudicator.services import inbox
+from adjudicator.services.runtime import Runtime
+
+
+def test_migrations_match_the_models(runtime: Runtime) -> None:
+    with runtime.db.engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        differences = compare_metadata(context, Base.metadata)
+    assert differences == []
+
+
+def test_raw_bytes_are_kept_exactly_and_duplicates_collapse(runtime: Runtime) -> None:
+    raw = b"From: a@example.com\r\nMessage-ID: <one@example.com>\r\n\r\nFIGHT 17\r\n\xff\xfe"
+    first = inbox.store(runtime, raw, source="test", envelope_to=["New@Pbem.Localhost"])
+    again = inbox.store(runtime, raw + b"resent copy", source="test")
+    assert isinstance(first, inbox.Stored) and isinstance(again, inbox.Stored)
+    assert not first.duplicate and again.duplicate and again.id == first.id
+    with runtime.db.session() as session:
+        row = session.get_one(InboundMessage, first.id)
+        assert row.raw == raw
+        assert row.status == "received"
+        assert row.envelope_to == ["new@pbem.localhost"]
+        assert (
+            session.scalar(select(InboundMessage.id).where(InboundMessage.id != first.id)) is None
+        )
+    assert runtime.enqueue.items == [("process_inbound", first.id)]  # type: ignore[attr-defined]
+
+
+def test_messages_without_message_id_dedupe_on_content(runtime: Runtime) -> None:
+    one = inbox.store(runtime, b"not a mail at all", source="test")
+    two = inbox.store(runtime, b"not a mail at all", source="test")
+    three = inbox.store(runtime, b"another blob", source="test")
+    assert isinstance(one, inbox.Stored) and isinstance(two, inbox.Stored)
+    assert isinstance(three, inbox.Stored)
+    assert two.id == one.id and two.duplicate and three.id != one.id
+
+
+def test_oversized_mail_is_refused_before_storage(runtime: Runtime) -> None:
+    limit = runtime.config.max_message_bytes
+    refused = inbox.store(runtime, b"x" * (limit + 1), source="test")
+    assert isinstance(refused, inbox.Refused)
+    with runtime.db.session() as session:
+        assert session.scalar(select(InboundMessage.id)) is None
+
+
+def test_a_turn_number_is_written_once(runtime: Runtime) -> None:
+    with runtime.db.session() as session:
+        game = Game(game_key="thermopyles", seed=b"s" * 32, commitment="c", stream="g")
+        session.add(game)
+        session.flush()
+        session.add(Turn(game_id=game.id, number=0, state={}, reason="start", public_png=b""))
+        game_id = game.id
+    with pytest.raises(IntegrityError), runtime.db.session() as session:
+        session.add(
+            Turn(game_id=game_id, number=0, state={"x": 1}, reason="orders", public_png=b"")
+        )

@@ -1,0 +1,80 @@
+"""A real Celery worker processes mail posted to the webhook: in-process broker and real Redis."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from conftest import REDIS_URL, make_config
+from playbymail import compose, sent, text_of
+
+from adjudicator import migrate
+from adjudicator.db import Database
+from adjudicator.models import InboundMessage
+from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
+from workers import app as celery_app
+from workers.embedded import worker_thread
+
+
+def wait_until(condition: object, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for the worker")
+
+
+@pytest.fixture(params=["memory", "redis"])
+def worker_runtime(
+    request: pytest.FixtureRequest, tmp_path: Path, database_url: str
+) -> Iterator[Runtime]:
+    broker = "memory://" if request.param == "memory" else REDIS_URL
+    if request.param == "redis":
+        redis.Redis.from_url(REDIS_URL).flushdb()
+    config = make_config(tmp_path, database_url, broker_url=broker)
+    database = Database(config.database_url)
+    migrate.upgrade(database)
+    runtime = Runtime(config, database)
+    celery_app.configure(runtime)
+    with worker_thread():
+        yield runtime
+    database.dispose()
+
+
+def test_webhook_mail_is_processed_by_the_worker(worker_runtime: Runtime) -> None:
+    client = create_app(worker_runtime).test_client()
+    raw = compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES")
+    token = worker_runtime.config.inbound_token
+    response = client.post("/inbound/mime", data=raw, headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 202
+    inbound_id = response.get_json()["id"]
+    wait_until(lambda: len(sent(worker_runtime)) == 1)
+    welcome = sent(worker_runtime)[0]
+    assert "Your game of Thermopyles has begun" in text_of(welcome)
+    with worker_runtime.db.session() as session:
+        assert session.get_one(InboundMessage, inbound_id).status == "done"
+    if not worker_runtime.config.embedded_broker:
+        # The task really went through Redis: the broker's queue exists there and is drained.
+        assert redis.Redis.from_url(REDIS_URL).llen("celery") == 0
+
+
+def test_tick_task_requeues_work_left_behind(worker_runtime: Runtime) -> None:
+    from adjudicator.services import inbox
+
+    # Stored while no queue is attached (as if the broker had lost it): the tick finds it.
+    enqueue, worker_runtime.enqueue = worker_runtime.enqueue, lambda task, record_id: None
+    stored = inbox.store(
+        worker_runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
+    )
+    worker_runtime.enqueue = enqueue
+    assert isinstance(stored, inbox.Stored)
+    with worker_runtime.db.session() as session:
+        row = session.get_one(InboundMessage, stored.id)
+        row.received_at = row.received_at.replace(year=2020)
+    celery_app.celery.send_task("pbem.tick")
+    wait_until(lambda: len(sent(worker_runtime)) == 1)

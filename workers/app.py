@@ -1,0 +1,73 @@
+"""The Celery app. `celery -A workers.app worker` and `celery -A workers.app beat` use it as is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kombu.pools
+from celery import Celery
+
+from adjudicator import config as configuration
+from adjudicator.db import Database
+from adjudicator.services.runtime import Runtime
+
+celery = Celery("pbem", include=["workers.tasks"])
+_runtime: Runtime | None = None
+
+
+def settings(config: configuration.Config) -> dict[str, Any]:
+    return {
+        "broker_url": config.broker_url,
+        "task_ignore_result": True,
+        # A task is acknowledged only after it ran, so a worker dying mid-task hands it on;
+        # every task is idempotent, so running one twice is harmless.
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_serializer": "json",
+        "accept_content": ["json"],
+        "broker_connection_retry_on_startup": True,
+        "worker_hijack_root_logger": False,
+        # The in-process queue is polled (Redis pushes); kombu's default second per poll would
+        # put a second into every reply.
+        "broker_transport_options": {"polling_interval": 0.01} if config.embedded_broker else {},
+        "beat_schedule": {
+            "tick": {"task": "pbem.tick", "schedule": float(config.tick_seconds)},
+        },
+    }
+
+
+def configure(runtime: Runtime) -> Celery:
+    """Point the app at a runtime (tests and `pbem serve` call this; workers do it lazily)."""
+    global _runtime
+    _runtime = runtime
+    previous = celery.conf.broker_url
+    celery.conf.update(settings(runtime.config))
+    if previous != runtime.config.broker_url:
+        _forget_connections()
+    runtime.enqueue = enqueue
+    return celery
+
+
+def _forget_connections() -> None:
+    """Drop pooled connections and producers, which still point at the previous broker."""
+    # Celery has no public way to reset its pools; kombu keeps a process-wide registry of them.
+    kombu.pools.reset()  # type: ignore[no-untyped-call]
+    celery._pool = None
+    celery.amqp._producer_pool = None
+
+
+def runtime() -> Runtime:
+    if _runtime is None:
+        config = configuration.load()
+        configure(Runtime(config, Database(config.database_url)))
+    assert _runtime is not None
+    return _runtime
+
+
+def enqueue(task: str, record_id: int) -> None:
+    celery.send_task(f"pbem.{task}", args=[record_id])
+
+
+# Workers started by the `celery` command read the configuration when the app is first used.
+celery.add_defaults(lambda: settings(configuration.load()))

@@ -1,0 +1,21 @@
+"""Celery tasks: each one a few lines handing a record id to a service."""
+
+from __future__ import annotations
+
+from adjudicator.services import delivery, pipeline, ticks
+from workers.app import celery, runtime
+
+
+@celery.task(name="pbem.process_inbound")
+def process_inbound(inbound_id: int) -> str:
+    return pipeline.process(runtime(), inbound_id).status
+
+
+@celery.task(name="pbem.send_outbox")
+def send_outbox(outbox_id: int) -> str:
+    return delivery.deliver(runtime(), outbox_id)
+
+
+@celery.task(name="pbem.tick")
+def tick() -> dict[str, int]:
+    return ticks.tick(runtime()).counts()
