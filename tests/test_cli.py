@@ -1,0 +1,65 @@
+"""The pbem command: inject mail, list and show games and mail, verify a finished game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from playbymail import compose, deliver_mail, sent, text_of
+from sqlalchemy import select
+
+from adjudicator import bootstrap, cli
+from adjudicator.models import Turn
+from adjudicator.services.runtime import Runtime
+
+
+@pytest.fixture
+def pbem(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    # The commands build their runtime from configuration; point them at this test's.
+    monkeypatch.setattr(bootstrap, "runtime", lambda *a, **k: runtime)
+    return CliRunner()
+
+
+def test_inject_list_show_and_retry(pbem: CliRunner, runtime: Runtime, tmp_path: Path) -> None:
+    mail = tmp_path / "new.eml"
+    mail.write_bytes(compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    result = pbem.invoke(cli.main, ["mail", "inject", str(mail)])
+    assert result.exit_code == 0, result.output
+    assert "stored as inbound 1" in result.output and "done: started game 1" in result.output
+    assert "Your game of Thermopyles has begun" in text_of(sent(runtime)[0])
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(b"\x00\x01\x02")
+    pbem.invoke(cli.main, ["mail", "inject", str(garbage)])
+    listing = pbem.invoke(cli.main, ["mail", "list", "--status", "failed"]).output
+    assert listing.split()[0] == "2" and "unreadable" in listing
+    shown = pbem.invoke(cli.main, ["mail", "show", "2"]).output
+    assert "status: failed" in shown and "reason: unreadable" in shown
+    games = pbem.invoke(cli.main, ["game", "list"]).output
+    assert "Thermopyles" in games and "active" in games
+    game = pbem.invoke(cli.main, ["game", "show", "1"]).output
+    assert "seat spartans: a@example.com" in game and "orders+1-spartans-1-" in game
+    assert pbem.invoke(cli.main, ["mail", "retry", "2"]).output.startswith("failed: unreadable")
+
+
+def test_verify_confirms_a_finished_game_and_finds_tampering(
+    pbem: CliRunner, runtime: Runtime
+) -> None:
+    deliver_mail(runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    reply_to = str(sent(runtime)[0]["Reply-To"])
+    running = pbem.invoke(cli.main, ["verify", "1"])
+    assert running.exit_code != 0 and "still running" in running.output
+    for _ in range(6):  # six retreats reach space 7: the game is lost, the seed revealed
+        deliver_mail(runtime, compose("a@example.com", reply_to, "RETREAT"))
+    assert "THE GAME IS OVER" in text_of(sent(runtime)[-1])
+    confirmed = pbem.invoke(cli.main, ["verify", "1"])
+    assert confirmed.exit_code == 0, confirmed.output
+    assert "confirmed" in confirmed.output
+    with runtime.db.session() as session:
+        opening = session.scalars(select(Turn).where(Turn.number == 0)).one()
+        events = [dict(event) for event in opening.events]
+        events[0]["result"] = list(reversed(events[0]["result"]))  # a re-dealt deck
+        opening.events = events
+    tampered = pbem.invoke(cli.main, ["verify", "1"])
+    assert tampered.exit_code != 0
+    assert "DIFFERS: turn 0" in tampered.output and events[0]["label"] in tampered.output
