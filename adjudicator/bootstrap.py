@@ -15,6 +15,10 @@ def runtime(config: configuration.Config | None = None, upgrade: bool = True) ->
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        # Per-connection SMTP chatter and per-task Celery lines drown the service's own messages.
+        for chatty in ("mail.log", "celery.worker.strategy", "celery.app.trace", "alembic"):
+            logging.getLogger(chatty).setLevel(logging.WARNING)
     database = Database(config.database_url)
     if upgrade:
         migrate.upgrade(database)

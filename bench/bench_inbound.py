@@ -144,7 +144,7 @@ def main() -> None:
         sqlite = {
             **base,
             "PBEM_DATABASE_URL": f"sqlite:///{folder}/bench.sqlite",
-            "PBEM_BROKER_URL": "memory://",
+            "PBEM_BROKER_URL": "memory://localhost/",
         }
         migrate.upgrade(Database(sqlite["PBEM_DATABASE_URL"]))
         measure("SQLite + in-process broker", sqlite)

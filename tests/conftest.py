@@ -52,7 +52,7 @@ def make_config(tmp_path: Path, database_url: str, **extra: object) -> configura
     values: dict[str, object] = {
         "data_dir": str(tmp_path / "var"),
         "database_url": database_url,
-        "broker_url": "memory://",
+        "broker_url": "memory://localhost/",
         "smtp_url": "",
     }
     values.update(extra)

@@ -12,7 +12,7 @@ from adjudicator import config as configuration
 def test_defaults_are_the_embedded_service(tmp_path: Path) -> None:
     config = configuration.load(environ={}, extra={"data_dir": str(tmp_path)})
     assert config.database_url == f"sqlite:///{(tmp_path / 'pbem.sqlite').resolve()}"
-    assert config.broker_url == "memory://"
+    assert config.broker_url == "memory://localhost/"
     assert config.embedded_broker
     assert config.smtp_url == ""
     assert config.outbox_dir == tmp_path / "outbox"

@@ -33,7 +33,7 @@ def wait_until(condition: object, timeout: float = 20.0) -> None:
 def worker_runtime(
     request: pytest.FixtureRequest, tmp_path: Path, database_url: str
 ) -> Iterator[Runtime]:
-    broker = "memory://" if request.param == "memory" else REDIS_URL
+    broker = "memory://localhost/" if request.param == "memory" else REDIS_URL
     if request.param == "redis":
         redis.Redis.from_url(REDIS_URL).flushdb()
     config = make_config(tmp_path, database_url, broker_url=broker)

@@ -7,8 +7,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.db import changed
 from adjudicator.models import Challenge, Game, utcnow
-from adjudicator.services import play, reports
-from adjudicator.services.mailer import queue
+from adjudicator.services import reports
 from adjudicator.services.runtime import Runtime
 
 
@@ -50,23 +49,16 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
             for rank, game in enumerate(ranking, start=1)
         ]
         for game in ranking:
-            seat = game.seats[0]
-            rules = play.rules_for(game)
-            turn = play.latest_turn(session, game.id)
-            context, picture = reports.position(runtime, rules, game, seat, turn)
-            context["ranking"] = table
-            letter = reports.seat_letter(
+            reports.mail_seat(
+                session,
                 runtime,
                 game,
-                seat,
+                game.seats[0],
                 key=f"challenge:{challenge.id}:results:{game.id}",
                 kind="challenge-results",
                 template="challenge_results",
-                context=context,
-                pictures=[picture],
-                replying_to=None,
+                extra={"ranking": table},
             )
-            queue(session, runtime, letter, game)
         return challenge.name
 
 
@@ -110,21 +102,18 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
 def _mail_seats(
     session: Session, runtime: Runtime, game: Game, kind: str, template: str, key: str
 ) -> None:
-    rules = play.rules_for(game)
-    turn = play.latest_turn(session, game.id)
+    days = {
+        "idle_close_days": runtime.config.idle_close_days,
+        "idle_warning_days": runtime.config.idle_warning_days,
+    }
     for seat in game.seats:
-        context, picture = reports.position(runtime, rules, game, seat, turn)
-        context["idle_close_days"] = runtime.config.idle_close_days
-        context["idle_warning_days"] = runtime.config.idle_warning_days
-        letter = reports.seat_letter(
+        reports.mail_seat(
+            session,
             runtime,
             game,
             seat,
             key=f"{key}:{seat.seat}",
             kind=kind,
             template=template,
-            context=context,
-            pictures=[picture],
-            replying_to=None,
+            extra=days,
         )
-        queue(session, runtime, letter, game)

@@ -74,7 +74,8 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
     }
 
 
-def seat_letter(
+def mail_seat(
+    session: Session,
     runtime: Runtime,
     game: Game,
     seat: Seat,
@@ -82,47 +83,49 @@ def seat_letter(
     key: str,
     kind: str,
     template: str,
-    context: dict[str, Any],
-    pictures: list[Picture],
-    replying_to: str | None,
+    extra: dict[str, Any] | None = None,
+    turn: Turn | None = None,
+    facts: Any = None,
+    replying_to: str | None = None,
     message_id: str | None = None,
-) -> Letter:
-    in_reply_to, references = thread_headers(game, replying_to)
+) -> None:
+    """Queue a mail to a seat's player showing its position (the latest turn unless given)."""
     rules = play.rules_for(game)
-    return Letter(
+    turn = turn or play.latest_turn(session, game.id)
+    context, picture = position(runtime, rules, game, seat, turn, facts)
+    in_reply_to, references = thread_headers(game, replying_to)
+    letter = Letter(
         key=key,
         kind=kind,
         to=seat.player.address,
         subject=game_subject(game, rules.title),
         template=template,
-        context={**game_context(runtime, game, seat), **context},
-        pictures=pictures,
+        context={**game_context(runtime, game, seat), **context, **(extra or {})},
+        pictures=[picture],
         reply_to=play.seat_address(runtime, game, seat),
+        # A mail with a fixed Message-ID starts the thread; every other one continues it.
         in_reply_to=None if message_id else in_reply_to,
         references=[] if message_id else references,
         message_id=message_id,
     )
+    queue(session, runtime, letter, game)
 
 
 def game_started(session: Session, runtime: Runtime, game: Game) -> None:
-    rules = play.rules_for(game)
-    turn = play.latest_turn(session, game.id)
+    help_text = play.rules_for(game).help_text()
     for index, seat in enumerate(game.seats):
-        context, picture = position(runtime, rules, game, seat, turn)
-        letter = seat_letter(
+        mail_seat(
+            session,
             runtime,
             game,
             seat,
             key=f"game:{game.id}:start:{seat.seat}",
             kind="start",
             template="game_started",
-            context={**context, "help": rules.help_text()},
-            pictures=[picture],
-            replying_to=None,
+            extra={"help": help_text},
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
         )
-        queue(session, runtime, letter, game)
 
 
 def turn_report(
@@ -135,32 +138,28 @@ def turn_report(
     report: OrderReport | None,
     mail: MailIn | None,
 ) -> None:
-    rules = play.rules_for(game)
-    context, picture = position(runtime, rules, game, seat, turn, resolution.facts)
-    context.update(
-        {
-            "why": turn.reason,
-            "lines": [line_json(line) for line in report.lines] if report else [],
-            "outcomes": [o.detail for o in resolution.outcomes if o.seat == seat.seat],
-            "dice": [
-                {"label": e.label, "value": e.result[0]}
-                for e in resolution.events
-                if e.kind == "die"
-            ],
-        }
-    )
-    letter = seat_letter(
+    mail_seat(
+        session,
         runtime,
         game,
         seat,
         key=f"game:{game.id}:turn:{turn.number}:{seat.seat}:report",
         kind="report",
         template="turn_report",
-        context=context,
-        pictures=[picture],
+        turn=turn,
+        facts=resolution.facts,
         replying_to=mail.message_id if mail else None,
+        extra={
+            "why": turn.reason,
+            "lines": [line_json(line) for line in report.lines] if report else [],
+            "outcomes": [o.detail for o in resolution.outcomes if o.seat == seat.seat],
+            "dice": [
+                {"label": event.label, "value": event.result[0]}
+                for event in resolution.events
+                if event.kind == "die"
+            ],
+        },
     )
-    queue(session, runtime, letter, game)
 
 
 def receipt(
@@ -173,30 +172,24 @@ def receipt(
     report: OrderReport,
     found: list[str],
 ) -> None:
-    rules = play.rules_for(game)
-    turn = play.latest_turn(session, game.id)
-    context, picture = position(runtime, rules, game, seat, turn)
-    context.update(
-        {
-            "lines": [line_json(line) for line in report.lines],
-            "missing": list(report.missing),
-            "accepted": report.ok,
-            "commands": found,
-            "help": rules.help_text() if "HELP" in found else "",
-        }
-    )
-    letter = seat_letter(
+    """The orders as understood when they were not resolved at once, or the answer to commands."""
+    mail_seat(
+        session,
         runtime,
         game,
         seat,
         key=f"inbound:{inbound_id}:reply",
         kind="receipt",
         template="receipt",
-        context=context,
-        pictures=[picture],
         replying_to=mail.message_id,
+        extra={
+            "lines": [line_json(line) for line in report.lines],
+            "missing": list(report.missing),
+            "accepted": report.ok,
+            "commands": found,
+            "help": play.rules_for(game).help_text() if "HELP" in found else "",
+        },
     )
-    queue(session, runtime, letter, game)
 
 
 def reply_status(
@@ -215,21 +208,16 @@ def reply_status(
 def reply_game_over(
     session: Session, runtime: Runtime, mail: MailIn, inbound_id: int, game: Game, seat: Seat
 ) -> None:
-    rules = play.rules_for(game)
-    turn = play.latest_turn(session, game.id)
-    context, picture = position(runtime, rules, game, seat, turn)
-    letter = seat_letter(
+    mail_seat(
+        session,
         runtime,
         game,
         seat,
         key=f"inbound:{inbound_id}:reply",
         kind="game-over",
         template="game_over",
-        context=context,
-        pictures=[picture],
         replying_to=mail.message_id,
     )
-    queue(session, runtime, letter, game)
 
 
 def resign(
@@ -243,25 +231,38 @@ def resign(
     reply_game_over(session, runtime, mail, inbound_id, game, seat)
 
 
-def reply_help(session: Session, runtime: Runtime, mail: MailIn, inbound_id: int) -> None:
-    games = [
-        {"key": rules.key, "title": rules.title, "help": rules.help_text()}
-        for rules in registry.games().values()
-    ]
+def answer_sender(
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    inbound_id: int,
+    kind: str,
+    template: str,
+    context: dict[str, Any],
+) -> None:
+    """A reply to whoever wrote, about no game of theirs: help, or what was wrong."""
     queue(
         session,
         runtime,
         Letter(
             key=f"inbound:{inbound_id}:reply",
-            kind="help",
+            kind=kind,
             to=mail.sender,
-            subject="Re: " + (mail.subject or "help"),
-            template="help",
-            context={"games": games},
+            subject="Re: " + (mail.subject or "your mail"),
+            template=template,
+            context=context,
             in_reply_to=mail.message_id,
             references=[mail.message_id] if mail.message_id else [],
         ),
     )
+
+
+def reply_help(session: Session, runtime: Runtime, mail: MailIn, inbound_id: int) -> None:
+    games = [
+        {"key": rules.key, "title": rules.title, "help": rules.help_text()}
+        for rules in registry.games().values()
+    ]
+    answer_sender(session, runtime, mail, inbound_id, "help", "help", {"games": games})
 
 
 def reply_problem(
@@ -275,22 +276,10 @@ def reply_problem(
     """A polite answer saying what was wrong and what to do instead."""
     game = details.get("game")
     games = [{"key": rules.key, "title": rules.title} for rules in registry.games().values()]
-    queue(
-        session,
-        runtime,
-        Letter(
-            key=f"inbound:{inbound_id}:reply",
-            kind="problem",
-            to=mail.sender,
-            subject="Re: " + (mail.subject or "your mail"),
-            template="problem",
-            context={
-                "problem": problem,
-                "details": {k: v for k, v in details.items() if k != "game"},
-                "game_id": game.id if isinstance(game, Game) else None,
-                "games": games,
-            },
-            in_reply_to=mail.message_id,
-            references=[mail.message_id] if mail.message_id else [],
-        ),
-    )
+    context = {
+        "problem": problem,
+        "details": {k: v for k, v in details.items() if k != "game"},
+        "game_id": game.id if isinstance(game, Game) else None,
+        "games": games,
+    }
+    answer_sender(session, runtime, mail, inbound_id, "problem", "problem", context)
