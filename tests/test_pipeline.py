@@ -250,3 +250,30 @@ def test_queued_work_is_only_dispatched_after_commit(runtime: Runtime) -> None:
     start(runtime)
     drain(runtime)
     assert runtime.enqueue.items == []  # type: ignore[attr-defined]
+
+
+def test_mails_for_one_game_processed_at_once_make_consecutive_turns(runtime: Runtime) -> None:
+    import threading
+
+    from adjudicator.services import inbox, pipeline
+
+    game_id, reply_to = start(runtime)
+    ids = []
+    for _ in range(5):
+        stored = inbox.store(runtime, compose(PLAYER, reply_to, "RETREAT NODRAW"), "test")
+        assert isinstance(stored, inbox.Stored)
+        ids.append(stored.id)
+    runtime.enqueue.items.clear()  # type: ignore[attr-defined]
+    verdicts: list[str] = []
+    threads = [
+        threading.Thread(target=lambda i=i: verdicts.append(pipeline.process(runtime, i).reason))
+        for i in ids
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Serialised per game: five consecutive turns, and five retreats take the marker from 1 to 6.
+    assert sorted(verdicts) == [f"turn {n} resolved" for n in range(1, 6)]
+    number, view = position(runtime, game_id)
+    assert (number, view["marker"]) == (5, 6)

@@ -16,6 +16,8 @@ _runtime: Runtime | None = None
 
 
 def settings(config: configuration.Config) -> dict[str, Any]:
+    # beat keeps its last-run times in a file; it lives with the service's other files.
+    config.data_dir.mkdir(parents=True, exist_ok=True)
     return {
         "broker_url": config.broker_url,
         "task_ignore_result": True,
@@ -31,6 +33,7 @@ def settings(config: configuration.Config) -> dict[str, Any]:
         # The in-process queue is polled (Redis pushes); kombu's default second per poll would
         # put a second into every reply.
         "broker_transport_options": {"polling_interval": 0.01} if config.embedded_broker else {},
+        "beat_schedule_filename": str(config.data_dir / "celerybeat-schedule"),
         "beat_schedule": {
             "tick": {"task": "pbem.tick", "schedule": float(config.tick_seconds)},
         },

@@ -1,0 +1,103 @@
+"""Sending the outbox: over SMTP to a real server when configured, to the Maildir by default."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from conftest import free_port
+from playbymail import compose, deliver_mail, sent
+from sqlalchemy import select, update
+
+from adjudicator.models import OutboxMessage
+from adjudicator.services import delivery, inbox, pipeline
+from adjudicator.services.runtime import Runtime
+
+
+@dataclass
+class Sink:
+    """An SMTP server that keeps what it is sent: the relay the service hands mail to."""
+
+    received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.received.append(
+            (envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content)
+        )
+        return "250 OK"
+
+
+@pytest.fixture
+def relay() -> Iterator[tuple[Sink, int]]:
+    sink, port = Sink(), free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port, decode_data=False)
+    controller.start()
+    yield sink, port
+    controller.stop()
+
+
+def queued_mail(runtime: Runtime) -> int:
+    """Process a NEW mail so that exactly one welcome sits in the outbox, unsent."""
+    stored = inbox.store(
+        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
+    )
+    assert isinstance(stored, inbox.Stored)
+    pipeline.process(runtime, stored.id)
+    with runtime.db.session() as session:
+        return session.scalars(select(OutboxMessage.id)).one()
+
+
+def test_mail_goes_out_over_smtp_when_configured(runtime: Runtime, relay: tuple[Sink, int]) -> None:
+    sink, port = relay
+    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+    outbox_id = queued_mail(runtime)
+    assert delivery.deliver(runtime, outbox_id) == "sent"
+    assert delivery.deliver(runtime, outbox_id) == "not pending"  # a duplicate task sends nothing
+    with runtime.db.session() as session:
+        row = session.get_one(OutboxMessage, outbox_id)
+        assert (row.status, row.attempts) == ("sent", 1)
+    [(sender, recipients, raw)] = sink.received
+    assert sender == "pbem@pbem.localhost" and recipients == ["a@example.com"]
+    assert row.message_id.encode() in raw and b"Auto-Submitted: auto-generated" in raw
+    assert sent(runtime) == []  # nothing written to the Maildir
+
+
+def test_a_failed_send_is_kept_and_retried(runtime: Runtime) -> None:
+    port = free_port()  # nothing listens here yet
+    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+    outbox_id = queued_mail(runtime)
+    assert delivery.deliver(runtime, outbox_id) == "pending"
+    with runtime.db.session() as session:
+        row = session.get_one(OutboxMessage, outbox_id)
+        assert row.status == "pending" and row.attempts == 1 and "refused" in row.last_error.lower()
+    assert delivery.pending_ids(runtime) == [outbox_id]
+    sink = Sink()
+    controller = Controller(sink, hostname="127.0.0.1", port=port, decode_data=False)
+    controller.start()
+    try:
+        assert delivery.deliver(runtime, outbox_id) == "sent"
+    finally:
+        controller.stop()
+    assert len(sink.received) == 1
+
+
+def test_a_mail_that_keeps_failing_is_parked(runtime: Runtime) -> None:
+    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{free_port()}")
+    outbox_id = queued_mail(runtime)
+    outcomes = [delivery.deliver(runtime, outbox_id) for _ in range(delivery.MAX_ATTEMPTS)]
+    assert outcomes == ["pending"] * (delivery.MAX_ATTEMPTS - 1) + ["failed"]
+    assert delivery.pending_ids(runtime) == []
+
+
+def test_maildir_delivery_never_duplicates(runtime: Runtime) -> None:
+    deliver_mail(runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    assert len(sent(runtime)) == 1
+    with runtime.db.session() as session:  # as if the worker died after writing the file
+        session.execute(update(OutboxMessage).values(status="pending"))
+        outbox_id = session.scalars(select(OutboxMessage.id)).one()
+    assert delivery.deliver(runtime, outbox_id) == "sent"
+    assert len(sent(runtime)) == 1
+    assert list((runtime.config.outbox_dir / "tmp").iterdir()) == []
