@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -34,13 +35,15 @@ class InboundHandler:
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         try:
-            # The database write is short; doing it here means a 250 is only said for stored mail.
-            result = inbox.store(
+            # 250 is only said once the mail is stored; the write runs on a thread so a slow
+            # database (SQLite waiting for its lock) never stalls the other SMTP sessions.
+            result = await asyncio.to_thread(
+                inbox.store,
                 self.runtime,
                 raw,
-                source="smtp",
-                envelope_from=envelope.mail_from or "",
-                envelope_to=list(envelope.rcpt_tos),
+                "smtp",
+                envelope.mail_from or "",
+                list(envelope.rcpt_tos),
             )
         except Exception:
             log.exception("could not store an inbound message")
