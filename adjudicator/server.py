@@ -6,11 +6,15 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from email.message import EmailMessage
 from email.utils import make_msgid
+from functools import partial
+from typing import TypeVar
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
 from adjudicator import smtp
@@ -20,6 +24,7 @@ from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SAMPLE_PLAYER = "leonidas@example.com"
 SAMPLE_ACTIONS = ("RETREAT", "STATUS")
@@ -97,16 +102,11 @@ def start_sample(runtime: Runtime, timeout: float = 30.0) -> str:
         assert seat is not None
         address = play.seat_address(runtime, game, seat)
     for action in SAMPLE_ACTIONS:
-        inbox.store(runtime, _mail(SAMPLE_PLAYER, address, action), "sample")
-    _wait_for(
-        runtime,
-        lambda s: (
-            None
-            if s.scalar(select(func.count()).where(InboundMessage.status == "received"))
-            else True
-        ),
-        timeout,
-    )
+        # One at a time, as a player reads each reply before writing the next mail.
+        stored = inbox.store(runtime, _mail(SAMPLE_PLAYER, address, action), "sample")
+        if isinstance(stored, inbox.Stored):
+            inbound_id = stored.id
+            _wait_for(runtime, partial(_processed, inbound_id=inbound_id), timeout)
     return (
         f"  sample game  #{game_id}, played by {SAMPLE_PLAYER}; its reply address:\n"
         f"               {address}\n"
@@ -114,11 +114,17 @@ def start_sample(runtime: Runtime, timeout: float = 30.0) -> str:
     )
 
 
-def _wait_for(runtime: Runtime, probe: object, timeout: float) -> object:
+def _processed(session: Session, inbound_id: int) -> bool | None:
+    status = session.scalar(select(InboundMessage.status).where(InboundMessage.id == inbound_id))
+    return None if status == "received" else True
+
+
+def _wait_for(runtime: Runtime, probe: Callable[[Session], T | None], timeout: float) -> T | None:
+    """Poll the database until ``probe`` answers something other than None."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with runtime.db.session() as session:
-            value = probe(session)  # type: ignore[operator]
+            value = probe(session)
         if value is not None:
             return value
         time.sleep(0.2)

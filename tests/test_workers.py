@@ -78,3 +78,15 @@ def test_tick_task_requeues_work_left_behind(worker_runtime: Runtime) -> None:
         row.received_at = row.received_at.replace(year=2020)
     celery_app.celery.send_task("pbem.tick")
     wait_until(lambda: len(sent(worker_runtime)) == 1)
+
+
+def test_the_sample_game_is_played_through_the_worker(worker_runtime: Runtime) -> None:
+    from adjudicator.server import SAMPLE_PLAYER, start_sample
+
+    line = start_sample(worker_runtime)
+    assert "sample game  #1" in line and "orders+1-spartans-1-" in line
+    wait_until(lambda: len(sent(worker_runtime)) == 3)  # welcome, the RETREAT's report, STATUS
+    mails = sent(worker_runtime)
+    assert [str(mail["To"]) for mail in mails] == [SAMPLE_PLAYER] * 3
+    assert "turn 1 resolved" in text_of(mails[1])
+    assert "games already exist" in start_sample(worker_runtime)  # started only once

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, Turn
 from adjudicator.services import play
+from adjudicator.services.lifecycle import leaderboard
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,6 @@ def public_turns(session: Session, game: Game) -> list[TurnPage]:
 
 
 def challenge_games(session: Session, name: str) -> tuple[Challenge, list[Game]] | None:
-    from adjudicator.services.lifecycle import leaderboard
-
     challenge = play.find_challenge(session, name)
     if challenge is None:
         return None
