@@ -234,6 +234,28 @@ def game_show(game_id: int) -> None:
 
 
 @main.command()
+@click.argument("game_key")
+@click.argument("case", type=click.File("rb"))
+def adjudicate(game_key: str, case: BinaryIO) -> None:
+    """Resolve a position and orders given as JSON (CASE, - for stdin); nothing is stored."""
+    from adjudicator.core import registry
+
+    rules = registry.get(game_key)
+    if rules is None:
+        raise click.ClickException(f"there is no game called {game_key!r}")
+    try:
+        data = json.loads(case.read())
+    except ValueError as error:
+        raise click.ClickException(f"{case.name} is not JSON: {error}") from error
+    result = rules.adjudicate_case(data)
+    if result is None:
+        raise click.ClickException(f"{rules.title} offers no stateless adjudication")
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    if result.get("errors"):
+        sys.exit(1)
+
+
+@main.command()
 @click.argument("game_id", type=int)
 @click.option("--force", is_flag=True, help="Check a running game too (operators only).")
 def verify(game_id: int, force: bool) -> None:

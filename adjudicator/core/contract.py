@@ -188,3 +188,10 @@ class Game(abc.ABC, Generic[StateT]):
     @abc.abstractmethod
     def help_text(self) -> str:
         """The order syntax with examples, for HELP and the web help page."""
+
+    def adjudicate_case(self, data: JSON) -> JSON | None:
+        """Stateless adjudication for game masters and tools: a position and every side's orders
+        in, the resolved position, each order's outcome and the events out; nothing is stored.
+        A result with a non-empty ``errors`` list means the input was refused. None: this game
+        offers no stateless adjudication."""
+        return None

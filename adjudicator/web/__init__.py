@@ -13,8 +13,9 @@ def create_app(runtime: Runtime) -> Flask:
     app.config.update(SECRET_KEY=runtime.config.secret_key, MAX_CONTENT_LENGTH=None)
     app.extensions["pbem"] = runtime
 
-    from adjudicator.web import archive, inbound
+    from adjudicator.web import api, archive, inbound
 
     app.register_blueprint(inbound.blueprint)
+    app.register_blueprint(api.blueprint)
     app.register_blueprint(archive.blueprint)
     return app
