@@ -1,0 +1,127 @@
+"""Deadlines with fixed clocks around daylight-saving changes, and the calendar entry."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from adjudicator import schedule
+from adjudicator.mail.calendar import deadline_event
+
+MADRID = ZoneInfo("Europe/Madrid")
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+def slots(text: str) -> schedule.Slots:
+    parsed = schedule.parse(text)
+    assert isinstance(parsed, schedule.Slots), parsed
+    return parsed
+
+
+def at(year: int, month: int, day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
+
+
+def test_parse_durations_and_slots() -> None:
+    assert schedule.parse("48h") == schedule.Every(timedelta(hours=48))
+    assert schedule.parse("3 days") == schedule.Every(timedelta(days=3))
+    assert schedule.parse("90m") == schedule.Every(timedelta(minutes=90))
+    parsed = slots("Thu, mon 20:00 Europe/Madrid")
+    assert parsed.weekdays == (0, 3) and parsed.zone == "Europe/Madrid"
+    assert parsed.text() == "Mon, Thu 20:00 Europe/Madrid"
+    assert slots("Sat 09:30").zone == "UTC"
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("soon", "not a schedule"),
+        ("Mon, Fry 20:00 UTC", "'fry' is not a day"),
+        ("Mon 25:00 UTC", "not a time of day"),
+        ("Mon 20:00 Europe/Atlantis", "not a time zone"),
+        ("2m", "at least 5 minutes"),
+    ],
+)
+def test_parse_explains_mistakes(text: str, complaint: str) -> None:
+    result = schedule.parse(text)
+    assert isinstance(result, str) and complaint in result
+
+
+def test_weekly_slot_keeps_its_wall_time_across_the_spring_change_in_madrid() -> None:
+    plan = slots("Mon, Thu 20:00 Europe/Madrid")
+    before = schedule.next_deadline(plan, at(2027, 3, 23, 12))  # Tue, CET (+1)
+    after = schedule.next_deadline(plan, at(2027, 3, 26, 12))  # Fri; clocks change on Sun 28th
+    assert before == at(2027, 3, 25, 19)  # Thu 20:00 CET
+    assert after == at(2027, 3, 29, 18)  # Mon 20:00 CEST
+    assert before.astimezone(MADRID).hour == after.astimezone(MADRID).hour == 20
+
+
+def test_a_slot_in_the_skipped_hour_moves_forward_by_the_gap() -> None:
+    # 02:30 does not exist in Madrid on 28 March 2027 (02:00 → 03:00).
+    deadline = schedule.next_deadline(slots("Sun 02:30 Europe/Madrid"), at(2027, 3, 26, 0))
+    assert deadline == at(2027, 3, 28, 1, 30)
+    assert deadline.astimezone(MADRID).strftime("%H:%M %Z") == "03:30 CEST"
+    # New York skips 02:00–03:00 on 14 March 2027.
+    deadline = schedule.next_deadline(slots("Sun 02:30 America/New_York"), at(2027, 3, 12, 0))
+    assert deadline.astimezone(NEW_YORK).strftime("%H:%M %Z") == "03:30 EDT"
+    assert deadline == at(2027, 3, 14, 7, 30)
+
+
+def test_a_slot_in_the_repeated_hour_is_its_first_occurrence() -> None:
+    # Madrid repeats 02:00–03:00 on 31 October 2027; New York repeats 01:00–02:00 on 7 November.
+    madrid = schedule.next_deadline(slots("Sun 02:30 Europe/Madrid"), at(2027, 10, 29, 0))
+    assert madrid == at(2027, 10, 31, 0, 30)  # 02:30 CEST, the first of the two
+    new_york = schedule.next_deadline(slots("Sun 01:30 America/New_York"), at(2027, 11, 5, 0))
+    assert new_york == at(2027, 11, 7, 5, 30)  # 01:30 EDT
+
+
+def test_autumn_change_in_new_york_keeps_the_wall_time() -> None:
+    plan = slots("Mon 20:00 America/New_York")
+    first = schedule.next_deadline(plan, at(2027, 11, 1, 12))
+    second = schedule.next_deadline(plan, first)
+    assert first == at(2027, 11, 2, 0) and second == at(2027, 11, 9, 1)  # EDT, then EST
+    assert {d.astimezone(NEW_YORK).hour for d in (first, second)} == {20}
+
+
+def test_a_turn_is_never_shorter_than_the_minimum() -> None:
+    plan = slots("Mon, Thu 20:00 UTC")
+    assert schedule.next_deadline(plan, at(2027, 1, 7, 19)) == at(2027, 1, 11, 20)  # not 1 h
+    assert schedule.next_deadline(plan, at(2027, 1, 7, 7)) == at(2027, 1, 7, 20)  # 13 h is fine
+
+
+def test_durations_are_elapsed_time_across_a_change() -> None:
+    opened = at(2027, 3, 27, 18)
+    deadline = schedule.next_deadline(schedule.Every(timedelta(hours=48)), opened)
+    assert deadline - opened == timedelta(hours=48)
+    # Two days later the wall clock in Madrid reads 20:00, not 19:00: an hour was skipped.
+    assert opened.astimezone(MADRID).hour == 19 and deadline.astimezone(MADRID).hour == 20
+
+
+def test_shown_in_the_readers_zone_with_utc_and_relative() -> None:
+    deadline, now = at(2027, 3, 29, 18), at(2027, 3, 28, 11)
+    text = schedule.shown(deadline, "Europe/Madrid", now)
+    assert text == "Mon 29 Mar 2027 20:00 CEST = 18:00 UTC (in 31 h)"
+    assert schedule.shown(deadline, "UTC", deadline + timedelta(minutes=5)).endswith("(5 min ago)")
+    assert schedule.relative(deadline, deadline - timedelta(days=4)) == "in 4 days"
+
+
+def test_calendar_entry_is_stable_and_moves_with_the_deadline() -> None:
+    common = {
+        "uid": "game-7-turn-3@pbem.localhost",
+        "summary": "2 de Mayo, game 7: orders for turn 3 due",
+        "description": "Reply to orders+7-france-1-abc@pbem.localhost, with commas; and more",
+        "url": "http://127.0.0.1:8000/games/7",
+        "stamp": at(2027, 3, 1, 9),
+    }
+    first = deadline_event(sequence=0, deadline=at(2027, 3, 29, 18), **common).decode()
+    moved = deadline_event(sequence=1, deadline=at(2027, 3, 30, 18), **common).decode()
+    assert (
+        "UID:game-7-turn-3@pbem.localhost" in first and "UID:game-7-turn-3@pbem.localhost" in moved
+    )
+    assert "SEQUENCE:0" in first and "SEQUENCE:1" in moved
+    assert "DTEND:20270329T180000Z" in first and "DTEND:20270330T180000Z" in moved
+    assert "with commas\\; and more" in first.replace("\r\n ", "")
+    assert all(len(line.encode()) <= 75 for line in first.split("\r\n"))
+    assert first.endswith("END:VCALENDAR\r\n")
