@@ -88,6 +88,8 @@ class OrderOutcome:
     order: str
     code: str
     detail: str
+    # False for an order the other seats and the public archive may not learn of (a secret choice).
+    public: bool = True
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ from adjudicator.core.contract import Game
 
 def _games() -> dict[str, Game[Any]]:
     # Imported here, not at module top, so `core` does not depend on `games` at import time.
+    from adjudicator.games.dos_de_mayo import GAME as DOS_DE_MAYO
     from adjudicator.games.thermopyles import GAME as THERMOPYLES
 
-    return {game.key: game for game in (THERMOPYLES,)}
+    return {game.key: game for game in (THERMOPYLES, DOS_DE_MAYO)}
 
 
 _REGISTRY: dict[str, Game[Any]] | None = None

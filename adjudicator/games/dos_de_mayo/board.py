@@ -1,0 +1,291 @@
+"""The 2 de Mayo board: areas, adjacency, gates, stacks, setups and turn numbers from board.toml.
+
+The file is validated when it loads; every problem is collected with a code (``one-way``,
+``unknown-area``, ...) so a broken board fails loudly, all at once, before any game uses it.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from adjudicator.games.dos_de_mayo.sides import SIDES, Side, as_side
+
+# The closed set of board problem codes.
+BOARD_CODES = (
+    "missing-key",
+    "bad-number",
+    "unknown-area",
+    "self-loop",
+    "duplicate-neighbour",
+    "one-way",
+    "disconnected",
+    "gate-not-area",
+    "main-street-not-area",
+    "stack-gate-not-gate",
+    "setup-unknown-area",
+    "setup-total",
+    "bad-choice",
+)
+HALF_STAYS = ("floor", "ceil")
+
+
+@dataclass(frozen=True)
+class BoardProblem:
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"
+
+
+class BoardError(ValueError):
+    """The board file is unusable; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[BoardProblem]) -> None:
+        super().__init__("2 de Mayo board.toml: " + "; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One starting layout: units per area per side, stack sizes, and the set-aside pools."""
+
+    name: str
+    help: str
+    units: Mapping[Side, Mapping[str, int]]
+    stacks: Mapping[str, int]
+    set_aside: Mapping[Side, int]
+
+
+@dataclass(frozen=True)
+class Rules:
+    turns: int
+    draws_from_turn: int
+    draw_lead_limit: int
+    reinforcements_from_turn: int
+    france_group_limit: int
+    france_loss_limit: int
+    initiative_on_tie: Side
+    half_stays: str
+
+
+@dataclass(frozen=True)
+class Board:
+    areas: tuple[str, ...]  # area ids in board order ("1".."21")
+    index: Mapping[str, int]  # area id -> position in ``areas``
+    names: Mapping[str, str]
+    neighbours: Mapping[str, tuple[str, ...]]
+    gates: tuple[str, ...]
+    main_streets: frozenset[str]
+    stacks: tuple[str, ...]  # off-map stack ids in board order
+    stack_gate: Mapping[str, str]
+    gate_stack: Mapping[str, str]
+    setups: Mapping[str, Setup]
+    rules: Rules
+    totals: Mapping[Side, int]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.neighbours.get(a, ())
+
+    def label(self, area: str) -> str:
+        name = self.names.get(area)
+        return f"{area} ({name})" if name else area
+
+
+def _int(table: Mapping[str, Any], key: str, where: str, problems: list[BoardProblem]) -> int:
+    value = table.get(key)
+    if value is None:
+        problems.append(BoardProblem("missing-key", f"{where}.{key} is missing"))
+        return 0
+    # bool is an int subclass; a count is never true/false.
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        problems.append(BoardProblem("bad-number", f"{where}.{key} must be a count, not {value!r}"))
+        return 0
+    return value
+
+
+def _areas(raw: Mapping[str, Any], problems: list[BoardProblem]) -> dict[str, tuple[str, ...]]:
+    table = raw.get("areas")
+    if not isinstance(table, dict) or not table:
+        problems.append(BoardProblem("missing-key", "[areas] is missing or empty"))
+        return {}
+    links: dict[str, tuple[str, ...]] = {}
+    for area, entry in table.items():
+        neighbours = entry.get("neighbours") if isinstance(entry, dict) else None
+        if not isinstance(neighbours, list) or not all(isinstance(n, str) for n in neighbours):
+            problems.append(BoardProblem("missing-key", f"area {area}: neighbours missing"))
+            neighbours = []
+        links[area] = tuple(neighbours)
+    for area, neighbours in links.items():
+        seen: set[str] = set()
+        for neighbour in neighbours:
+            if neighbour == area:
+                problems.append(BoardProblem("self-loop", f"area {area} lists itself"))
+            elif neighbour not in links:
+                problems.append(
+                    BoardProblem("unknown-area", f"area {area} lists unknown area {neighbour}")
+                )
+            elif area not in links[neighbour]:
+                problems.append(
+                    BoardProblem("one-way", f"{area} lists {neighbour} but {neighbour} not {area}")
+                )
+            if neighbour in seen:
+                problems.append(
+                    BoardProblem("duplicate-neighbour", f"area {area} lists {neighbour} twice")
+                )
+            seen.add(neighbour)
+    return links
+
+
+def _connected(links: Mapping[str, tuple[str, ...]], problems: list[BoardProblem]) -> None:
+    if not links:
+        return
+    start = next(iter(links))
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        for neighbour in links[frontier.pop()]:
+            if neighbour in links and neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+    cut = sorted(set(links) - reached, key=_order)
+    if cut:
+        problems.append(BoardProblem("disconnected", f"areas {', '.join(cut)} are unreachable"))
+
+
+def _order(area: str) -> tuple[int, str]:
+    return (int(area), "") if area.isdigit() else (10**6, area)
+
+
+def _rules(raw: Mapping[str, Any], problems: list[BoardProblem]) -> Rules:
+    table = raw.get("rules", {})
+    numbers = {
+        key: _int(table, key, "rules", problems)
+        for key in (
+            "turns",
+            "draws_from_turn",
+            "draw_lead_limit",
+            "reinforcements_from_turn",
+            "france_group_limit",
+            "france_loss_limit",
+        )
+    }
+    tie = as_side(table.get("initiative_on_tie"))
+    if tie is None:
+        problems.append(BoardProblem("bad-choice", "rules.initiative_on_tie must be a side"))
+        tie = "spain"
+    half = table.get("half_stays")
+    if half not in HALF_STAYS:
+        problems.append(BoardProblem("bad-choice", f"rules.half_stays must be one of {HALF_STAYS}"))
+        half = "floor"
+    if numbers["turns"] < 1 or numbers["france_loss_limit"] < 1:
+        problems.append(BoardProblem("bad-number", "rules.turns and the loss limit must be >= 1"))
+    return Rules(initiative_on_tie=tie, half_stays=str(half), **numbers)
+
+
+def _setup(
+    name: str,
+    entry: Mapping[str, Any],
+    links: Mapping[str, tuple[str, ...]],
+    stacks: Mapping[str, str],
+    totals: Mapping[Side, int],
+    problems: list[BoardProblem],
+) -> Setup:
+    where = f"setups.{name}"
+    units: dict[Side, dict[str, int]] = {}
+    for side in SIDES:
+        placed = entry.get(side, {})
+        units[side] = {}
+        for area in placed:
+            if area not in links:
+                problems.append(BoardProblem("setup-unknown-area", f"{where}.{side}: area {area}"))
+            units[side][area] = _int(placed, area, f"{where}.{side}", problems)
+    stack_sizes = {}
+    for stack in entry.get("stacks", {}):
+        if stack not in stacks:
+            problems.append(BoardProblem("setup-unknown-area", f"{where}.stacks: {stack}"))
+        stack_sizes[stack] = _int(entry["stacks"], stack, f"{where}.stacks", problems)
+    aside_table = entry.get("set_aside", {})
+    aside = {side: _int(aside_table, side, f"{where}.set_aside", problems) for side in SIDES}
+    for side in SIDES:
+        count = sum(units[side].values()) + aside[side]
+        if side == "france":
+            count += sum(stack_sizes.values())
+        if count != totals[side]:
+            problems.append(
+                BoardProblem("setup-total", f"{where}: {side} places {count}, not {totals[side]}")
+            )
+    return Setup(name, str(entry.get("help", "")), units, stack_sizes, aside)
+
+
+def parse_board(raw: Mapping[str, Any]) -> Board | list[BoardProblem]:
+    """The board, or every problem with the file."""
+    problems: list[BoardProblem] = []
+    links = _areas(raw, problems)
+    _connected(links, problems)
+    table = raw.get("board", {})
+    gates = [str(g) for g in table.get("gates", [])]
+    mains = [str(m) for m in table.get("main_streets", [])]
+    problems += [
+        BoardProblem("gate-not-area", f"gate {g} is not an area") for g in gates if g not in links
+    ]
+    problems += [
+        BoardProblem("main-street-not-area", f"main street {m} is not an area")
+        for m in mains
+        if m not in links
+    ]
+    if not gates:
+        problems.append(BoardProblem("missing-key", "board.gates is missing or empty"))
+    stack_gate: dict[str, str] = {}
+    for stack, entry in dict(raw.get("stacks", {})).items():
+        gate = str(entry.get("gate")) if isinstance(entry, dict) else ""
+        if gate not in gates:
+            problems.append(BoardProblem("stack-gate-not-gate", f"stack {stack}: {gate!r}"))
+        stack_gate[stack] = gate
+    totals_table = raw.get("units", {})
+    totals: dict[Side, int] = {side: _int(totals_table, side, "units", problems) for side in SIDES}
+    rules = _rules(raw, problems)
+    setups = {
+        name: _setup(name, entry, links, stack_gate, totals, problems)
+        for name, entry in dict(raw.get("setups", {})).items()
+    }
+    if "seed" not in setups:
+        problems.append(BoardProblem("missing-key", "setups.seed (the default setup) is missing"))
+    if problems:
+        return problems
+    areas = tuple(sorted(links, key=_order))
+    names = {area: str(raw["areas"][area].get("name", "")) for area in areas}
+    return Board(
+        areas=areas,
+        index={area: number for number, area in enumerate(areas)},
+        names=names,
+        neighbours={area: tuple(sorted(links[area], key=_order)) for area in areas},
+        gates=tuple(gates),
+        main_streets=frozenset(mains),
+        stacks=tuple(stack_gate),
+        stack_gate=stack_gate,
+        gate_stack={gate: stack for stack, gate in stack_gate.items()},
+        setups=setups,
+        rules=rules,
+        totals=totals,
+    )
+
+
+def load_board(text: str) -> Board:
+    """The board from TOML text; raises BoardError listing every problem."""
+    parsed = parse_board(tomllib.loads(text))
+    if isinstance(parsed, list):
+        raise BoardError(parsed)
+    return parsed
+
+
+@functools.cache
+def board() -> Board:
+    """The packaged board (cached; validated once per process)."""
+    package = resources.files("adjudicator.games.dos_de_mayo")
+    return load_board(package.joinpath("board.toml").read_text(encoding="utf-8"))

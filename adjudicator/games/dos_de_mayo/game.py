@@ -1,0 +1,196 @@
+"""2 de Mayo behind the game contract: metadata and options wired to rules, parser and views."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from importlib import resources
+
+from adjudicator.core.chance import Chance
+from adjudicator.core.contract import (
+    JSON,
+    Decision,
+    Game,
+    Option,
+    OrderReport,
+    Outcome,
+    Resolution,
+)
+from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, receipts
+from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
+from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.setup import new_game
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, as_side
+from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
+from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden
+from adjudicator.games.dos_de_mayo.view import view as view_of
+
+
+def _options() -> tuple[Option, ...]:
+    the_board = board()
+    setups = "; ".join(f"{name}: {the_board.setups[name].help}" for name in SETUPS)
+    return (
+        Option("setup", "seed", SETUPS, f"where France starts. {setups}."),
+        Option(
+            "half_stays",
+            the_board.rules.half_stays,
+            HALF_STAYS,
+            "Spanish units that stay behind when a group leaves an area holding French units: "
+            "floor(n/2) (a lone unit slips away) or ceil(n/2) (a lone unit is held).",
+        ),
+    )
+
+
+def legal_forms(position: Position, side: Side) -> list[str]:
+    """The order forms open to a side now, in words short enough for a prompt."""
+    the_board = board()
+    data = card_data()
+    forms: list[str] = []
+    if side == FRANCE and position.start_choice:
+        forms.append("TAKE " + "|".join(data.card(c).keyword for c in position.start_choice))
+    count = " [xN]" if side == FRANCE else ""
+    for area in the_board.areas:
+        if position.at(side, area):
+            forms.append(f"{area}-{'|'.join(the_board.neighbours[area])}{count}")
+    if side == FRANCE and position.turn >= the_board.rules.reinforcements_from_turn:
+        for stack in the_board.stacks:
+            if position.stack(stack):
+                forms.append(f"{stack}-{the_board.stack_gate[stack]} [xN]")
+    hand = list(position.hands[side])
+    if side == FRANCE and position.start_choice:
+        hand.append(data.france_default)
+    for card_id in hand:
+        card = data.card(card_id)
+        if card.window != "on-draw":
+            arg = {"none": "", "area": " <area>", "path": " <a-b-c>", "entry": " <stack>"}
+            forms.append(f"PLAY {card.keyword}{arg[card.args]}")
+    for card_id in position.in_play:
+        aim = data.card(card_id).effect.aim
+        if aim and data.card(card_id).side == side:
+            forms.append(f"{aim} <area>")
+    return [*forms, "DRAW", "NODRAW"]
+
+
+class DosDeMayo(Game[Position]):
+    key = GAME_KEY
+    title = "2 de Mayo"
+    seats = SIDES
+    options = _options()
+    schema_version = codec.SCHEMA
+    resolves_on_receipt = False
+
+    def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
+        chosen = self.check_options(options)
+        if isinstance(chosen, str):
+            raise ValueError(f"2demayo: {chosen}")
+        return new_game(Settings(chosen["setup"], chosen["half_stays"]), chance)
+
+    def pending(self, state: Position) -> dict[str, Decision]:
+        if state.over:
+            return {}
+        the_board = board()
+        decisions: dict[str, Decision] = {}
+        for side in SIDES:
+            hand = ", ".join(card_data().card(c).en for c in state.hands[side]) or "empty"
+            if side == FRANCE and state.start_choice:
+                options = " or ".join(
+                    f"TAKE {card_data().card(c).keyword}" for c in state.start_choice
+                )
+                hand += f" (your start card: {options})"
+            prompt = (
+                f"Turn {state.turn} of {the_board.rules.turns}: {side}'s orders. Losses France "
+                f"{state.losses.france} (limit {state.loss_limit()}), Spain {state.losses.spain}; "
+                f"initiative {state.initiative()}. Your hand: {hand}. One order per line; "
+                "groups without orders hold."
+            )
+            default = "\n".join(legal.default_set(state, side).lines())
+            decisions[side] = Decision(side, prompt, tuple(legal_forms(state, side)), default)
+        return decisions
+
+    def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
+        return receipts.parse_orders(state, seat, text)
+
+    def default_orders(self, state: Position, seat: str) -> JSON:
+        side = as_side(seat)
+        if side is None:
+            raise ValueError(f"2demayo has no seat {seat!r}")
+        return legal.default_set(state, side).to_json()
+
+    def legal_orders(self, state: Position, seat: str) -> Sequence[JSON]:
+        side = as_side(seat)
+        return [] if side is None else legal.legal_sets(state, side)
+
+    def resolve(
+        self, state: Position, orders_by_seat: Mapping[str, JSON], chance: Chance
+    ) -> Resolution[Position]:
+        turn = adjudicate.resolve(state, orders_by_seat, chance)
+        return Resolution(turn.position, turn.outcomes, tuple(chance.events), turn.facts)
+
+    def outcome(self, state: Position) -> Outcome:
+        if not state.over:
+            summary = (
+                f"Turn {state.turn} of {board().rules.turns}: losses France "
+                f"{state.losses.france} of {state.loss_limit()}, Spain {state.losses.spain}."
+            )
+            return Outcome(False, summary=summary)
+        winner = state.winner or SPAIN
+        score = (1 if winner == FRANCE else 0, state.losses.spain, -state.losses.france)
+        return Outcome(True, (winner,), end_sentence(state) or "", score)
+
+    def view(self, state: Position, seat: str | None) -> JSON:
+        return view_of(state, seat)
+
+    def scramble_hidden(self, state: Position, seat: str | None, salt: int) -> Position:
+        return scramble_hidden(state, seat, salt)
+
+    def dump(self, state: Position) -> JSON:
+        return codec.dump(state)
+
+    def load(self, data: JSON) -> Position:
+        return codec.load(data)
+
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+        # The renderer is its own module (another engineer's); imported here so the rules load
+        # without it and without the imaging library.
+        from adjudicator.games.dos_de_mayo.render import render as picture
+
+        return picture(view, facts)
+
+    def describe(self, view: JSON) -> str:
+        from adjudicator.games.dos_de_mayo.describe import describe as words
+
+        return words(view)
+
+    def help_text(self) -> str:
+        return help_text()
+
+    def adjudicate_case(self, data: JSON) -> JSON | None:
+        from adjudicator.games.dos_de_mayo.stateless import adjudicate_case
+
+        return adjudicate_case(data)
+
+
+def help_text() -> str:
+    """help.txt with the numbers and the card list filled in from the data files."""
+    the_board = board()
+    rules = the_board.rules
+    cards = []
+    for card in card_data().cards:
+        cards.append(f"  {card.keyword:<13} {card.en} ({card.es}), {card.side}, {card.window}")
+        cards += [f"      {line}" for line in textwrap.wrap(card.help, 72)]
+    template = resources.files("adjudicator.games.dos_de_mayo").joinpath("help.txt")
+    return template.read_text(encoding="utf-8").format(
+        france_units=the_board.totals["france"],
+        spain_units=the_board.totals["spain"],
+        turns=rules.turns,
+        reinforcements_from=rules.reinforcements_from_turn,
+        stacks=", ".join(f"{s}->{g}" for s, g in the_board.stack_gate.items()),
+        group_limit=rules.france_group_limit,
+        main_streets=", ".join(sorted(the_board.main_streets, key=int)),
+        draws_from=rules.draws_from_turn,
+        draw_lead=rules.draw_lead_limit,
+        tie=rules.initiative_on_tie.capitalize(),
+        gates=", ".join(the_board.gates),
+        loss_limit=rules.france_loss_limit,
+        cards="\n".join(cards),
+    )

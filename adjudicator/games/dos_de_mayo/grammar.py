@@ -1,0 +1,350 @@
+"""Reading one line of a player's mail: words to an order item, a complaint, or "not an order".
+
+This layer knows the order words, the area names and the card names, and nothing of the position;
+``checks`` decides whether a read order is legal now. Case, accents, extra spaces and the arrows
+``->``, ``to``, ``—`` are forgiven; unknown words get a "did you mean".
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from adjudicator.games.dos_de_mayo.board import board
+from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.orders import Add, Aim, Draw, Hold, Item, Move, Play, Take
+from adjudicator.games.dos_de_mayo.text import fold
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """A line that looks like an order but cannot be read."""
+
+    code: str  # unknown-order | malformed | unknown-area | unknown-card | not-own-gate
+    reason: str
+    suggestion: str | None = None
+
+
+Reading = Item | Complaint
+
+PLAY_WORDS = {"play", "plays", "card", "use", "jugar"}
+TAKE_WORDS = {"take", "choose", "pick", "start"}
+ENTER_WORDS = {"enter", "reinforce", "reinforcement", "reinforcements", "bring"}
+HOLD_WORDS = {"hold", "holds", "stay", "stays", "stand", "stands"}
+MOVE_WORDS = {"move", "go", "march", "send"}
+NEGATIONS = {"no", "dont", "not", "skip", "without", "never"}
+KEYWORDS = ("play", "take", "draw", "nodraw", "enter", "hold", "move", "add")
+# A misspelt word must be this close (difflib ratio) to be suggested: "paly" is 0.75, "plya" 0.75.
+FUZZY_CUTOFF = 0.7
+UNIT_WORDS = r"(?:units?|cubes?|men|soldiers?)"
+
+_DASHES = re.compile(r"\s*(?:[=-]+>|>|→|—|–|−|-)\s*")
+_TO = re.compile(r"\s+to\s+")
+_STACK = re.compile(r"\boff\s*[-_]?\s*(\d+)")
+_TIMES = re.compile(r"[×*]\s*(\d+)")
+_BULLET = re.compile(r"^(?:[*•]\s*|\d+[.)]\s+)")
+_COUNT = re.compile(
+    rf"^(?P<body>.*?)\s*(?:x\s*(?P<a>\d+)|(?P<b>\d+)\s*x|\((?P<c>\d+)\)|(?P<d>\d+)\s*{UNIT_WORDS}"
+    r"|(?<=\d)\s+(?P<e>\d+)|\s+all)$"
+)
+_TWO_NUMBERS = re.compile(r"^(off\d+|\d+)\s+(\d+)\b(.*)$")
+_WORD = re.compile(r"[a-z0-9]+")
+# A move exactly as the canonical form writes it ("16-14 x2", "OFF1-1 x5"): read directly.
+_CANONICAL_MOVE = re.compile(r"((?:OFF|off)?[1-9][0-9]?)-([1-9][0-9]?)(?: x([1-9][0-9]?))?")
+# Leading words a player may leave out of an area's name: "Sol" for "Puerta del Sol".
+_AREA_PREFIXES = (
+    "puerta de ",
+    "puerta del ",
+    "calle de ",
+    "paseo del ",
+    "carrera de ",
+    "parque de ",
+    "red de ",
+    "palacio ",
+    "el ",
+    "plaza de ",
+)
+
+
+def normalize(line: str) -> str:
+    """Lower case without accents; every arrow or dash a bare '-'; 'off 1' -> 'off1'."""
+    if line.isascii():
+        text = line.lower()
+    else:
+        decomposed = unicodedata.normalize("NFKD", line)
+        text = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    text = text.replace(",", " ").replace("'", "").replace("\u2019", "")
+    text = _STACK.sub(r"off\1", text)
+    text = _TIMES.sub(r" x\1", text)
+    text = _BULLET.sub("", text.strip())
+    text = _DASHES.sub("-", text)
+    text = _TO.sub("-", f" {text} ").strip()
+    return " ".join(text.strip(" .;:!?").split())
+
+
+@functools.cache
+def area_names() -> Mapping[str, str]:
+    """Folded area names (full, and without 'Puerta de' and the like) -> area id."""
+    names: dict[str, str] = {}
+    for area, name in board().names.items():
+        full = fold(name)
+        names[full] = area
+        for prefix in _AREA_PREFIXES:
+            if full.startswith(prefix):
+                names.setdefault(full[len(prefix) :], area)
+    return names
+
+
+def _nearest(wanted: int, choices: tuple[str, ...]) -> str | None:
+    numbers = [c for c in choices if c.isdigit()]
+    return min(numbers, key=lambda c: (abs(int(c) - wanted), int(c)), default=None)
+
+
+def read_ref(text: str, origin: str | None = None) -> str | Complaint:
+    """An area id ("14"), a stack id ("OFF1"), or why the words name neither."""
+    the_board = board()
+    text = text.strip()
+    if text.isdigit():
+        if text.lstrip("0") in the_board.index:
+            return text.lstrip("0")
+        near = _nearest(int(text), the_board.neighbours[origin] if origin else the_board.areas)
+        hint = f"did you mean {near}?" if near else None
+        count = len(the_board.areas)
+        return Complaint("unknown-area", f"there is no area {text}: areas are 1-{count}", hint)
+    if text.startswith("off") and text[3:].isdigit():
+        stack = f"OFF{int(text[3:])}"
+        if stack in the_board.stack_gate:
+            return stack
+        stacks = ", ".join(the_board.stacks)
+        return Complaint("unknown-area", f"there is no stack {stack}: stacks are {stacks}")
+    folded = fold(text)
+    names = area_names()
+    if folded in names:
+        return names[folded]
+    close = difflib.get_close_matches(folded, list(names), n=1, cutoff=FUZZY_CUTOFF)
+    hint = f"did you mean {the_board.label(names[close[0]])}?" if close else None
+    return Complaint("unknown-area", f"{text!r} is not an area name or number", hint)
+
+
+def _split_count(text: str) -> tuple[str, int | None]:
+    match = _COUNT.match(text)
+    if match is None:
+        return text, None
+    for key in "abcde":
+        if match.group(key):
+            return match.group("body"), int(match.group(key))
+    return match.group("body"), None  # "all"
+
+
+def read_move(text: str) -> Move | Complaint:
+    """'16-12 x2', '9 14', 'sol-plaza mayor': a move with its path and optional count."""
+    text = text.strip()
+    two = _TWO_NUMBERS.match(text)
+    if two and "-" not in text:  # "9 14" and "16 12 x2": two bare numbers are a move
+        text = f"{two.group(1)}-{two.group(2)}{two.group(3)}"
+    body, units = _split_count(text)
+    parts = [part.strip() for part in body.split("-")]
+    if len(parts) < 2 or any(not part for part in parts):
+        return Complaint("malformed", "a move is written origin-destination, e.g. 9-14")
+    path: list[str] = []
+    for part in parts:
+        ref = read_ref(part, path[-1] if path and not path[-1].startswith("OFF") else None)
+        if isinstance(ref, Complaint):
+            return ref
+        path.append(ref)
+    if units is not None and units < 1:
+        return Complaint("malformed", "a count must be 1 or more, e.g. 16-12 x2")
+    return Move(tuple(path), units)
+
+
+def _card_words(rest: str) -> tuple[list[str], list[int]]:
+    """The leading words of ``rest`` (before any number) and where each one ends."""
+    words: list[str] = []
+    ends: list[int] = []
+    for match in _WORD.finditer(rest):
+        if any(ch.isdigit() for ch in match.group()):
+            break
+        words.append(match.group())
+        ends.append(match.end())
+    return words, ends
+
+
+def read_card(rest: str, verb: str = "PLAY") -> tuple[str, str] | Complaint:
+    """The card a PLAY or TAKE names (its longest matching alias) and the text after it."""
+    aliases = card_data().aliases
+    words, ends = _card_words(rest)
+    for count in range(min(len(words), 6), 0, -1):
+        key = " ".join(words[:count])
+        if key in aliases:
+            return aliases[key], rest[ends[count - 1] :].strip(" -")
+    hint = "HELP lists the card names"
+    for count in range(min(len(words), 4), 0, -1):
+        close = difflib.get_close_matches(" ".join(words[:count]), list(aliases), 1, 0.75)
+        if close:
+            keyword = card_data().card(aliases[close[0]]).keyword
+            hint = _did_you_mean(f"{verb} {keyword} {rest[ends[count - 1] :]}")
+            break
+    named = " ".join(words[:3]) or rest
+    return Complaint("unknown-card", f"{named!r} is not a card name", hint)
+
+
+def _read_play(rest: str) -> Reading:
+    found = read_card(rest)
+    if isinstance(found, Complaint):
+        return found
+    card_id, args = found
+    card = card_data().card(card_id)
+    example = f"PLAY {card.keyword}"
+    if card.args == "none":
+        if any(ch.isdigit() for ch in args):
+            return Complaint("malformed", f"{example} takes no area or count", example)
+        return Play(card_id)
+    if card.args == "area":
+        target = read_ref(args) if args else Complaint("malformed", f"{example} needs an area")
+        if isinstance(target, Complaint):
+            return Complaint(target.code, target.reason, target.suggestion or f"{example} 14")
+        return Play(card_id, target=target)
+    if card.args == "path":
+        move = read_move(args) if args else Complaint("malformed", "it needs a path")
+        if isinstance(move, Move) and len(move.path) != 3:
+            move = Complaint("malformed", f"{example} moves 2 steps: three areas, e.g. 16-14-9")
+        return move if isinstance(move, Complaint) else Play(card_id, move=move)
+    return _read_entry(args, card_id)
+
+
+def _read_entry(args: str, card_id: str | None) -> Reading:
+    """ENTER 6 x5, PLAY PROCLAMATION OFF6-6 x5 (or OFF6, or 6): a stack into its gate."""
+    the_board = board()
+    body, units = _split_count(args.strip())
+    parts = [part for part in body.split("-") if part.strip()]
+    if not parts:
+        return Complaint("malformed", "name the gate or stack, e.g. ENTER 6 x5")
+    refs = [read_ref(part) for part in parts]
+    for ref in refs:
+        if isinstance(ref, Complaint):
+            return ref
+    first = str(refs[0])
+    if first in the_board.stack_gate:
+        path = (first, str(refs[-1]) if len(refs) > 1 else the_board.stack_gate[first])
+    elif first in the_board.gate_stack:
+        path = (the_board.gate_stack[first], first)
+    else:
+        gates = ", ".join(the_board.gates)
+        return Complaint("not-own-gate", f"no stack enters at {first}: gates are {gates}")
+    move = Move(path, units)
+    return move if card_id is None else Play(card_id, move=move)
+
+
+FIXED: dict[str, Item] = {"DRAW": Draw(True), "NODRAW": Draw(False), "ADD": Add()}
+
+
+def _canonical(line: str) -> Item | None:
+    """Lines exactly as the canonical form writes them, read without the forgiving detour (the
+    common case: receipts and the web form send them so). None: read the long way."""
+    fixed = FIXED.get(line)
+    if fixed is not None:
+        return fixed
+    move = _CANONICAL_MOVE.fullmatch(line)
+    if move is not None:
+        origin, destination, units = move.groups()
+        origin = origin.upper()
+        the_board = board()
+        if (origin in the_board.index or origin in the_board.stack_gate) and (
+            destination in the_board.index
+        ):
+            return Move((origin, destination), None if units is None else int(units))
+        return None
+    keyword, _, rest = line.partition(" ")
+    if keyword == "PLAY":
+        card_id = keywords().get(rest.partition(" ")[0])
+        if card_id is not None:
+            reading = _read_play(rest.lower())
+            return reading if not isinstance(reading, Complaint) else None
+    return None
+
+
+@functools.cache
+def keywords() -> Mapping[str, str]:
+    """Canonical card keywords (MAMELUKES) -> card id."""
+    return {card.keyword: card.id for card in card_data().cards}
+
+
+def _did_you_mean(order: str) -> str:
+    return f"did you mean {' '.join(order.upper().split())}?"
+
+
+def _read_draw(words: list[str]) -> Draw | None:
+    if words[:1] == ["nodraw"] or words[:2] == ["no", "draw"]:
+        return Draw(False)
+    if "draw" not in words[:3]:
+        return None
+    before = words[: words.index("draw")]
+    return Draw(not any(word in NEGATIONS for word in before))
+
+
+def read_line(line: str) -> Reading | None:
+    """One order, a complaint, or None when the line is not an order at all."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith(">"):
+        return None
+    fast = _canonical(stripped)
+    if fast is not None:
+        return fast
+    text = normalize(stripped)
+    words = text.replace("-", " ").split()
+    if not words:
+        return None
+    first, rest = words[0], text[len(words[0]) :].strip(" -")
+    if text == "add":
+        return Add()
+    if first in PLAY_WORDS:
+        return _read_play(rest) if rest else Complaint("malformed", "PLAY needs a card name")
+    if first in TAKE_WORDS:
+        found = read_card(rest, "TAKE")
+        return found if isinstance(found, Complaint) else Take(found[0])
+    draw = _read_draw(words) if len(words) <= 4 else None
+    if draw is not None:
+        return draw
+    if first in card_data().aims:
+        if not rest:
+            hint = f"{first.upper()} 14, or PLAY {first.upper()} to put the card in play"
+            return Complaint("malformed", f"{first.upper()} needs an area", hint)
+        area = read_ref(rest)
+        return area if isinstance(area, Complaint) else Aim(card_data().aims[first], area)
+    if first in ENTER_WORDS:
+        return _read_entry(rest, None)
+    if first in HOLD_WORDS or (len(words) == 2 and words[1] in HOLD_WORDS):
+        area = read_ref(rest if first in HOLD_WORDS else first)
+        return area if isinstance(area, Complaint) else Hold(area)
+    if first in MOVE_WORDS and rest:
+        return read_move(rest)
+    if first[0].isdigit() or (first.startswith("off") and first[3:].isdigit()):
+        if len(words) == 1:
+            return Complaint("unknown-order", "a number alone is not an order", "e.g. 9-14")
+        return read_move(text)
+    return _not_keyword(text, words)
+
+
+def _not_keyword(text: str, words: list[str]) -> Reading | None:
+    """A line not starting with an order word: a misspelt order, a card or area name, or chat."""
+    has_number = any(ch.isdigit() for ch in text)
+    found = read_card(text)
+    if not isinstance(found, Complaint) and card_data().card(found[0]).effect.aim:
+        area = read_ref(found[1]) if found[1] else None
+        if isinstance(area, str):  # "artillería 14": the aim order under another name
+            return Aim(found[0], area)
+    if not isinstance(found, Complaint) and (has_number or len(words) <= 3):
+        keyword = card_data().card(found[0]).keyword
+        hint = _did_you_mean(f"PLAY {keyword} {found[1]}")
+        return Complaint("unknown-order", "a card is played with PLAY", hint)
+    if "-" in text and any(isinstance(read_ref(part), str) for part in text.split("-")):
+        return read_move(text)  # area names: "Puerta del Sol - Plaza Mayor"
+    guess = difflib.get_close_matches(words[0], KEYWORDS, n=1, cutoff=FUZZY_CUTOFF)
+    if guess and len(words[0]) >= 3 and (has_number or len(words) <= 3):
+        hint = _did_you_mean(f"{guess[0]} {text[len(words[0]) :]}")
+        return Complaint("unknown-order", f"{words[0]!r} is not an order word", hint)
+    return None  # chat: "Mayor of Móstoles was a hero" is no order

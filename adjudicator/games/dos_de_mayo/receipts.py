@@ -1,0 +1,112 @@
+"""The forgiving order parser behind ``parse_orders``: a receipt for every line of a mail.
+
+Lines are read by ``grammar`` and judged by ``checks``; here the two meet. Every line is
+accepted (with its canonical form), rejected (a code from ``checks.CODES``, the reason and, where
+we can, a "did you mean") or ignored (greetings, quoted text). ``missing`` says what the set still
+leaves to the defaults.
+"""
+
+from __future__ import annotations
+
+from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.games.dos_de_mayo.board import board
+from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.checks import Verdict, check_items, fatal
+from adjudicator.games.dos_de_mayo.grammar import Complaint, read_line
+from adjudicator.games.dos_de_mayo.orders import Draw, Item, OrderSet
+from adjudicator.games.dos_de_mayo.sides import FRANCE, Side, as_side
+from adjudicator.games.dos_de_mayo.state import Position
+
+STATUS = {
+    "accepted": LineStatus.ACCEPTED,
+    "rejected": LineStatus.REJECTED,
+    "ignored": LineStatus.IGNORED,
+}
+
+
+def parse_orders(position: Position, seat: str, text: str) -> OrderReport:
+    reports: list[LineReport] = []
+    items: list[Item] = []
+    numbered: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        reading = read_line(raw)
+        if reading is None:
+            why = "quoted text" if raw.strip().startswith(">") else "not an order"
+            reports.append(LineReport(number, raw, LineStatus.IGNORED, reason=why))
+        elif isinstance(reading, Complaint):
+            reports.append(
+                LineReport(
+                    number,
+                    raw,
+                    LineStatus.REJECTED,
+                    code=reading.code,
+                    reason=reading.reason,
+                    suggestion=reading.suggestion,
+                )
+            )
+        else:
+            items.append(reading)
+            numbered.append((number, raw))
+    problem = fatal(position, seat)
+    side = as_side(seat)
+    if problem is not None or side is None:
+        assert problem is not None
+        refused = [
+            LineReport(n, raw, LineStatus.REJECTED, code=problem.code, reason=problem.reason)
+            for n, raw in numbered
+        ]
+        return OrderReport(tuple(sorted(reports + refused, key=_number)), None)
+    verdicts, order_set = check_items(position, side, items)
+    for (number, raw), verdict in zip(numbered, verdicts, strict=True):
+        reports.append(_report(number, raw, verdict))
+    reports.sort(key=_number)
+    accepted = any(verdict.status == "accepted" for verdict in verdicts)
+    orders = order_set.to_json() if accepted else None
+    return OrderReport(tuple(reports), orders, missing(position, side, order_set, items))
+
+
+def _number(report: LineReport) -> int:
+    return report.number
+
+
+def _report(number: int, raw: str, verdict: Verdict) -> LineReport:
+    problem = verdict.problem
+    return LineReport(
+        number,
+        raw,
+        STATUS[verdict.status],
+        canonical=verdict.canonical,
+        code=None if problem is None else problem.code,
+        reason=verdict.note if problem is None else problem.reason,
+        suggestion=None if problem is None else problem.suggestion,
+    )
+
+
+def missing(position: Position, side: Side, orders: OrderSet, items: list[Item]) -> tuple[str, ...]:
+    """What the set leaves to the defaults, in words."""
+    data = card_data()
+    notes: list[str] = []
+    if side == FRANCE and position.start_choice and orders.take is None:
+        names = " or ".join(f"TAKE {data.card(c).keyword}" for c in position.start_choice)
+        default = data.card(data.france_default).en
+        notes.append(f"{names} ({default} if you do not say)")
+    if position.in_play or orders.plays:
+        lasting = set(position.in_play) | {play.card for play in orders.plays}
+        aimed = {aim.card for aim in orders.aims}
+        for card_id in sorted(lasting):
+            card = data.card(card_id)
+            if card.side == side and card.effect.aim and card_id not in aimed:
+                notes.append(f"{card.effect.aim} <area>: no {card.en} bonus this turn without it")
+    if position.turn < board().rules.turns and not any(type(item) is Draw for item in items):
+        notes.append("DRAW or NODRAW for the next turn (DRAW if you do not say)")
+    ordered = {move.path[0] for move in orders.moves}
+    for play in orders.plays:
+        if play.move is not None:
+            ordered.add(play.move.path[0])
+    units = position.units[side]
+    idle = [a for a, n in zip(board().areas, units, strict=True) if n and a not in ordered]
+    if idle:
+        notes.append(f"no orders for the groups in {', '.join(idle)}: they hold")
+    return tuple(notes)

@@ -1,0 +1,23 @@
+"""The two sides of 2 de Mayo, as the seat names the service uses."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Side = Literal["france", "spain"]
+FRANCE: Side = "france"
+SPAIN: Side = "spain"
+SIDES: tuple[Side, Side] = (FRANCE, SPAIN)
+
+
+def other(side: Side) -> Side:
+    return SPAIN if side == FRANCE else FRANCE
+
+
+def as_side(value: object) -> Side | None:
+    """The side a string names, or None (for JSON and options read from outside)."""
+    if value == FRANCE:
+        return FRANCE
+    if value == SPAIN:
+        return SPAIN
+    return None
