@@ -200,6 +200,60 @@ def game() -> None:
     """Games."""
 
 
+@game.command("new")
+@click.argument("game_key")
+@click.option("--seat", "seats", multiple=True, required=True, help="seat=address, one per seat.")
+@click.option(
+    "--schedule",
+    "schedule_text",
+    default="48h",
+    show_default=True,
+    help="'48h', '3d', or weekly slots like 'Mon, Thu 20:00 Europe/Madrid'.",
+)
+@click.option("--timezone", default="UTC", show_default=True, help="The game's time zone.")
+@click.option("--option", "options", multiple=True, help="key=value game option.")
+@click.option("--grace", default=0, show_default=True, help="Minutes of grace after a deadline.")
+@click.option(
+    "--early/--no-early",
+    default=True,
+    show_default=True,
+    help="Adjudicate as soon as every seat has orders on file.",
+)
+def game_new(
+    game_key: str,
+    seats: tuple[str, ...],
+    schedule_text: str,
+    timezone: str,
+    options: tuple[str, ...],
+    grace: int,
+    early: bool,
+) -> None:
+    """Start a game with deadlines and mail every player their welcome and reply address."""
+    from adjudicator.services import deadlines
+
+    def pairs(items: tuple[str, ...], what: str) -> dict[str, str]:
+        if any("=" not in item for item in items):
+            raise click.ClickException(f"write each {what} as key=value")
+        return dict(item.split("=", 1) for item in items)
+
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        made = deadlines.start_game(
+            session,
+            runtime,
+            game_key.lower(),
+            pairs(seats, "--seat"),
+            pairs(options, "--option"),
+            schedule_text,
+            timezone,
+            grace,
+            early,
+        )
+        if isinstance(made, str):
+            raise click.ClickException(made)
+        click.echo(f"game {made.id} started; turn 1 due {made.deadline:%Y-%m-%d %H:%M} UTC")
+
+
 @game.command("list")
 def game_list() -> None:
     runtime = _runtime()

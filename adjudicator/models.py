@@ -60,7 +60,8 @@ class Player(Base):
     id: Mapped[int] = mapped_column(ID, primary_key=True)
     address: Mapped[str] = mapped_column(String(320), unique=True)
     name: Mapped[str] = mapped_column(String(200), default="")
-    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # The player's own zone for showing deadlines; empty: each game's zone.
+    timezone: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -100,6 +101,19 @@ class Game(Base):
     last_activity: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     idle_warned_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Deadlines (games whose turns are adjudicated at a deadline rather than on receipt).
+    # schedule: "48h" or "Mon, Thu 20:00 Europe/Madrid"; empty for games without deadlines.
+    schedule: Mapped[str] = mapped_column(String(120), default="")
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
+    # Raised whenever the deadline is set or moves: the calendar entry's SEQUENCE, reminders.
+    deadline_sequence: Mapped[int] = mapped_column(Integer, default=0)
+    grace_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    # Adjudicate as soon as every seat has orders on file, without waiting for the deadline.
+    early: Mapped[bool] = mapped_column(default=True)
+    paused: Mapped[bool] = mapped_column(default=False)
+    # A worker's lease on the due turn; an expired lease (a dead worker) is claimed again.
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
     challenge: Mapped[Challenge | None] = relationship()

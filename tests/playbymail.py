@@ -7,7 +7,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import make_msgid
 
-from adjudicator.services import delivery, inbox, pipeline
+from adjudicator.services import deadlines, delivery, inbox, pipeline
 from adjudicator.services.runtime import Runtime
 
 
@@ -40,6 +40,8 @@ def drain(runtime: Runtime) -> None:
             pipeline.process(runtime, record_id)
         elif task == "send_outbox":
             delivery.deliver(runtime, record_id)
+        elif task == "adjudicate":
+            deadlines.adjudicate(runtime, record_id)
         else:
             raise AssertionError(f"unexpected task {task}")
 

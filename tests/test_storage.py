@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select
+from conftest import PG_ADMIN
+from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.models import Base, Game, InboundMessage, Turn
@@ -65,3 +70,42 @@ def test_a_turn_number_is_written_once(runtime: Runtime) -> None:
         session.add(
             Turn(game_id=game_id, number=0, state={"x": 1}, reason="orders", public_png=b"")
         )
+
+
+def test_upgrading_a_database_with_games_in_it(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Every migration after the first runs over existing rows, on both databases."""
+    from alembic import command
+
+    from adjudicator import migrate
+    from adjudicator.db import Database
+
+    urls = [f"sqlite:///{tmp_path / 'old.sqlite'}"]
+    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+        admin.execute('DROP DATABASE IF EXISTS "pbem_upgrade" WITH (FORCE)')
+        admin.execute('CREATE DATABASE "pbem_upgrade"')
+    urls.append(
+        "postgresql+psycopg://" + PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1] + "/pbem_upgrade"
+    )
+    for url in urls:
+        database = Database(url)
+        config = migrate.alembic_config(url)
+        with database.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0001")
+        with database.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO games (game_key, status, options, seed, commitment, stream,"
+                    " result, score, thread_id, created_at, last_activity) VALUES ('thermopyles',"
+                    " 'active', '{}', :seed, 'c', 'game-1', '', '[]', '', :now, :now)"
+                ),
+                {"seed": b"s" * 32, "now": datetime.now(UTC)},
+            )
+        migrate.upgrade(database)
+        with database.session() as session:
+            game = session.scalars(select(Game)).one()
+            assert (game.schedule, game.timezone, game.deadline) == ("", "UTC", None)
+            assert (game.deadline_sequence, game.early, game.paused) == (0, True, False)
+        database.dispose()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.services import delivery, pipeline, ticks
+from adjudicator.services import deadlines, delivery, pipeline, ticks
 from workers.app import celery, runtime
 
 
@@ -14,6 +14,12 @@ def process_inbound(inbound_id: int) -> str:
 @celery.task(name="pbem.send_outbox")
 def send_outbox(outbox_id: int) -> str:
     return delivery.deliver(runtime(), outbox_id)
+
+
+@celery.task(name="pbem.adjudicate")
+def adjudicate(game_id: int) -> str:
+    result = deadlines.adjudicate(runtime(), game_id)
+    return result if isinstance(result, str) else f"turn {result.turn} ({result.why})"
 
 
 @celery.task(name="pbem.tick")

@@ -30,8 +30,20 @@ class Picture:
 # non-ASCII text goes out quoted-printable or base64, whichever the stdlib finds shorter.
 _POLICY = policy.SMTP.clone(cte_type="7bit")
 
+
 # Headers build() sets itself; letting `headers` override them would break threading or loop
 # protection silently.
+@dataclass(frozen=True)
+class Attachment:
+    """A file attached to the mail, e.g. the next deadline as text/calendar."""
+
+    filename: str
+    maintype: str
+    subtype: str
+    data: bytes
+    params: Mapping[str, str] | None = None
+
+
 _RESERVED = frozenset(
     name.lower()
     for name in (
@@ -68,6 +80,7 @@ def build(
     references: Sequence[str],
     headers: Mapping[str, str] = {},  # read only, never mutated
     date: datetime | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> bytes:
     """The message as bytes ready for SMTP (CRLF); a naive date is taken as UTC."""
     msg = EmailMessage(policy=_POLICY)
@@ -118,6 +131,15 @@ def build(
                 filename=picture.filename,
                 headers=_description(picture),
             )
+    for attachment in attachments:
+        # On a multipart/alternative this wraps it in multipart/mixed, as mail clients expect.
+        msg.add_attachment(
+            attachment.data,
+            maintype=attachment.maintype,
+            subtype=attachment.subtype,
+            filename=attachment.filename,
+            params=dict(attachment.params or {}),
+        )
     for part in msg.walk():
         if part is not msg:
             del part["MIME-Version"]  # the stdlib repeats it on every part it creates

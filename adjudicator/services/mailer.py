@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.mail.building import Picture, build, mint_message_id
+from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
 from adjudicator.models import Game, OutboxMessage
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import render_pair
@@ -25,6 +25,7 @@ class Letter:
     template: str
     context: dict[str, object]
     pictures: Sequence[Picture] = ()
+    attachments: Sequence[Attachment] = ()
     reply_to: str | None = None
     in_reply_to: str | None = None
     references: Sequence[str] = ()
@@ -70,6 +71,7 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
         in_reply_to=letter.in_reply_to,
         references=letter.references,
         headers={"X-Pbem-Kind": letter.kind},
+        attachments=letter.attachments,
     )
     record = OutboxMessage(
         key=letter.key,

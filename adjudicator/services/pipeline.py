@@ -16,7 +16,7 @@ from adjudicator.core import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
-from adjudicator.services import commands, play, reports
+from adjudicator.services import commands, deadlines, play, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -171,18 +171,18 @@ def seat_mail(
     turn = play.latest_turn(session, game.id)
     state = rules.load(turn.state)
     report = rules.parse_orders(state, seat.seat, "\n".join(order_lines))
-    session.add(
-        Submission(
-            game_id=game.id,
-            seat=seat.seat,
-            turn_number=turn.number + 1,
-            inbound_id=record.id,
-            text="\n".join(order_lines),
-            report=[reports.line_json(line) for line in report.lines],
-            orders=report.orders,
-            accepted=report.ok,
-        )
+    submission = Submission(
+        game_id=game.id,
+        seat=seat.seat,
+        turn_number=turn.number + 1,
+        inbound_id=record.id,
+        text="\n".join(order_lines),
+        report=[reports.line_json(line) for line in report.lines],
+        orders=report.orders,
+        accepted=report.ok,
     )
+    session.add(submission)
+    session.flush()
     if not report.ok:
         reports.receipt(session, runtime, mail, record.id, game, seat, report, found)
         return Verdict("done", "orders not accepted; receipt sent", game.id)
@@ -193,4 +193,7 @@ def seat_mail(
         reports.turn_report(session, runtime, game, seat, new_turn, resolution, report, mail)
         return Verdict("done", f"turn {new_turn.number} resolved", game.id)
     reports.receipt(session, runtime, mail, record.id, game, seat, report, found)
+    if game.early and not game.paused and deadlines.everyone_submitted(session, game):
+        # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
+        runtime.later(session, "adjudicate", game.id)
     return Verdict("done", "orders stored", game.id)

@@ -31,7 +31,6 @@ class TurnPage:
     number: int
     reason: str
     created_at: datetime
-    orders: dict[str, Any]
     outcomes: list[dict[str, Any]]
     description: str
     dice: list[dict[str, Any]]
@@ -80,8 +79,7 @@ def public_turns(session: Session, game: Game) -> list[TurnPage]:
                 number=turn.number,
                 reason=turn.reason,
                 created_at=turn.created_at,
-                orders=turn.orders,
-                outcomes=turn.outcomes,
+                outcomes=[o for o in turn.outcomes if o.get("public", True)],
                 description=rules.describe(view),
                 dice=dice,
             )

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineReport, OrderReport, Resolution
-from adjudicator.mail.building import Picture
+from adjudicator.mail.building import Attachment, Picture
+from adjudicator.mail.calendar import deadline_event
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import play
@@ -54,6 +57,44 @@ def position(
     return context, picture
 
 
+def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
+    """The deadline as this player reads it: their zone, UTC, and how long from now."""
+    if game.deadline is None or game.status != "active":
+        return {"deadline": None}
+    zone = seat.player.timezone or game.timezone
+    return {
+        "deadline": schedule.shown(game.deadline, zone, now),
+        "deadline_utc": f"{game.deadline:%Y-%m-%d %H:%M} UTC",
+        "paused": game.paused,
+        "schedule": game.schedule,
+    }
+
+
+def deadline_calendar(runtime: Runtime, game: Game, turn: int, now: datetime) -> list[Attachment]:
+    """The next deadline as a calendar entry whose UID stays put while SEQUENCE follows moves."""
+    if game.deadline is None or game.status != "active":
+        return []
+    title = play.rules_for(game).title
+    data = deadline_event(
+        uid=f"game-{game.id}-turn-{turn}@{runtime.config.mail_domain}",
+        sequence=game.deadline_sequence,
+        deadline=game.deadline,
+        summary=f"{title}, game {game.id}: orders for turn {turn} due",
+        description=f"Reply to your game's mail with your orders for turn {turn}.",
+        url=f"{runtime.config.base_url}/games/{game.id}",
+        stamp=now,
+    )
+    return [
+        Attachment(
+            f"game{game.id}-turn{turn}-deadline.ics",
+            "text",
+            "calendar",
+            data,
+            {"method": "PUBLISH"},
+        )
+    ]
+
+
 def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
     rules = play.rules_for(game)
     revealed = play.seed_revealed(game)
@@ -68,6 +109,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "archive_url": f"{runtime.config.base_url}/games/{game.id}",
         "help_url": f"{runtime.config.base_url}/help/{game.game_key}",
         "status": game.status,
+        "on_receipt": rules.resolves_on_receipt,
         "result": game.result,
         "seed": game.seed.hex() if revealed else None,
         "verify_url": f"{runtime.config.base_url}/games/{game.id}/verify",
@@ -93,6 +135,8 @@ def mail_seat(
     rules = play.rules_for(game)
     turn = turn or play.latest_turn(session, game.id)
     context, picture = position(runtime, rules, game, seat, turn, facts)
+    now = utcnow()
+    context.update(deadline_context(game, seat, now))
     in_reply_to, references = thread_headers(game, replying_to)
     letter = Letter(
         key=key,
@@ -102,6 +146,7 @@ def mail_seat(
         template=template,
         context={**game_context(runtime, game, seat), **context, **(extra or {})},
         pictures=[picture],
+        attachments=deadline_calendar(runtime, game, turn.number + 1, now),
         reply_to=play.seat_address(runtime, game, seat),
         # A mail with a fixed Message-ID starts the thread; every other one continues it.
         in_reply_to=None if message_id else in_reply_to,
@@ -128,6 +173,18 @@ def game_started(session: Session, runtime: Runtime, game: Game) -> None:
         )
 
 
+def outcome_lines(resolution: Resolution[Any], seat: str, several: bool) -> list[str]:
+    """Every result this seat may know: all of its own, and the others' public ones."""
+    lines = []
+    for outcome in resolution.outcomes:
+        if outcome.seat != seat and not outcome.public:
+            continue
+        lines.append(
+            f"{outcome.seat}: {outcome.order}: {outcome.detail}" if several else outcome.detail
+        )
+    return lines
+
+
 def turn_report(
     session: Session,
     runtime: Runtime,
@@ -152,7 +209,7 @@ def turn_report(
         extra={
             "why": turn.reason,
             "lines": [line_json(line) for line in report.lines] if report else [],
-            "outcomes": [o.detail for o in resolution.outcomes if o.seat == seat.seat],
+            "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1),
             "dice": [
                 {"label": event.label, "value": event.result[0]}
                 for event in resolution.events

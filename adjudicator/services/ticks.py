@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
 from adjudicator.models import Challenge, Game, InboundMessage, utcnow
-from adjudicator.services import delivery, lifecycle
+from adjudicator.services import deadlines, delivery, lifecycle
 from adjudicator.services.runtime import Runtime
 
 # Work queued less than this long ago is left to the task already in flight.
@@ -22,14 +22,19 @@ class TickReport:
     challenges_revealed: list[str] = field(default_factory=list)
     games_warned: list[int] = field(default_factory=list)
     games_closed: list[int] = field(default_factory=list)
+    turns_due: list[int] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {name: len(items) for name, items in vars(self).items()}
 
 
-def tick(runtime: Runtime) -> TickReport:
+def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
     report = TickReport()
-    now = utcnow()
+    now = now or utcnow()
+    with runtime.db.session() as session:
+        report.turns_due = deadlines.due_game_ids(session, now)
+    for game_id in report.turns_due:
+        runtime.enqueue("adjudicate", game_id)
     with runtime.db.session() as session:
         report.requeued_inbound = list(
             session.scalars(

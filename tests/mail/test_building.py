@@ -11,7 +11,7 @@ from email.utils import parsedate_to_datetime
 
 import pytest
 
-from adjudicator.mail.building import Picture, build, mint_message_id
+from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
 from adjudicator.mail.reading import MailIn, read
 
 MAP = Picture(
@@ -282,3 +282,32 @@ def test_message_id_refuses_bad_domains(domain: str) -> None:
 def test_message_id_refuses_empty_parts() -> None:
     with pytest.raises(ValueError):
         mint_message_id([12, ""], "pbem.example")
+
+
+def test_attachments_wrap_the_alternative_in_mixed() -> None:
+    calendar = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"
+    raw = build(
+        sender="pbem@pbem.localhost",
+        to="a@example.com",
+        reply_to=None,
+        subject="turn 3",
+        text="due soon",
+        html="<p>due soon</p>",
+        pictures=[],
+        message_id="<m.1@pbem.localhost>",
+        in_reply_to=None,
+        references=[],
+        attachments=[
+            Attachment("deadline.ics", "text", "calendar", calendar, {"method": "PUBLISH"})
+        ],
+    )
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    assert message.get_content_type() == "multipart/mixed"
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None and body.get_content().strip() == "due soon"
+    [attached] = list(message.iter_attachments())
+    assert attached.get_filename() == "deadline.ics"
+    assert attached.get_content_type() == "text/calendar"
+    assert attached.get_param("method") == "PUBLISH"
+    assert attached.get_payload(decode=True) == calendar

@@ -1,0 +1,196 @@
+"""Turns at a deadline: set it, find what is due, claim it, adjudicate it exactly once.
+
+The database is the clock of record and the only lock: a worker takes a lease on the game with a
+compare-and-set, then re-checks under the row lock that the turn is still due. A duplicate task
+or a second worker finds nothing to do; a worker that dies leaves a lease that expires.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
+
+from adjudicator import schedule
+from adjudicator.core import registry
+from adjudicator.db import changed
+from adjudicator.models import Game, Submission, utcnow
+from adjudicator.services import play, reports
+from adjudicator.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# A claim older than this belongs to a worker that died; adjudication takes well under a second.
+LEASE = timedelta(minutes=2)
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    game_id: int
+    turn: int
+    why: str  # "deadline", "all-submitted", "forced" (stored as the turn's reason)
+    defaulted: tuple[str, ...]  # seats whose orders were the NMR defaults
+
+
+def open_deadline(game: Game, opened: datetime) -> None:
+    """Set the deadline for the turn that opens now (nothing for games without a schedule)."""
+    if not game.schedule or game.status != "active":
+        game.deadline = None
+        return
+    plan = schedule.parse(game.schedule, game.timezone)
+    if isinstance(plan, str):  # validated when the game was made; a bad row must not stop the tick
+        log.error("game %s has an unreadable schedule %r: %s", game.id, game.schedule, plan)
+        game.deadline = None
+        return
+    game.deadline = schedule.next_deadline(plan, opened)
+    game.deadline_sequence += 1
+
+
+def start_game(
+    session: Session,
+    runtime: Runtime,
+    game_key: str,
+    addresses: dict[str, str],
+    options: dict[str, str],
+    schedule_text: str,
+    timezone: str = "UTC",
+    grace_minutes: int = 0,
+    early: bool = True,
+) -> Game | str:
+    """A game with a seat per address and a deadline for turn 1; or what is wrong, in words."""
+    rules = registry.get(game_key)
+    if rules is None:
+        return f"there is no game called {game_key!r}"
+    if set(addresses) != set(rules.seats):
+        return f"{rules.title} needs an address for each of {', '.join(rules.seats)}"
+    problem = schedule.zone_error(timezone)
+    plan = schedule.parse(schedule_text, timezone)
+    if problem or isinstance(plan, str):
+        return problem or str(plan)
+    players = {seat: play.player_for(session, address) for seat, address in addresses.items()}
+    game = play.create_game(session, runtime, rules, players, options)
+    if isinstance(game, str):
+        return game
+    game.schedule, game.timezone = schedule_text, timezone
+    game.grace_minutes, game.early = grace_minutes, early
+    open_deadline(game, utcnow())
+    reports.game_started(session, runtime, game)
+    return game
+
+
+def current_orders(session: Session, game: Game, turn_number: int) -> dict[str, Any]:
+    """The latest accepted order set per seat for this turn: the last one received counts."""
+    latest: dict[str, Any] = {}
+    rows = session.scalars(
+        select(Submission)
+        .where(
+            Submission.game_id == game.id,
+            Submission.turn_number == turn_number,
+            Submission.accepted.is_(True),
+        )
+        .order_by(Submission.id)
+    )
+    for row in rows:
+        latest[row.seat] = row.orders
+    return latest
+
+
+def everyone_submitted(session: Session, game: Game) -> bool:
+    rules = play.rules_for(game)
+    turn = play.latest_turn(session, game.id)
+    owed = set(rules.pending(rules.load(turn.state)))
+    return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1))
+
+
+def due_game_ids(session: Session, now: datetime) -> list[int]:
+    """Games whose deadline (plus grace) has passed and nobody holds a live claim on."""
+    candidates = session.execute(
+        select(Game.id, Game.deadline, Game.grace_minutes).where(
+            Game.status == "active",
+            Game.paused.is_(False),
+            Game.deadline.is_not(None),
+            Game.deadline <= now,
+            or_(Game.claimed_at.is_(None), Game.claimed_at < now - LEASE),
+        )
+    ).all()
+    return [
+        game_id
+        for game_id, deadline, grace in candidates
+        if deadline is not None and deadline + timedelta(minutes=grace) <= now
+    ]
+
+
+def adjudicate(
+    runtime: Runtime, game_id: int, now: datetime | None = None, force: bool = False
+) -> Adjudicated | str:
+    """Resolve the game's current turn if it is due (or ``force``), once; else say why not."""
+    now = now or utcnow()
+    with runtime.db.session() as session:
+        claimed = changed(
+            session,
+            update(Game)
+            .where(
+                Game.id == game_id,
+                Game.status == "active",
+                or_(Game.claimed_at.is_(None), Game.claimed_at < now - LEASE),
+            )
+            .values(claimed_at=now),
+        )
+    if not claimed:
+        return "not active, or another worker holds it"
+    try:
+        with runtime.db.session() as session:
+            query = select(Game).where(Game.id == game_id)
+            if runtime.db.is_postgres:
+                query = query.with_for_update()
+            game = session.scalars(query).one()
+            why = _why_due(session, game, now, force)
+            if why is None:
+                game.claimed_at = None
+                return "not due"
+            done = _resolve_turn(session, runtime, game, why, now)
+            game.claimed_at = None
+            return done
+    except Exception:
+        with runtime.db.session() as session:  # give the lease back so the next tick retries
+            session.execute(update(Game).where(Game.id == game_id).values(claimed_at=None))
+        raise
+
+
+def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:
+    if force:
+        return "forced"
+    if game.paused or game.deadline is None:
+        return None
+    if game.deadline + timedelta(minutes=game.grace_minutes) <= now:
+        return "deadline"
+    if game.early and everyone_submitted(session, game):
+        return "all-submitted"
+    return None
+
+
+def _resolve_turn(
+    session: Session, runtime: Runtime, game: Game, why: str, now: datetime
+) -> Adjudicated:
+    rules = play.rules_for(game)
+    previous = play.latest_turn(session, game.id)
+    state = rules.load(previous.state)
+    on_file = current_orders(session, game, previous.number + 1)
+    orders: dict[str, Any] = {}
+    defaulted: list[str] = []
+    for seat_name in rules.pending(state):
+        if seat_name in on_file:
+            orders[seat_name] = on_file[seat_name]
+        else:
+            orders[seat_name] = rules.default_orders(state, seat_name)
+            defaulted.append(seat_name)
+    turn, resolution = play.apply_orders(session, game, orders, reason=why)
+    turn.facts = {**turn.facts, "defaulted": defaulted}
+    open_deadline(game, now)
+    for seat in game.seats:
+        reports.turn_report(session, runtime, game, seat, turn, resolution, None, None)
+    return Adjudicated(game.id, turn.number, why, tuple(defaulted))

@@ -1,0 +1,170 @@
+"""Turns at a deadline, on SQLite and PostgreSQL: early adjudication, NMR defaults, exactly once."""
+
+from __future__ import annotations
+
+import html
+import threading
+from datetime import timedelta
+
+from playbymail import compose, deliver_mail, drain, sent, text_of
+from sqlalchemy import func, select
+
+from adjudicator.models import Game, OutboxMessage, Turn, utcnow
+from adjudicator.services import deadlines, ticks
+from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
+
+FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
+
+
+def new_game(runtime: Runtime, **extra: object) -> tuple[int, dict[str, str]]:
+    with runtime.db.session() as session:
+        game = deadlines.start_game(
+            session,
+            runtime,
+            "2demayo",
+            {"france": FRANCE, "spain": SPAIN},
+            {},
+            "48h",
+            "Europe/Madrid",
+            **extra,  # type: ignore[arg-type]
+        )
+        assert isinstance(game, Game), game
+        game_id = game.id
+    drain(runtime)
+    addresses = {str(mail["To"]): str(mail["Reply-To"]) for mail in sent(runtime)}
+    return game_id, addresses
+
+
+def turns(runtime: Runtime, game_id: int) -> int:
+    with runtime.db.session() as session:
+        return int(session.scalar(select(func.max(Turn.number)).where(Turn.game_id == game_id)))
+
+
+def test_welcome_carries_reply_address_deadline_and_calendar(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime)
+    assert set(addresses) == {FRANCE, SPAIN}
+    assert addresses[FRANCE] != addresses[SPAIN]
+    for mail in sent(runtime):
+        text = text_of(mail)
+        assert "Orders for turn 1 are due" in text and "UTC (in 48 h)" in text
+        assert ("CET" in text) or ("CEST" in text)
+        [calendar] = [
+            part for part in mail.iter_attachments() if part.get_content_type() == "text/calendar"
+        ]
+        ics = calendar.get_payload(decode=True).decode()
+        assert f"UID:game-{game_id}-turn-1@pbem.localhost" in ics and "SEQUENCE:1" in ics
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline is not None
+        assert abs(game.deadline - (utcnow() + timedelta(hours=48))) < timedelta(minutes=1)
+
+
+def test_both_orders_in_means_early_adjudication_with_reports_to_both(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime)
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
+    receipt = text_of(sent(runtime)[-1])
+    assert "Your orders are on file" in receipt and "16-14 x1" in receipt
+    assert turns(runtime, game_id) == 0
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-14\nNODRAW"))
+    assert turns(runtime, game_id) == 1
+    reports = {str(mail["To"]): text_of(mail) for mail in sent(runtime)[-2:]}
+    assert set(reports) == {FRANCE, SPAIN}
+    for text in reports.values():
+        assert "turn 1 resolved (everyone had sent orders)" in text.replace("\r\n", " ")
+        assert "spain: 9-14: 1 unit moved" in text
+        assert "Orders for turn 2 are due" in text
+    # France's secret start card: in France's own report, never in Spain's nor in the archive.
+    assert "TAKE MURAT" in reports[FRANCE] and "MURAT" not in reports[SPAIN].upper().replace(
+        "MARSHAL MURAT", ""
+    )
+    page = html.unescape(
+        create_app(runtime).test_client().get(f"/games/{game_id}").get_data(as_text=True)
+    )
+    assert "TAKE" not in page and "16-14 x1" in page
+
+
+def test_deadline_passes_and_silent_seats_get_the_defaults(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime)
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x2"))
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    assert ticks.tick(runtime, now=deadline - timedelta(seconds=1)).turns_due == []
+    report = ticks.tick(runtime, now=deadline + timedelta(seconds=1))
+    assert report.turns_due == [game_id]
+    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    assert isinstance(result, deadlines.Adjudicated)
+    assert (result.turn, result.why, result.defaulted) == (1, "deadline", ("spain",))
+    queued = runtime.enqueue.items  # type: ignore[attr-defined]
+    assert ("adjudicate", game_id) in queued
+    queued.remove(("adjudicate", game_id))  # the tick's task, run by hand above
+    drain(runtime)
+    text = text_of(sent(runtime)[-1])
+    assert "(the deadline passed)" in text.replace("\r\n", " ")
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline_sequence == 2 and game.deadline is not None
+        assert game.deadline > deadline
+    # The same task again, or the stale tick's, does nothing.
+    assert deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=2)) == "not due"
+    assert turns(runtime, game_id) == 1
+
+
+def test_two_workers_at_once_make_one_turn_and_one_report_per_seat(runtime: Runtime) -> None:
+    game_id, _ = new_game(runtime)
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    late = deadline + timedelta(seconds=1)
+    results: list[object] = []
+    workers = [
+        threading.Thread(
+            target=lambda: results.append(deadlines.adjudicate(runtime, game_id, now=late))
+        )
+        for _ in range(4)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert sum(isinstance(result, deadlines.Adjudicated) for result in results) == 1
+    assert turns(runtime, game_id) == 1
+    with runtime.db.session() as session:
+        keys = session.scalars(
+            select(OutboxMessage.key).where(OutboxMessage.kind == "report")
+        ).all()
+    assert sorted(keys) == [
+        f"game:{game_id}:turn:1:france:report",
+        f"game:{game_id}:turn:1:spain:report",
+    ]
+
+
+def test_a_dead_workers_claim_expires(runtime: Runtime) -> None:
+    game_id, _ = new_game(runtime)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline is not None
+        late = game.deadline + timedelta(seconds=5)
+        game.claimed_at = late - timedelta(seconds=10)  # a worker claimed it and died
+    assert ticks.tick(runtime, now=late).turns_due == []
+    assert (
+        deadlines.adjudicate(runtime, game_id, now=late) == "not active, or another worker holds it"
+    )
+    after_lease = late + deadlines.LEASE
+    assert ticks.tick(runtime, now=after_lease).turns_due == [game_id]
+    assert isinstance(
+        deadlines.adjudicate(runtime, game_id, now=after_lease), deadlines.Adjudicated
+    )
+
+
+def test_late_orders_count_for_the_next_turn(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime, early=False)
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x1"))
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-4"))
+    assert turns(runtime, game_id) == 0  # early adjudication is off for this game
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    assert isinstance(result, deadlines.Adjudicated) and result.defaulted == ()
