@@ -33,6 +33,7 @@ class Config:
     base_url: str
     max_message_bytes: int
     tick_seconds: int
+    claim_lease_seconds: int
     idle_close_days: int
     idle_warning_days: int
     challenge_days: int

@@ -151,7 +151,7 @@ def test_a_dead_workers_claim_expires(runtime: Runtime) -> None:
     assert (
         deadlines.adjudicate(runtime, game_id, now=late) == "not active, or another worker holds it"
     )
-    after_lease = late + deadlines.LEASE
+    after_lease = late + deadlines.lease(runtime)
     assert ticks.tick(runtime, now=after_lease).turns_due == [game_id]
     assert isinstance(
         deadlines.adjudicate(runtime, game_id, now=after_lease), deadlines.Adjudicated

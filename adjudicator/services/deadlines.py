@@ -24,10 +24,6 @@ from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
-# A claim older than this belongs to a worker that died; adjudication takes well under a second.
-LEASE = timedelta(minutes=2)
-
-
 @dataclass(frozen=True)
 class Adjudicated:
     game_id: int
@@ -106,7 +102,12 @@ def everyone_submitted(session: Session, game: Game) -> bool:
     return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1))
 
 
-def due_game_ids(session: Session, now: datetime) -> list[int]:
+def lease(runtime: Runtime) -> timedelta:
+    """How long a claim holds; an older one belongs to a worker that died."""
+    return timedelta(seconds=runtime.config.claim_lease_seconds)
+
+
+def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
     """Games whose deadline (plus grace) has passed and nobody holds a live claim on."""
     candidates = session.execute(
         select(Game.id, Game.deadline, Game.grace_minutes).where(
@@ -114,7 +115,7 @@ def due_game_ids(session: Session, now: datetime) -> list[int]:
             Game.paused.is_(False),
             Game.deadline.is_not(None),
             Game.deadline <= now,
-            or_(Game.claimed_at.is_(None), Game.claimed_at < now - LEASE),
+            or_(Game.claimed_at.is_(None), Game.claimed_at < now - held),
         )
     ).all()
     return [
@@ -136,7 +137,7 @@ def adjudicate(
             .where(
                 Game.id == game_id,
                 Game.status == "active",
-                or_(Game.claimed_at.is_(None), Game.claimed_at < now - LEASE),
+                or_(Game.claimed_at.is_(None), Game.claimed_at < now - lease(runtime)),
             )
             .values(claimed_at=now),
         )

@@ -32,7 +32,7 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
     report = TickReport()
     now = now or utcnow()
     with runtime.db.session() as session:
-        report.turns_due = deadlines.due_game_ids(session, now)
+        report.turns_due = deadlines.due_game_ids(session, now, deadlines.lease(runtime))
     for game_id in report.turns_due:
         runtime.enqueue("adjudicate", game_id)
     with runtime.db.session() as session:
