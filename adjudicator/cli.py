@@ -254,6 +254,29 @@ def game_new(
         click.echo(f"game {made.id} started; turn 1 due {made.deadline:%Y-%m-%d %H:%M} UTC")
 
 
+@game.command("command")
+@click.argument("game_id", type=int)
+@click.argument("lines", nargs=-1, required=True)
+def game_command(game_id: int, lines: tuple[str, ...]) -> None:
+    """Game-master commands from the console, e.g. pbem game command 3 "EXTEND 24h" PAUSE."""
+    import time as clock
+
+    from adjudicator.models import Game, utcnow
+    from adjudicator.services import gm
+
+    runtime = _runtime()
+    with runtime.db.session() as session:
+        found = session.get(Game, game_id)
+        if found is None:
+            raise click.ClickException(f"there is no game {game_id}")
+        key = f"console:{game_id}:{clock.time_ns()}"
+        results = gm.run(session, runtime, found, list(lines), key, utcnow())
+    for result in results:
+        click.echo(f"{'done' if result.done else 'NOT DONE'}: {result.line}: {result.message}")
+    if not all(result.done for result in results):
+        sys.exit(1)
+
+
 @game.command("list")
 def game_list() -> None:
     runtime = _runtime()

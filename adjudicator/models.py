@@ -114,9 +114,14 @@ class Game(Base):
     paused: Mapped[bool] = mapped_column(default=False)
     # A worker's lease on the due turn; an expired lease (a dead worker) is claimed again.
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # The game master, who made the game and may move deadlines, pause, force or end it.
+    gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # Remind seats without orders this many hours before a deadline (0: never).
+    reminder_hours: Mapped[int] = mapped_column(Integer, default=12)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
     challenge: Mapped[Challenge | None] = relationship()
+    gm: Mapped[Player | None] = relationship()
 
 
 class Seat(Base):
@@ -127,6 +132,10 @@ class Seat(Base):
     seat: Mapped[str] = mapped_column(String(32))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     key_version: Mapped[int] = mapped_column(Integer, default=1)
+    # When the player accepted the seat; a game starts once every seat is taken.
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # The deadline (by its sequence) this seat was last reminded of: once per deadline.
+    reminded_sequence: Mapped[int] = mapped_column(Integer, default=0)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

@@ -42,6 +42,8 @@ def drain(runtime: Runtime) -> None:
             delivery.deliver(runtime, record_id)
         elif task == "adjudicate":
             deadlines.adjudicate(runtime, record_id)
+        elif task == "force":
+            deadlines.adjudicate(runtime, record_id, force=True)
         else:
             raise AssertionError(f"unexpected task {task}")
 

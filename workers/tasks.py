@@ -22,6 +22,13 @@ def adjudicate(game_id: int) -> str:
     return result if isinstance(result, str) else f"turn {result.turn} ({result.why})"
 
 
+@celery.task(name="pbem.force")
+def force(game_id: int) -> str:
+    """PROCESS NOW: the game master's order to resolve the turn at once."""
+    result = deadlines.adjudicate(runtime(), game_id, force=True)
+    return result if isinstance(result, str) else f"turn {result.turn} (forced)"
+
+
 @celery.task(name="pbem.tick")
 def tick() -> dict[str, int]:
     return ticks.tick(runtime()).counts()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN")
+GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN", "JOIN")
+SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND")
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
@@ -14,11 +15,15 @@ class NewGame:
     game_key: str
     challenge: str | None = None
     options: dict[str, str] = field(default_factory=dict)
+    # For games of several players: seat name -> address ("me" for the sender), and the
+    # game master's settings (SCHEDULE, TIMEZONE, EARLY, GRACE, REMIND) from the lines below.
+    seats: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, str] = field(default_factory=dict)
 
 
 def parse_new(lines: list[str]) -> NewGame | str | None:
     """The first line starting with NEW, read as a request; None when there is none."""
-    for line in lines:
+    for index, line in enumerate(lines):
         words = line.strip().split()
         if not words or words[0].upper() != "NEW":
             continue
@@ -44,8 +49,28 @@ def parse_new(lines: list[str]) -> NewGame | str | None:
                 options[key.lower()] = value.lower()
             else:
                 return f"I did not understand {word!r} after NEW {words[1]}"
-        return NewGame(request.game_key, challenge, options)
+        seats, settings = _block(lines[index + 1 :])
+        return NewGame(request.game_key, challenge, options, seats, settings)
     return None
+
+
+def _block(lines: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The lines under NEW: ``<seat> <address>`` and ``<SETTING> <value>``; chatter is skipped."""
+    seats: dict[str, str] = {}
+    settings: dict[str, str] = {}
+    for line in lines:
+        words = line.strip().split(maxsplit=1)
+        if len(words) != 2:
+            continue
+        head, rest = words[0].rstrip(":"), words[1].strip()
+        if head.upper() in SETTINGS:
+            settings[head.upper()] = rest
+        elif head.upper() == "OPTION" and "=" in rest:
+            key, value = rest.split("=", 1)
+            settings["option:" + key.strip().lower()] = value.strip().lower()
+        elif "@" in rest or rest.lower() == "me":
+            seats[head.lower()] = rest.strip("<>").lower()
+    return seats, settings
 
 
 def split_commands(lines: list[str]) -> tuple[list[str], list[str]]:

@@ -18,11 +18,12 @@ from sqlalchemy.orm import Session
 from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.db import changed
-from adjudicator.models import Game, Submission, utcnow
+from adjudicator.models import Game, Seat, Submission, utcnow
 from adjudicator.services import play, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class Adjudicated:
@@ -56,8 +57,13 @@ def start_game(
     timezone: str = "UTC",
     grace_minutes: int = 0,
     early: bool = True,
+    gm_address: str | None = None,
+    invite: bool = False,
+    reminder_hours: int = 12,
 ) -> Game | str:
-    """A game with a seat per address and a deadline for turn 1; or what is wrong, in words."""
+    """A game with a seat per address and a deadline for turn 1; or what is wrong, in words.
+
+    With ``invite`` the game waits, "forming", until every player has answered JOIN."""
     rules = registry.get(game_key)
     if rules is None:
         return f"there is no game called {game_key!r}"
@@ -72,10 +78,41 @@ def start_game(
     if isinstance(game, str):
         return game
     game.schedule, game.timezone = schedule_text, timezone
-    game.grace_minutes, game.early = grace_minutes, early
-    open_deadline(game, utcnow())
+    game.grace_minutes, game.early, game.reminder_hours = grace_minutes, early, reminder_hours
+    if gm_address:
+        game.gm_player_id = play.player_for(session, gm_address).id
+    now = utcnow()
+    if invite:
+        game.status = "forming"
+        session.flush()
+        for seat in game.seats:
+            reports.mail_seat(
+                session,
+                runtime,
+                game,
+                seat,
+                key=f"game:{game.id}:invite:{seat.seat}",
+                kind="invitation",
+                template="invitation",
+            )
+        return game
+    for seat in game.seats:
+        seat.joined_at = now
+    open_deadline(game, now)
     reports.game_started(session, runtime, game)
     return game
+
+
+def join(session: Session, runtime: Runtime, game: Game, seat: Seat) -> bool:
+    """The seat's player accepts; once every seat is taken the game starts. True if it did."""
+    now = utcnow()
+    seat.joined_at = seat.joined_at or now
+    if any(other.joined_at is None for other in game.seats):
+        return False
+    game.status = "active"
+    open_deadline(game, now)
+    reports.game_started(session, runtime, game)
+    return True
 
 
 def current_orders(session: Session, game: Game, turn_number: int) -> dict[str, Any]:
@@ -195,3 +232,40 @@ def _resolve_turn(
     for seat in game.seats:
         reports.turn_report(session, runtime, game, seat, turn, resolution, None, None)
     return Adjudicated(game.id, turn.number, why, tuple(defaulted))
+
+
+def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
+    """Remind each seat still without orders, once per deadline (again if the deadline moves)."""
+    reminded: list[tuple[int, str]] = []
+    with runtime.db.session() as session:
+        games = session.scalars(
+            select(Game).where(
+                Game.status == "active",
+                Game.paused.is_(False),
+                Game.reminder_hours > 0,
+                Game.deadline.is_not(None),
+                Game.deadline > now,
+            )
+        ).all()
+        for game in games:
+            assert game.deadline is not None
+            if game.deadline - timedelta(hours=game.reminder_hours) > now:
+                continue
+            turn = play.latest_turn(session, game.id)
+            on_file = current_orders(session, game, turn.number + 1)
+            for seat in game.seats:
+                if seat.seat in on_file or seat.reminded_sequence == game.deadline_sequence:
+                    continue
+                seat.reminded_sequence = game.deadline_sequence
+                reports.mail_seat(
+                    session,
+                    runtime,
+                    game,
+                    seat,
+                    key=f"game:{game.id}:remind:{game.deadline_sequence}:{seat.seat}",
+                    kind="reminder",
+                    template="notice",
+                    extra={"message": "a reminder: we have no orders from you for this turn yet."},
+                )
+                reminded.append((game.id, seat.seat))
+    return reminded

@@ -16,7 +16,7 @@ from adjudicator.core import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
-from adjudicator.services import commands, deadlines, play, reports
+from adjudicator.services import commands, deadlines, gm, play, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -111,9 +111,7 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
         reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
         return Verdict("rejected", why)
     if len(rules.seats) != 1:
-        why = f"{rules.title} needs players for {len(rules.seats)} seats; ask a game master"
-        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
-        return Verdict("rejected", why)
+        return start_gm_game(session, runtime, mail, record, request)
     challenge = None
     if request.challenge:
         found = play.open_challenge(session, runtime, rules.key, request.challenge, request.options)
@@ -132,6 +130,65 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     return Verdict("done", f"started game {game.id}", game.id)
 
 
+def start_gm_game(
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    record: InboundMessage,
+    request: commands.NewGame,
+) -> Verdict:
+    """The sender is the game master; each named player is invited and answers JOIN."""
+    rules = registry.get(request.game_key)
+    assert rules is not None
+    addresses = {
+        seat: mail.sender if address == "me" else address for seat, address in request.seats.items()
+    }
+    settings = request.settings
+    why = None
+    if set(addresses) != set(rules.seats):
+        example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
+        why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
+    elif not (settings.get("GRACE", "0").isdigit() and settings.get("REMIND", "12").isdigit()):
+        why = "GRACE takes minutes and REMIND takes hours, as whole numbers"
+    if why is None:
+        options = dict(request.options)
+        options.update({k[7:]: v for k, v in settings.items() if k.startswith("option:")})
+        made = deadlines.start_game(
+            session,
+            runtime,
+            rules.key,
+            addresses,
+            options,
+            settings.get("SCHEDULE", "48h"),
+            settings.get("TIMEZONE", "UTC"),
+            int(settings.get("GRACE", "0")),
+            settings.get("EARLY", "yes").lower() not in ("no", "off", "false"),
+            gm_address=mail.sender,
+            invite=True,
+            reminder_hours=int(settings.get("REMIND", "12")),
+        )
+        if isinstance(made, Game):
+            reports.gm_created(session, runtime, made, mail, record.id)
+            return Verdict("done", f"game {made.id} formed; invitations sent", made.id)
+        why = made
+    reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
+    return Verdict("rejected", why)
+
+
+def gm_mail(
+    session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage, game: Game
+) -> Verdict:
+    if game.gm is None or game.gm.address != mail.sender:
+        reports.reply_problem(
+            session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": "game master"}
+        )
+        return Verdict("rejected", f"{mail.sender} is not game {game.id}'s game master", game.id)
+    results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
+    reports.gm_reply(session, runtime, game, mail, record.id, results)
+    done = sum(result.done for result in results)
+    return Verdict("done", f"game-master commands: {done} of {len(results)} done", game.id)
+
+
 def seat_mail(
     session: Session,
     runtime: Runtime,
@@ -143,6 +200,8 @@ def seat_mail(
     if runtime.db.is_postgres:
         query = query.with_for_update()  # one resolution at a time per game
     game = session.scalar(query)
+    if game is not None and route.seat == "gm":
+        return gm_mail(session, runtime, mail, record, game)
     seat = session.scalar(
         select(Seat).where(Seat.game_id == route.game_id, Seat.seat == route.seat)
     )
@@ -156,8 +215,17 @@ def seat_mail(
             session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": seat.seat}
         )
         return Verdict("rejected", f"{mail.sender} does not hold seat {seat.seat}", game.id)
+    if route.version != seat.key_version:
+        # The seat was handed to another player: this address no longer plays it.
+        reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": "replaced"})
+        return Verdict("rejected", "reply address of a replaced seat", game.id)
     lines = mail_lines(mail)
     found, order_lines = commands.split_commands(lines)
+    if game.status == "forming":
+        started = "JOIN" in found and deadlines.join(session, runtime, game, seat)
+        if not started:
+            reports.invitation_status(session, runtime, mail, record.id, game, seat)
+        return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
     if game.status != "active":
         reports.reply_game_over(session, runtime, mail, record.id, game, seat)
         return Verdict("done", "game is over; status sent", game.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -11,6 +12,7 @@ from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineReport, OrderReport, Resolution
+from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import deadline_event
 from adjudicator.mail.reading import MailIn
@@ -66,7 +68,6 @@ def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
         "deadline": schedule.shown(game.deadline, zone, now),
         "deadline_utc": f"{game.deadline:%Y-%m-%d %H:%M} UTC",
         "paused": game.paused,
-        "schedule": game.schedule,
     }
 
 
@@ -110,6 +111,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "help_url": f"{runtime.config.base_url}/help/{game.game_key}",
         "status": game.status,
         "on_receipt": rules.resolves_on_receipt,
+        "schedule": game.schedule,
         "result": game.result,
         "seed": game.seed.hex() if revealed else None,
         "verify_url": f"{runtime.config.base_url}/games/{game.id}/verify",
@@ -340,3 +342,82 @@ def reply_problem(
         "games": games,
     }
     answer_sender(session, runtime, mail, inbound_id, "problem", "problem", context)
+
+
+def gm_address(runtime: Runtime, game: Game) -> str:
+    """The game master's own reply address: commands sent there act on the game."""
+    token = seat_token(runtime.config.secret_key, game.id, "gm", 1)
+    return reply_address(token, runtime.config.mail_domain)
+
+
+def _gm_letter(
+    runtime: Runtime, game: Game, mail: MailIn, key: str, template: str, extra: dict[str, Any]
+) -> Letter:
+    rules = play.rules_for(game)
+    return Letter(
+        key=key,
+        kind="gm",
+        to=mail.sender,
+        subject=game_subject(game, rules.title) + " (game master)",
+        template=template,
+        context={
+            "game_id": game.id,
+            "title": rules.title,
+            "gm_address": gm_address(runtime, game),
+            "archive_url": f"{runtime.config.base_url}/games/{game.id}",
+            "seats": [
+                {"seat": seat.seat, "address": seat.player.address, "joined": bool(seat.joined_at)}
+                for seat in game.seats
+            ],
+            "status": game.status,
+            "schedule": game.schedule,
+            "timezone": game.timezone,
+            **extra,
+        },
+        reply_to=gm_address(runtime, game),
+        in_reply_to=mail.message_id,
+        references=[mail.message_id] if mail.message_id else [],
+    )
+
+
+def gm_created(
+    session: Session, runtime: Runtime, game: Game, mail: MailIn, inbound_id: int
+) -> None:
+    letter = _gm_letter(runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_created", {})
+    queue(session, runtime, letter, game)
+
+
+def gm_reply(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    mail: MailIn,
+    inbound_id: int,
+    results: Sequence[Any],
+) -> None:
+    lines = [{"line": r.line, "done": r.done, "message": r.message} for r in results]
+    letter = _gm_letter(
+        runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_reply", {"results": lines}
+    )
+    queue(session, runtime, letter, game)
+
+
+def invitation_status(
+    session: Session, runtime: Runtime, mail: MailIn, inbound_id: int, game: Game, seat: Seat
+) -> None:
+    waiting = [other.seat for other in game.seats if other.joined_at is None]
+    if seat.joined_at is None:
+        message = "you are invited to this game: reply JOIN to take your seat."
+    else:
+        message = f"you have joined; the game starts when {', '.join(waiting)} join(s) too."
+    mail_seat(
+        session,
+        runtime,
+        game,
+        seat,
+        key=f"inbound:{inbound_id}:reply",
+        kind="invitation",
+        template="notice",
+        extra={"message": message},
+        replying_to=mail.message_id,
+    )

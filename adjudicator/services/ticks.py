@@ -23,6 +23,7 @@ class TickReport:
     games_warned: list[int] = field(default_factory=list)
     games_closed: list[int] = field(default_factory=list)
     turns_due: list[int] = field(default_factory=list)
+    reminded: list[tuple[int, str]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {name: len(items) for name, items in vars(self).items()}
@@ -35,6 +36,7 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
         report.turns_due = deadlines.due_game_ids(session, now, deadlines.lease(runtime))
     for game_id in report.turns_due:
         runtime.enqueue("adjudicate", game_id)
+    report.reminded = deadlines.send_reminders(runtime, now)
     with runtime.db.session() as session:
         report.requeued_inbound = list(
             session.scalars(

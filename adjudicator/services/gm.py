@@ -1,0 +1,196 @@
+"""Game-master commands, by mail or CLI: move deadlines, pause, force, replace a player, end.
+
+Every command is one line; each returns its result as a sentence for the game master, and every
+change players must know of is announced to them with the reason, so deadlines never move
+silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.orm import Session
+
+from adjudicator import schedule
+from adjudicator.models import Game
+from adjudicator.services import deadlines, play, reports
+from adjudicator.services.runtime import Runtime
+
+WORDS = ("SET DEADLINE", "EXTEND", "PAUSE", "RESUME", "PROCESS NOW", "REPLACE", "END", "STATUS")
+WHEN = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{1,2}:\d{2})(?:\s+(?P<zone>\S+))?$")
+
+
+@dataclass(frozen=True)
+class Result:
+    line: str
+    done: bool
+    message: str
+
+
+def run(
+    session: Session, runtime: Runtime, game: Game, lines: list[str], key: str, now: datetime
+) -> list[Result]:
+    """Run each command line in order; ``key`` makes the players' notices unique to this run."""
+    results = []
+    for number, line in enumerate(lines):
+        text = " ".join(line.split())
+        if not text:
+            continue
+        upper = text.upper()
+        word = next((w for w in WORDS if upper == w or upper.startswith(w + " ")), None)
+        if word is None:
+            close = [w for w in WORDS if w.split()[0].startswith(upper[:3])]
+            hint = f"; did you mean {close[0]}?" if close else f"; known: {', '.join(WORDS)}"
+            results.append(Result(text, False, "not a game-master command" + hint))
+            continue
+        argument = text[len(word) :].strip()
+        done, message = _command(session, runtime, game, word, argument, f"{key}:{number}", now)
+        results.append(Result(text, done, message))
+    return results
+
+
+def _command(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    word: str,
+    argument: str,
+    key: str,
+    now: datetime,
+) -> tuple[bool, str]:
+    if word == "STATUS":
+        state = "paused" if game.paused else game.status
+        due = f", due {game.deadline:%Y-%m-%d %H:%M} UTC" if game.deadline else ""
+        return True, f"game {game.id} is {state}{due}"
+    if game.status not in ("active", "forming"):
+        return False, f"game {game.id} is {game.status}; nothing can change"
+    if word == "SET DEADLINE":
+        when = _moment(argument, game.timezone, now)
+        if isinstance(when, str):
+            return False, when
+        return _move(session, runtime, game, when, key, now, "set by the game master")
+    if word == "EXTEND":
+        length = schedule.parse(argument)
+        if not isinstance(length, schedule.Every):
+            return False, "EXTEND takes a length such as 24h, 90m or 2d"
+        if game.deadline is None:
+            return False, "the game has no deadline to extend"
+        return _move(session, runtime, game, game.deadline + length.length, key, now, "extended")
+    if word == "PAUSE":
+        if game.paused:
+            return False, "the game is already paused"
+        game.paused = True
+        _announce(
+            session,
+            runtime,
+            game,
+            key,
+            "The game master has paused the game: no turn "
+            "is processed until it is resumed. Your orders on file stay.",
+        )
+        return True, "paused"
+    if word == "RESUME":
+        if not game.paused:
+            return False, "the game is not paused"
+        game.paused = False
+        moved = ""
+        if game.deadline is not None and game.deadline <= now:
+            deadlines.open_deadline(game, now)  # the old deadline passed while paused
+            moved = " with a new deadline"
+        _announce(session, runtime, game, key, f"The game master has resumed the game{moved}.")
+        return True, "resumed" + moved
+    if word == "PROCESS NOW":
+        if game.status != "active":
+            return False, "the game has not started"
+        runtime.later(session, "force", game.id)
+        return True, "the turn will be processed at once, with defaults for missing orders"
+    if word == "REPLACE":
+        return _replace(session, runtime, game, argument, key)
+    # END
+    game.status, game.finished_at = "finished", now
+    game.result, game.deadline = "ended by the game master", None
+    _announce(
+        session,
+        runtime,
+        game,
+        key,
+        "The game master has ended the game. The seed is "
+        "revealed below so every card and die can be checked.",
+    )
+    return True, "ended; the seed is revealed to the players"
+
+
+def _moment(argument: str, zone: str, now: datetime) -> datetime | str:
+    relative = schedule.parse(argument.lstrip("+")) if argument.startswith("+") else None
+    if isinstance(relative, schedule.Every):
+        return now + relative.length
+    match = WHEN.match(argument)
+    if not match:
+        return "write SET DEADLINE 2027-03-29 20:00 [Europe/Madrid] or SET DEADLINE +24h"
+    zone = match.group("zone") or zone
+    problem = schedule.zone_error(zone)
+    if problem:
+        return problem
+    local = datetime.strptime(f"{match.group('date')} {match.group('time')}", "%Y-%m-%d %H:%M")
+    moment = local.replace(tzinfo=ZoneInfo(zone))
+    if moment <= now:
+        return "that moment has already passed; use PROCESS NOW to process at once"
+    return moment
+
+
+def _move(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    when: datetime,
+    key: str,
+    now: datetime,
+    why: str,
+) -> tuple[bool, str]:
+    game.deadline = when
+    game.deadline_sequence += 1
+    text = schedule.shown(when, "UTC", now)
+    _announce(session, runtime, game, key, f"The deadline has moved ({why}).")
+    return True, f"deadline now {text}"
+
+
+def _replace(
+    session: Session, runtime: Runtime, game: Game, argument: str, key: str
+) -> tuple[bool, str]:
+    parts = argument.split()
+    if len(parts) != 2 or "@" not in parts[1]:
+        return False, "write REPLACE <seat> <address>"
+    seat = next((s for s in game.seats if s.seat == parts[0].lower()), None)
+    if seat is None:
+        return False, f"no seat {parts[0]!r}; seats: {', '.join(s.seat for s in game.seats)}"
+    old = seat.player.address
+    seat.player = play.player_for(session, parts[1].lower())
+    # A new key version: the old player's reply address stops working.
+    seat.key_version += 1
+    session.flush()
+    _announce(
+        session,
+        runtime,
+        game,
+        key,
+        f"{seat.seat} is now played by {seat.player.address} (replacing {old}).",
+    )
+    return True, f"{seat.seat}: {old} replaced by {seat.player.address}"
+
+
+def _announce(session: Session, runtime: Runtime, game: Game, key: str, message: str) -> None:
+    session.flush()
+    for seat in game.seats:
+        reports.mail_seat(
+            session,
+            runtime,
+            game,
+            seat,
+            key=f"{key}:notice:{seat.seat}",
+            kind="notice",
+            template="notice",
+            extra={"message": message},
+        )

@@ -1,0 +1,200 @@
+"""A game master makes a 2 de Mayo game by mail, players JOIN, and the GM runs it by mail or CLI."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from click.testing import CliRunner
+from playbymail import compose, deliver_mail, drain, sent, text_of
+from sqlalchemy import func, select
+
+from adjudicator import bootstrap, cli
+from adjudicator.models import Game, Turn
+from adjudicator.services import deadlines, ticks
+from adjudicator.services.runtime import Runtime
+
+GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
+NEW = f"""Hello,
+NEW 2DEMAYO half_stays=ceil
+FRANCE {FRANCE}
+SPAIN {SPAIN}
+SCHEDULE 48h
+TIMEZONE Europe/Madrid
+"""
+
+
+def last_to(runtime: Runtime, address: str) -> str:
+    mails = [mail for mail in sent(runtime) if str(mail["To"]) == address]
+    assert mails, f"nothing was sent to {address}"
+    return text_of(mails[-1]).replace("\r\n", "\n")
+
+
+def reply_to(runtime: Runtime, address: str) -> str:
+    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
+
+
+def formed(runtime: Runtime) -> tuple[int, str]:
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW))
+    text = last_to(runtime, GM)
+    assert "is formed, with you as its game master" in text
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game)).one()
+        assert game.status == "forming" and game.deadline is None
+        assert game.options["half_stays"] == "ceil"
+        return game.id, reply_to(runtime, GM)
+
+
+def started(runtime: Runtime) -> tuple[int, str, dict[str, str]]:
+    game_id, gm_address = formed(runtime)
+    seats = {player: reply_to(runtime, player) for player in (FRANCE, SPAIN)}
+    for player in (FRANCE, SPAIN):
+        deliver_mail(runtime, compose(player, seats[player], "JOIN"))
+    return game_id, gm_address, seats
+
+
+def test_invitations_then_join_start_the_game(runtime: Runtime) -> None:
+    game_id, _ = formed(runtime)
+    for player in (FRANCE, SPAIN):
+        invitation = last_to(runtime, player)
+        assert (
+            f"as {'france' if player == FRANCE else 'spain'}" in invitation and "JOIN" in invitation
+        )
+    spain = reply_to(runtime, SPAIN)
+    deliver_mail(runtime, compose(SPAIN, spain, "What is this?"))
+    assert "reply JOIN to take your seat" in last_to(runtime, SPAIN)
+    deliver_mail(runtime, compose(SPAIN, spain, "JOIN"))
+    assert "the game starts when france join(s) too" in last_to(runtime, SPAIN)
+    with runtime.db.session() as session:
+        assert session.get_one(Game, game_id).status == "forming"
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "join"))
+    for player in (FRANCE, SPAIN):
+        welcome = last_to(runtime, player)
+        assert (
+            "Your game of 2 de Mayo has begun" in welcome and "Orders for turn 1 are due" in welcome
+        )
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.status == "active" and game.deadline is not None
+
+
+def test_a_new_game_must_name_every_seat(runtime: Runtime) -> None:
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", f"NEW 2DEMAYO\nFRANCE {FRANCE}"))
+    text = last_to(runtime, GM)
+    assert "name a player for each of france, spain" in text and "SPAIN player@example.com" in text
+    with runtime.db.session() as session:
+        assert session.scalar(select(func.count()).select_from(Game)) == 0
+
+
+def test_gm_moves_the_deadline_and_players_are_told_why(runtime: Runtime) -> None:
+    game_id, gm_address, _ = started(runtime)
+    with runtime.db.session() as session:
+        before = session.get_one(Game, game_id)
+        old_deadline, old_sequence = before.deadline, before.deadline_sequence
+    assert old_deadline is not None
+    deliver_mail(runtime, compose(GM, gm_address, "EXTEND 24h\nFROBNICATE"))
+    answer = last_to(runtime, GM)
+    assert "EXTEND 24h\n     -> done: deadline now" in answer
+    assert "FROBNICATE\n     -> not done: not a game-master command" in answer
+    for player in (FRANCE, SPAIN):
+        notice = last_to(runtime, player)
+        assert (
+            "The deadline has moved (extended)" in notice and "Orders for turn 1 are due" in notice
+        )
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline == old_deadline + timedelta(hours=24)
+        assert game.deadline_sequence == old_sequence + 1
+    notice = [mail for mail in sent(runtime) if str(mail["To"]) == FRANCE][-1]
+    calendar = next(p for p in notice.iter_attachments() if p.get_content_type() == "text/calendar")
+    assert f"SEQUENCE:{old_sequence + 1}" in calendar.get_payload(decode=True).decode()
+
+
+def test_pause_holds_the_turn_and_resume_sets_a_new_deadline(runtime: Runtime) -> None:
+    game_id, gm_address, _ = started(runtime)
+    deliver_mail(runtime, compose(GM, gm_address, "PAUSE"))
+    assert "has paused the game" in last_to(runtime, FRANCE)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline is not None
+        game.deadline = game.deadline - timedelta(days=3)  # the deadline passes while paused
+        past = game.deadline
+    assert ticks.tick(runtime).turns_due == []
+    deliver_mail(runtime, compose(GM, gm_address, "RESUME"))
+    assert "resumed the game with a new deadline" in last_to(runtime, SPAIN)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert not game.paused and game.deadline is not None and game.deadline > past
+
+
+def test_process_now_and_end(runtime: Runtime) -> None:
+    game_id, gm_address, seats = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "16-14 x1"))
+    deliver_mail(runtime, compose(GM, gm_address, "PROCESS NOW"))
+    report = last_to(runtime, SPAIN)
+    assert "turn 1 resolved (forced by the game master)" in report
+    with runtime.db.session() as session:
+        turn = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
+        assert turn.reason == "forced" and turn.facts["defaulted"] == ["spain"]
+    deliver_mail(runtime, compose(GM, gm_address, "END"))
+    ending = last_to(runtime, FRANCE)
+    assert "The game master has ended the game" in ending and "The seed is now revealed" in ending
+    assert (
+        deadlines.adjudicate(runtime, game_id, force=True)
+        == "not active, or another worker holds it"
+    )
+
+
+def test_replace_hands_the_seat_to_a_new_player(runtime: Runtime) -> None:
+    _, gm_address, seats = started(runtime)
+    deliver_mail(runtime, compose(GM, gm_address, "REPLACE spain palafox@example.com"))
+    assert "spain is now played by palafox@example.com" in last_to(runtime, FRANCE)
+    new_address = reply_to(runtime, "palafox@example.com")
+    assert new_address != seats[SPAIN]
+    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-4"))
+    assert "does not hold the spain seat" in last_to(runtime, SPAIN)
+    # The old address stops working even for the new player.
+    deliver_mail(runtime, compose("palafox@example.com", seats[SPAIN], "9-4"))
+    assert "not one this service handed out (replaced)" in last_to(runtime, "palafox@example.com")
+    deliver_mail(runtime, compose("palafox@example.com", new_address, "9-4"))
+    assert "Your orders are on file" in last_to(runtime, "palafox@example.com")
+
+
+def test_only_the_gm_may_use_the_gm_address(runtime: Runtime) -> None:
+    game_id, gm_address, _ = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, gm_address, "END"))
+    assert "does not hold the game master seat" in last_to(runtime, FRANCE)
+    with runtime.db.session() as session:
+        assert session.get_one(Game, game_id).status == "active"
+
+
+def test_gm_commands_from_the_console(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id, _, _ = started(runtime)
+    monkeypatch.setattr(bootstrap, "runtime", lambda *a, **k: runtime)
+    result = CliRunner().invoke(cli.main, ["game", "command", str(game_id), "EXTEND 2h", "STATUS"])
+    assert result.exit_code == 0, result.output
+    assert "done: EXTEND 2h: deadline now" in result.output and "is active" in result.output
+    bad = CliRunner().invoke(cli.main, ["game", "command", str(game_id), "SET DEADLINE tomorrow"])
+    assert bad.exit_code == 1 and "NOT DONE" in bad.output
+
+
+def test_reminders_only_to_seats_without_orders_once_per_deadline(runtime: Runtime) -> None:
+    game_id, gm_address, seats = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "16-14 x1"))
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    assert ticks.tick(runtime, now=deadline - timedelta(hours=13)).reminded == []  # too early
+    soon = deadline - timedelta(hours=11)
+    assert ticks.tick(runtime, now=soon).reminded == [(game_id, "spain")]
+    drain(runtime)
+    assert "we have no orders from you" in last_to(runtime, SPAIN)
+    assert ticks.tick(runtime, now=soon + timedelta(minutes=1)).reminded == []  # once
+    deliver_mail(runtime, compose(GM, gm_address, "EXTEND 1h"))  # the deadline moves
+    assert ticks.tick(runtime, now=soon + timedelta(minutes=2)).reminded == [(game_id, "spain")]
+    drain(runtime)
+    reminders = [m for m in sent(runtime) if "we have no orders" in text_of(m)]
+    assert [str(m["To"]) for m in reminders] == [SPAIN, SPAIN]
+    assert all(
+        "we have no orders" not in text_of(m) for m in sent(runtime) if str(m["To"]) == FRANCE
+    )
