@@ -54,6 +54,7 @@ def test_welcome_carries_reply_address_deadline_and_calendar(runtime: Runtime) -
         ]
         ics = calendar.get_payload(decode=True).decode()
         assert f"UID:game-{game_id}-turn-1@pbem.localhost" in ics and "SEQUENCE:1" in ics
+        assert mail["List-Id"] == f"2 de Mayo game {game_id} <game-{game_id}.pbem.localhost>"
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.deadline is not None
@@ -64,7 +65,7 @@ def test_both_orders_in_means_early_adjudication_with_reports_to_both(runtime: R
     game_id, addresses = new_game(runtime)
     deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
     receipt = text_of(sent(runtime)[-1])
-    assert "Your orders are on file" in receipt and "16-14 x1" in receipt
+    assert "Your orders for turn 1 are on file" in receipt and "16-14 x1" in receipt
     assert turns(runtime, game_id) == 0
     deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-14\nNODRAW"))
     assert turns(runtime, game_id) == 1
@@ -168,3 +169,43 @@ def test_late_orders_count_for_the_next_turn(runtime: Runtime) -> None:
     assert deadline is not None
     result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
     assert isinstance(result, deadlines.Adjudicated) and result.defaulted == ()
+
+
+def test_a_new_set_replaces_and_add_merges(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime, early=False)
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x1"))
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "6-5 x1"))
+    assert "they replace the ones you sent before" in text_of(sent(runtime)[-1])
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "ADD\n1-2 x1"))
+    merged = text_of(sent(runtime)[-1])
+    assert "merged with the ones you sent before (ADD)" in merged
+    assert "6-5 x1" in merged and "1-2 x1" in merged and "16-14" not in merged
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+        orders = deadlines.current_orders(session, session.get_one(Game, game_id), 1)
+    paths = [move["path"] for move in orders["france"]["moves"]]
+    assert paths == [["6", "5"], ["1", "2"]]
+    assert deadline is not None
+    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    assert isinstance(result, deadlines.Adjudicated) and result.defaulted == ("spain",)
+
+
+def test_orders_processed_after_their_turn_are_answered_too_late(runtime: Runtime) -> None:
+    from adjudicator.services import inbox, pipeline
+
+    game_id, addresses = new_game(runtime, early=False)
+    # Stored a second before the deadline, processed only after the turn was adjudicated.
+    stored = inbox.store(runtime, compose(SPAIN, addresses[SPAIN], "9-4"), "test")
+    assert isinstance(stored, inbox.Stored)
+    runtime.enqueue.items.clear()  # type: ignore[attr-defined]
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    assert isinstance(deadlines.adjudicate(runtime, game_id, now=deadline), deadlines.Adjudicated)
+    pipeline.process(runtime, stored.id)
+    drain(runtime)
+    receipt = text_of(sent(runtime)[-1])
+    assert "while turn 1 was being processed: too late for that turn" in receipt.replace(
+        "\r\n", " "
+    )
+    assert "Your orders for turn 2 are on file" in receipt

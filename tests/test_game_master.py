@@ -157,7 +157,7 @@ def test_replace_hands_the_seat_to_a_new_player(runtime: Runtime) -> None:
     deliver_mail(runtime, compose("palafox@example.com", seats[SPAIN], "9-4"))
     assert "not one this service handed out (replaced)" in last_to(runtime, "palafox@example.com")
     deliver_mail(runtime, compose("palafox@example.com", new_address, "9-4"))
-    assert "Your orders are on file" in last_to(runtime, "palafox@example.com")
+    assert "Your orders for turn 1 are on file" in last_to(runtime, "palafox@example.com")
 
 
 def test_only_the_gm_may_use_the_gm_address(runtime: Runtime) -> None:

@@ -132,6 +132,21 @@ def current_orders(session: Session, game: Game, turn_number: int) -> dict[str, 
     return latest
 
 
+def orders_text_on_file(session: Session, game: Game, seat: str, turn_number: int) -> str | None:
+    """The text of the seat's accepted order set for the turn, the one that counts now."""
+    return session.scalars(
+        select(Submission.text)
+        .where(
+            Submission.game_id == game.id,
+            Submission.seat == seat,
+            Submission.turn_number == turn_number,
+            Submission.accepted.is_(True),
+        )
+        .order_by(Submission.id.desc())
+        .limit(1)
+    ).first()
+
+
 def everyone_submitted(session: Session, game: Game) -> bool:
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)

@@ -30,6 +30,7 @@ class Letter:
     in_reply_to: str | None = None
     references: Sequence[str] = ()
     message_id: str | None = None
+    headers: dict[str, str] | None = None
 
 
 def game_subject(game: Game, title: str) -> str:
@@ -70,7 +71,7 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
         message_id=message_id,
         in_reply_to=letter.in_reply_to,
         references=letter.references,
-        headers={"X-Pbem-Kind": letter.kind},
+        headers={"X-Pbem-Kind": letter.kind, **(letter.headers or {})},
         attachments=letter.attachments,
     )
     record = OutboxMessage(

@@ -238,13 +238,22 @@ def seat_mail(
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     state = rules.load(turn.state)
-    report = rules.parse_orders(state, seat.seat, "\n".join(order_lines))
+    text = "\n".join(order_lines)
+    report = rules.parse_orders(state, seat.seat, text)
+    earlier = deadlines.orders_text_on_file(session, game, seat.seat, turn.number + 1)
+    merged = False
+    if isinstance(report.orders, dict) and report.orders.get("add") and earlier is not None:
+        # ADD: the new lines join the set on file; parsing them together re-checks every limit.
+        added = [line for line in order_lines if line.strip().upper() != "ADD"]
+        text = earlier + "\n" + "\n".join(added)
+        report = rules.parse_orders(state, seat.seat, text)
+        merged = True
     submission = Submission(
         game_id=game.id,
         seat=seat.seat,
         turn_number=turn.number + 1,
         inbound_id=record.id,
-        text="\n".join(order_lines),
+        text=text,
         report=[reports.line_json(line) for line in report.lines],
         orders=report.orders,
         accepted=report.ok,
@@ -260,7 +269,25 @@ def seat_mail(
         )
         reports.turn_report(session, runtime, game, seat, new_turn, resolution, report, mail)
         return Verdict("done", f"turn {new_turn.number} resolved", game.id)
-    reports.receipt(session, runtime, mail, record.id, game, seat, report, found)
+    # Processed after the turn it was written for had been resolved: say so, never drop it.
+    late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
+    reports.receipt(
+        session,
+        runtime,
+        mail,
+        record.id,
+        game,
+        seat,
+        report,
+        found,
+        filing={
+            "for_turn": turn.number + 1,
+            "merged": merged,
+            "replaced": earlier is not None and not merged,
+            "too_late_for": turn.number if late else None,
+            "received": f"{record.received_at:%H:%M:%S} UTC",
+        },
+    )
     if game.early and not game.paused and deadlines.everyone_submitted(session, game):
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
         runtime.later(session, "adjudicate", game.id)

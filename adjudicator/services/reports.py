@@ -154,6 +154,10 @@ def mail_seat(
         in_reply_to=None if message_id else in_reply_to,
         references=[] if message_id else references,
         message_id=message_id,
+        # Lets a player's mail client file and filter each game's mail together.
+        headers={
+            "List-Id": f"{rules.title} game {game.id} <game-{game.id}.{runtime.config.mail_domain}>"
+        },
     )
     queue(session, runtime, letter, game)
 
@@ -230,8 +234,11 @@ def receipt(
     seat: Seat,
     report: OrderReport,
     found: list[str],
+    filing: dict[str, Any] | None = None,
 ) -> None:
-    """The orders as understood when they were not resolved at once, or the answer to commands."""
+    """The orders as understood when they were not resolved at once, or the answer to commands.
+
+    ``filing`` says which turn they count for and whether they replaced or joined a set on file."""
     mail_seat(
         session,
         runtime,
@@ -247,6 +254,7 @@ def receipt(
             "accepted": report.ok,
             "commands": found,
             "help": play.rules_for(game).help_text() if "HELP" in found else "",
+            "filing": filing or {},
         },
     )
 
