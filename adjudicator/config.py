@@ -34,6 +34,7 @@ class Config:
     max_message_bytes: int
     tick_seconds: int
     claim_lease_seconds: int
+    demo_pace_seconds: int
     idle_close_days: int
     idle_warning_days: int
     challenge_days: int

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
-from adjudicator import smtp
+from adjudicator import demo, smtp
 from adjudicator.models import Game, InboundMessage, Seat
 from adjudicator.services import inbox, play
 from adjudicator.services.runtime import Runtime
@@ -48,6 +48,8 @@ def serve(runtime: Runtime, sample: bool = True) -> None:
         threading.Thread(target=web.serve_forever, name="web", daemon=True).start()
         stack.callback(web.shutdown)
         game_line = start_sample(runtime) if sample else ""
+        if sample:
+            game_line += start_demo(runtime, stack)
         print(banner(runtime, game_line), flush=True)
         stop.wait()
         print("stopping…", flush=True)
@@ -62,6 +64,20 @@ def serve_smtp(runtime: Runtime) -> None:
         signal.signal(signum, lambda *_: stop.set())
     stop.wait()
     listener.stop()
+
+
+def start_demo(runtime: Runtime, stack: ExitStack) -> str:
+    """The 2 de Mayo demo game and its scripted players, who mail orders to the listener."""
+    game_id = demo.start_game(runtime)
+    if game_id is None:
+        return ""
+    players = demo.ScriptedPlayers(runtime, game_id, runtime.config.demo_pace_seconds)
+    players.start()
+    stack.callback(players.stop.set)
+    return (
+        f"\n  demo game    #{game_id}, 2 de Mayo: two scripted players mail orders over SMTP;"
+        f"\n               watch {runtime.config.base_url}/games/{game_id} and the outbox"
+    )
 
 
 def banner(runtime: Runtime, game_line: str) -> str:

@@ -66,6 +66,15 @@ class Service:
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Service]:
+    yield from launch(tmp_path, "--no-sample")
+
+
+@pytest.fixture
+def service_with_demo(tmp_path: Path) -> Iterator[Service]:
+    yield from launch(tmp_path, "--sample", PBEM_DEMO_PACE_SECONDS="1")
+
+
+def launch(tmp_path: Path, sample: str, **extra: str) -> Iterator[Service]:
     smtp_port, web_port = free_port(), free_port()
     env = {
         **os.environ,
@@ -74,11 +83,12 @@ def service(tmp_path: Path) -> Iterator[Service]:
         "PBEM_WEB_PORT": str(web_port),
         "PBEM_BASE_URL": f"http://127.0.0.1:{web_port}",
         "PBEM_TICK_SECONDS": "2",
+        **extra,
     }
     env.pop("PBEM_CONFIG", None)
     env.pop("PBEM_DATABASE_URL", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "adjudicator.cli", "serve", "--no-sample"],
+        [sys.executable, "-m", "adjudicator.cli", "serve", sample],
         env=env,
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -175,3 +185,21 @@ def test_garbage_over_smtp_is_kept_and_inspectable(service: Service) -> None:
     )
     assert raw.stdout.startswith(b"\x00\x01 not a mail \xff")
     assert service.outbox() == []
+
+
+def test_the_demo_game_is_played_by_mail(service_with_demo: Service) -> None:
+    """`./run serve`'s sample: scripted 2 de Mayo players mail orders; turns arrive."""
+    deadline = time.monotonic() + 90
+    reports: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        reports = {"murat@example.com": 0, "daoiz@example.com": 0}
+        for mail in service_with_demo.outbox():
+            body = mail.get_body(preferencelist=("plain",))
+            if str(mail["To"]) in reports and body and "turn 2 resolved" in body.get_content():
+                reports[str(mail["To"])] += 1
+        if all(reports.values()):
+            break
+        time.sleep(0.5)
+    assert all(reports.values()), reports
+    page = requests.get(f"http://127.0.0.1:{service_with_demo.web_port}/", timeout=10).text
+    assert "2 de Mayo" in page and "Thermopyles" in page

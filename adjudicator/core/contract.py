@@ -191,6 +191,11 @@ class Game(abc.ABC, Generic[StateT]):
     def help_text(self) -> str:
         """The order syntax with examples, for HELP and the web help page."""
 
+    def orders_text(self, orders: JSON) -> str | None:
+        """A canonical order set written as a player would mail it (``parse_orders`` reads it
+        back to the same set); None where a game does not offer it."""
+        return None
+
     def adjudicate_case(self, data: JSON) -> JSON | None:
         """Stateless adjudication for game masters and tools: a position and every side's orders
         in, the resolved position, each order's outcome and the events out; nothing is stored.

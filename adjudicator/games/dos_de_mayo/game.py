@@ -164,6 +164,12 @@ class DosDeMayo(Game[Position]):
     def help_text(self) -> str:
         return help_text()
 
+    def orders_text(self, orders: JSON) -> str | None:
+        from adjudicator.games.dos_de_mayo.orders import order_set_from_json
+
+        order_set = order_set_from_json(orders)
+        return None if isinstance(order_set, str) else "\n".join(order_set.lines())
+
     def adjudicate_case(self, data: JSON) -> JSON | None:
         from adjudicator.games.dos_de_mayo.stateless import adjudicate_case
 

@@ -1,0 +1,38 @@
+"""Canonical order text: what a scripted player mails is read back as the same order set."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from adjudicator.core import registry
+from adjudicator.core.chance import Chance
+
+GAME = registry.games()["2demayo"]
+
+
+def test_every_legal_set_round_trips_through_its_text() -> None:
+    chooser = random.Random(7)
+    checked = 0
+    for seed in range(12):
+        state: Any = GAME.new_game(GAME.option_defaults(), Chance(bytes([seed]) * 32, "t", 0))
+        for turn in range(1, 11):
+            if GAME.outcome(state).finished:
+                break
+            chosen = {}
+            for seat in GAME.pending(state):
+                for orders in GAME.legal_orders(state, seat):
+                    text = GAME.orders_text(orders)
+                    assert text is not None
+                    report = GAME.parse_orders(state, seat, text)
+                    assert report.ok, (text, [line.reason for line in report.rejected])
+                    assert report.orders == orders, text
+                    checked += 1
+                chosen[seat] = chooser.choice(GAME.legal_orders(state, seat))
+            state = GAME.resolve(state, chosen, Chance(bytes([seed]) * 32, "t", turn)).state
+    assert checked > 200
+
+
+def test_unusable_json_gives_no_text() -> None:
+    assert GAME.orders_text({"moves": "everywhere"}) is None
+    assert registry.games()["thermopyles"].orders_text({"action": "retreat"}) is None
