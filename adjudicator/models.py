@@ -196,6 +196,8 @@ class Submission(Base):
     report: Mapped[list[Any]] = mapped_column(JSON)
     orders: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     accepted: Mapped[bool] = mapped_column(default=False)
+    # The player asked to WAIT: no early adjudication of this turn, only the deadline.
+    wait: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

@@ -209,3 +209,18 @@ def test_orders_processed_after_their_turn_are_answered_too_late(runtime: Runtim
         "\r\n", " "
     )
     assert "Your orders for turn 2 are on file" in receipt
+
+
+def test_a_player_may_ask_the_turn_to_wait_for_its_deadline(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime)
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "WAIT"))
+    assert "You asked to WAIT" in text_of(sent(runtime)[-1])
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x1"))
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-4"))
+    assert turns(runtime, game_id) == 0  # both have orders on file, but Spain asked to wait
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    assert isinstance(result, deadlines.Adjudicated) and result.why == "deadline"
+    assert result.defaulted == ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN", "JOIN")
+GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN", "JOIN", "WAIT")
 SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND")
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 

@@ -148,9 +148,19 @@ def orders_text_on_file(session: Session, game: Game, seat: str, turn_number: in
 
 
 def everyone_submitted(session: Session, game: Game) -> bool:
+    """Every seat owing orders has a set on file, and nobody asked the turn to WAIT."""
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     owed = set(rules.pending(rules.load(turn.state)))
+    waiting = session.scalar(
+        select(Submission.id).where(
+            Submission.game_id == game.id,
+            Submission.turn_number == turn.number + 1,
+            Submission.wait.is_(True),
+        )
+    )
+    if waiting is not None:
+        return False
     return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1))
 
 

@@ -232,6 +232,21 @@ def seat_mail(
     if "RESIGN" in found:
         reports.resign(session, runtime, mail, record.id, game, seat)
         return Verdict("done", "resigned", game.id)
+    if "WAIT" in found and not play.rules_for(game).resolves_on_receipt:
+        # Kept as a submission of its own, so the request is on record for this turn.
+        session.add(
+            Submission(
+                game_id=game.id,
+                seat=seat.seat,
+                turn_number=play.latest_turn(session, game.id).number + 1,
+                inbound_id=record.id,
+                text="WAIT",
+                report=[],
+                orders=None,
+                accepted=False,
+                wait=True,
+            )
+        )
     if not order_lines:
         reports.reply_status(session, runtime, mail, record.id, game, seat, found)
         return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
