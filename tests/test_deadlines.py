@@ -190,18 +190,43 @@ def test_a_new_set_replaces_and_add_merges(runtime: Runtime) -> None:
     assert isinstance(result, deadlines.Adjudicated) and result.defaulted == ("spain",)
 
 
-def test_orders_processed_after_their_turn_are_answered_too_late(runtime: Runtime) -> None:
-    from adjudicator.services import inbox, pipeline
+def test_orders_stored_in_time_but_not_yet_processed_are_used(runtime: Runtime) -> None:
+    from adjudicator.services import inbox
 
     game_id, addresses = new_game(runtime, early=False)
-    # Stored a second before the deadline, processed only after the turn was adjudicated.
+    # Stored before the deadline, but its processing task never ran (a broker outage, say).
     stored = inbox.store(runtime, compose(SPAIN, addresses[SPAIN], "9-4"), "test")
     assert isinstance(stored, inbox.Stored)
     runtime.enqueue.items.clear()  # type: ignore[attr-defined]
     with runtime.db.session() as session:
         deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None
+    result = deadlines.adjudicate(runtime, game_id, now=deadline)
+    assert isinstance(result, deadlines.Adjudicated)
+    assert result.defaulted == ("france",)  # Spain's orders were in time and are in the turn
+    with runtime.db.session() as session:
+        turn = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
+        assert turn.orders["spain"]["moves"] == [{"path": ["9", "4"], "units": None}]
+
+
+def test_orders_arriving_while_their_turn_is_resolved_are_answered_too_late(
+    runtime: Runtime,
+) -> None:
+    from adjudicator.models import InboundMessage
+    from adjudicator.services import inbox, pipeline
+
+    game_id, addresses = new_game(runtime, early=False)
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
     assert isinstance(deadlines.adjudicate(runtime, game_id, now=deadline), deadlines.Adjudicated)
+    # The mail reached the listener in the instant the turn was being resolved.
+    stored = inbox.store(runtime, compose(SPAIN, addresses[SPAIN], "9-4"), "test")
+    assert isinstance(stored, inbox.Stored)
+    runtime.enqueue.items.clear()  # type: ignore[attr-defined]
+    with runtime.db.session() as session:
+        turn = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
+        session.get_one(InboundMessage, stored.id).received_at = turn.created_at
     pipeline.process(runtime, stored.id)
     drain(runtime)
     receipt = text_of(sent(runtime)[-1])

@@ -18,7 +18,9 @@ from sqlalchemy.orm import Session
 from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.db import changed
-from adjudicator.models import Game, Seat, Submission, utcnow
+from adjudicator.mail import addresses
+from adjudicator.mail.reading import Unreadable, read
+from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
 from adjudicator.services import play, reports
 from adjudicator.services.runtime import Runtime
 
@@ -192,6 +194,7 @@ def adjudicate(
 ) -> Adjudicated | str:
     """Resolve the game's current turn if it is due (or ``force``), once; else say why not."""
     now = now or utcnow()
+    catch_up(runtime, game_id, now)
     with runtime.db.session() as session:
         claimed = changed(
             session,
@@ -222,6 +225,41 @@ def adjudicate(
         with runtime.db.session() as session:  # give the lease back so the next tick retries
             session.execute(update(Game).where(Game.id == game_id).values(claimed_at=None))
         raise
+
+
+def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
+    """Process mail for this game that was stored before ``cutoff`` but is still waiting.
+
+    Its own task may be stuck behind a broker outage or a busy queue; orders that reached us in
+    time belong in this turn, so they are handled here first (processing is idempotent).
+    """
+    from adjudicator.services import pipeline  # pipeline imports this module too
+
+    with runtime.db.session() as session:
+        waiting = session.execute(
+            select(InboundMessage.id, InboundMessage.envelope_to, InboundMessage.raw).where(
+                InboundMessage.status == "received", InboundMessage.received_at <= cutoff
+            )
+        ).all()
+    handled = []
+    for inbound_id, envelope, raw in waiting:
+        if _for_game(runtime, game_id, envelope, raw):
+            pipeline.process(runtime, inbound_id)
+            handled.append(inbound_id)
+    return handled
+
+
+def _for_game(runtime: Runtime, game_id: int, envelope: list[str], raw: bytes) -> bool:
+    recipients = list(envelope)
+    if not recipients:
+        mail = read(raw)
+        recipients = [] if isinstance(mail, Unreadable) else list(mail.recipients)
+    config = runtime.config
+    for address in recipients:
+        seat = addresses.route(address, config.mail_domain, config.secret_key)
+        if isinstance(seat, addresses.SeatRoute) and seat.game_id == game_id:
+            return True
+    return False
 
 
 def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:
