@@ -277,3 +277,26 @@ def test_mails_for_one_game_processed_at_once_make_consecutive_turns(runtime: Ru
     assert sorted(verdicts) == [f"turn {n} resolved" for n in range(1, 6)]
     number, view = position(runtime, game_id)
     assert (number, view["marker"]) == (5, 6)
+
+
+def test_stored_mail_knows_its_game_before_it_is_read(runtime: Runtime) -> None:
+    from adjudicator.services import inbox
+
+    game_id, reply_to = start(runtime)
+    local, domain = reply_to.split("@")
+    cases = {
+        reply_to: game_id,  # from the To header (no envelope given)
+        f"{local[:-1]}{'1' if local[-1] == '0' else '0'}@{domain}": None,  # forged
+        "new@pbem.localhost": None,
+    }
+    for address, expected in cases.items():
+        stored = inbox.store(runtime, compose(PLAYER, address, "RETREAT"), "test")
+        assert isinstance(stored, inbox.Stored)
+        with runtime.db.session() as session:
+            assert session.get_one(InboundMessage, stored.id).game_id == expected, address
+    enveloped = inbox.store(
+        runtime, compose(PLAYER, "someone@example.com", "RETREAT"), "test", envelope_to=[reply_to]
+    )
+    assert isinstance(enveloped, inbox.Stored)
+    with runtime.db.session() as session:
+        assert session.get_one(InboundMessage, enveloped.id).game_id == game_id

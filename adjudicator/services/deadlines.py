@@ -18,8 +18,6 @@ from sqlalchemy.orm import Session
 from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.db import changed
-from adjudicator.mail import addresses
-from adjudicator.mail.reading import Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
 from adjudicator.services import play, reports
 from adjudicator.services.runtime import Runtime
@@ -236,30 +234,18 @@ def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
     from adjudicator.services import pipeline  # pipeline imports this module too
 
     with runtime.db.session() as session:
-        waiting = session.execute(
-            select(InboundMessage.id, InboundMessage.envelope_to, InboundMessage.raw).where(
-                InboundMessage.status == "received", InboundMessage.received_at <= cutoff
+        waiting = session.scalars(
+            select(InboundMessage.id)
+            .where(
+                InboundMessage.game_id == game_id,
+                InboundMessage.status == "received",
+                InboundMessage.received_at <= cutoff,
             )
+            .order_by(InboundMessage.id)
         ).all()
-    handled = []
-    for inbound_id, envelope, raw in waiting:
-        if _for_game(runtime, game_id, envelope, raw):
-            pipeline.process(runtime, inbound_id)
-            handled.append(inbound_id)
-    return handled
-
-
-def _for_game(runtime: Runtime, game_id: int, envelope: list[str], raw: bytes) -> bool:
-    recipients = list(envelope)
-    if not recipients:
-        mail = read(raw)
-        recipients = [] if isinstance(mail, Unreadable) else list(mail.recipients)
-    config = runtime.config
-    for address in recipients:
-        seat = addresses.route(address, config.mail_domain, config.secret_key)
-        if isinstance(seat, addresses.SeatRoute) and seat.game_id == game_id:
-            return True
-    return False
+    for inbound_id in waiting:
+        pipeline.process(runtime, inbound_id)
+    return list(waiting)
 
 
 def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:

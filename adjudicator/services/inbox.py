@@ -11,7 +11,8 @@ from email.policy import default as default_policy
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from adjudicator.models import InboundMessage
+from adjudicator.mail import addresses
+from adjudicator.models import Game, InboundMessage
 from adjudicator.services.runtime import Runtime
 
 
@@ -24,6 +25,28 @@ class Stored:
 @dataclass(frozen=True)
 class Refused:
     reason: str
+
+
+def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int | None:
+    """The game a message is for, from its orders+ address, known before it is read in full.
+
+    Lets adjudication find a game's waiting mail by an indexed column instead of reading
+    every waiting message."""
+    recipients = list(envelope_to)
+    if not recipients:
+        try:
+            headers = BytesHeaderParser(policy=default_policy).parsebytes(raw[:65536])
+            fields = ("To", "Cc", "Delivered-To", "X-Original-To")
+            recipients = [str(a) for name in fields for a in headers.get_all(name, [])]
+        except Exception:  # not a mail: no game
+            return None
+    config = runtime.config
+    for field in recipients:
+        for address in field.split(","):
+            route = addresses.route(address, config.mail_domain, config.secret_key)
+            if isinstance(route, addresses.SeatRoute):
+                return route.game_id
+    return None
 
 
 def dedupe_key(raw: bytes) -> str:
@@ -58,9 +81,12 @@ def store(
         envelope_to=[address.lower() for address in envelope_to],
         raw=raw,
         size=len(raw),
+        game_id=routed_game(runtime, raw, envelope_to),
     )
     try:
         with runtime.db.session() as session:
+            if record.game_id is not None and session.get(Game, record.game_id) is None:
+                record.game_id = None  # a token for a game this database does not have
             session.add(record)
             session.flush()
             runtime.later(session, "process_inbound", record.id)

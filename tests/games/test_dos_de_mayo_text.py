@@ -36,3 +36,10 @@ def test_every_legal_set_round_trips_through_its_text() -> None:
 def test_unusable_json_gives_no_text() -> None:
     assert GAME.orders_text({"moves": "everywhere"}) is None
     assert registry.games()["thermopyles"].orders_text({"action": "retreat"}) is None
+
+
+def test_the_description_counts_turns_of_the_whole_game() -> None:
+    state: Any = GAME.new_game(GAME.option_defaults(), Chance(b"d" * 32, "t", 0))
+    orders = {seat: GAME.default_orders(state, seat) for seat in GAME.pending(state)}
+    state = GAME.resolve(state, orders, Chance(b"d" * 32, "t", 1)).state
+    assert "Turn 2 of 10, in play." in GAME.describe(GAME.view(state, None))

@@ -106,7 +106,7 @@ def contested(view: Mapping[str, Any]) -> list[str]:
 
 def status_words(view: Mapping[str, Any]) -> str:
     """'Turn 3 of 10, in play.' or 'Game over after turn 10: Spain wins (why).'"""
-    turn = f"turn {view['turn']} of {view['last_turn']}"
+    turn = f"turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
     if view["status"] != "over":
         return f"{turn[0].upper()}{turn[1:]}, in play."
     winner = view.get("winner")

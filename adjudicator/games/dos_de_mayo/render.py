@@ -479,7 +479,7 @@ def _header(paint: Painter, view: Mapping[str, Any]) -> None:
                 "lm",
                 width=look.width - used - 130,
             )
-    turn = f"Turn {view['turn']} of {view['last_turn']}"
+    turn = f"Turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
     paint.text((look.width - 12, look.header / 2), turn, 16, "header_ink", "rm", bold=True)
 
 
