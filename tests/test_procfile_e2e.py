@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from datetime import timedelta
+from email import message_from_string, policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 import redis
 import requests
 from conftest import PG_ADMIN, ROOT, free_port
+from sqlalchemy import select
 
 from adjudicator.db import Database
 from adjudicator.models import InboundMessage, utcnow
@@ -152,3 +154,53 @@ def test_procfile_processes_play_a_game(deployment: Deployment) -> None:
     third = deployment.wait_for_mail(3, timeout=30)
     assert "To: b@example.com" in third
     database.dispose()
+
+
+def test_a_full_2_de_mayo_game_by_mail_at_scale(deployment: Deployment) -> None:
+    """Two players (scripted) mail every turn's orders over SMTP until the game ends."""
+    from adjudicator import config as configuration
+    from adjudicator.demo import ScriptedPlayers
+    from adjudicator.models import Game, Turn
+    from adjudicator.services import deadlines
+    from adjudicator.services.runtime import Runtime
+
+    config = configuration.load(environ=deployment.env)
+    runtime = Runtime(config, Database(config.database_url))
+    with runtime.db.session() as session:
+        game = deadlines.start_game(
+            session,
+            runtime,
+            "2demayo",
+            {"france": "murat@example.com", "spain": "daoiz@example.com"},
+            {},
+            "1h",
+            "UTC",
+        )
+        assert isinstance(game, Game)
+        game_id = game.id
+    players = ScriptedPlayers(runtime, game_id, pace=0.2, seed=5)
+    players.start()
+    deadline = time.monotonic() + 120
+    status = "active"
+    while time.monotonic() < deadline and status == "active":
+        time.sleep(0.5)
+        with runtime.db.session() as session:
+            status = session.get_one(Game, game_id).status
+    players.stop.set()
+    assert status == "finished", "the game did not end within 2 minutes"
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        turns = session.scalars(select(Turn).where(Turn.game_id == game_id)).all()
+        last = max(turn.number for turn in turns)
+        assert sorted(turn.number for turn in turns) == list(range(last + 1))
+        assert last == 10 or "limit" in game.result, (last, game.result)
+        assert {turn.reason for turn in turns[1:]} == {"all-submitted"}
+    mails = [message_from_string(raw, policy=policy.default) for raw in deployment.outbox()]
+    for player in ("murat@example.com", "daoiz@example.com"):
+        reports = [m for m in mails if m["To"] == player and m["X-Pbem-Kind"] == "report"]
+        assert len(reports) == last, (player, len(reports))
+        body = reports[-1].get_body(preferencelist=("plain",))
+        assert body is not None
+        text = body.get_content()
+        assert "THE GAME IS OVER" in text and "The seed is now revealed" in text
+    runtime.db.dispose()
