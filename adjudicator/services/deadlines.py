@@ -84,17 +84,14 @@ def start_game(
     now = utcnow()
     if invite:
         game.status = "forming"
-        session.flush()
-        for seat in game.seats:
-            reports.mail_seat(
-                session,
-                runtime,
-                game,
-                seat,
-                key=f"game:{game.id}:invite:{seat.seat}",
-                kind="invitation",
-                template="invitation",
-            )
+        reports.mail_all_seats(
+            session,
+            runtime,
+            game,
+            key=f"game:{game.id}:invite",
+            kind="invitation",
+            template="invitation",
+        )
         return game
     for seat in game.seats:
         seat.joined_at = now

@@ -182,15 +182,12 @@ def _replace(
 
 
 def _announce(session: Session, runtime: Runtime, game: Game, key: str, message: str) -> None:
-    session.flush()
-    for seat in game.seats:
-        reports.mail_seat(
-            session,
-            runtime,
-            game,
-            seat,
-            key=f"{key}:notice:{seat.seat}",
-            kind="notice",
-            template="notice",
-            extra={"message": message},
-        )
+    reports.mail_all_seats(
+        session,
+        runtime,
+        game,
+        key=f"{key}:notice",
+        kind="notice",
+        template="notice",
+        extra={"message": message},
+    )

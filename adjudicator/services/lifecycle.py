@@ -106,14 +106,6 @@ def _mail_seats(
         "idle_close_days": runtime.config.idle_close_days,
         "idle_warning_days": runtime.config.idle_warning_days,
     }
-    for seat in game.seats:
-        reports.mail_seat(
-            session,
-            runtime,
-            game,
-            seat,
-            key=f"{key}:{seat.seat}",
-            kind=kind,
-            template=template,
-            extra=days,
-        )
+    reports.mail_all_seats(
+        session, runtime, game, key=key, kind=kind, template=template, extra=days
+    )

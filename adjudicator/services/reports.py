@@ -162,6 +162,31 @@ def mail_seat(
     queue(session, runtime, letter, game)
 
 
+def mail_all_seats(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    *,
+    key: str,
+    kind: str,
+    template: str,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """The same news to every seat, each with its own position; ``key`` gets the seat added."""
+    session.flush()
+    for seat in game.seats:
+        mail_seat(
+            session,
+            runtime,
+            game,
+            seat,
+            key=f"{key}:{seat.seat}",
+            kind=kind,
+            template=template,
+            extra=extra,
+        )
+
+
 def game_started(session: Session, runtime: Runtime, game: Game) -> None:
     help_text = play.rules_for(game).help_text()
     for index, seat in enumerate(game.seats):
