@@ -198,3 +198,27 @@ def test_reminders_only_to_seats_without_orders_once_per_deadline(runtime: Runti
     assert all(
         "we have no orders" not in text_of(m) for m in sent(runtime) if str(m["To"]) == FRANCE
     )
+
+
+def test_sides_by_lot_are_dealt_from_the_seed_and_verifiable(runtime: Runtime) -> None:
+    from adjudicator.core.chance import Chance
+    from adjudicator.services import verification
+
+    body = f"NEW 2DEMAYO\nPLAYERS {FRANCE}, me\nSCHEDULE 48h"
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
+    assert "is formed, with you as its game master" in last_to(runtime, GM)
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game)).one()
+        dealt = {seat.seat: seat.player.address for seat in game.seats}
+        expected = Chance(game.seed, game.stream, 0).shuffle("sides", [FRANCE, GM])
+        opening = session.scalars(select(Turn).where(Turn.game_id == game.id)).one()
+        game_id = game.id
+    assert [dealt["france"], dealt["spain"]] == expected
+    assert any(event["label"] == "sides" for event in opening.events)
+    for player, seat in ((dealt["france"], "france"), (dealt["spain"], "spain")):
+        theirs = [text_of(m) for m in sent(runtime) if str(m["To"]) == player]
+        assert any(f"as {seat}." in text for text in theirs), (player, seat)
+    result = verification.verify_game(runtime, game_id, force=True)
+    assert not isinstance(result, str) and not result.problems and result.events_checked >= 3
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", f"NEW 2DEMAYO\nPLAYERS {FRANCE}"))
+    assert "PLAYERS lists one address per seat (2)" in last_to(runtime, GM)

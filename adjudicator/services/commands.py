@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN", "JOIN", "WAIT")
-SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND")
+SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS")
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator import schedule
 from adjudicator.core import registry
+from adjudicator.core.chance import Chance
 from adjudicator.db import changed
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
 from adjudicator.services import play, reports
@@ -60,6 +61,7 @@ def start_game(
     gm_address: str | None = None,
     invite: bool = False,
     reminder_hours: int = 12,
+    random_sides: bool = False,
 ) -> Game | str:
     """A game with a seat per address and a deadline for turn 1; or what is wrong, in words.
 
@@ -77,6 +79,8 @@ def start_game(
     game = play.create_game(session, runtime, rules, players, options)
     if isinstance(game, str):
         return game
+    if random_sides:
+        deal_sides(session, game)
     game.schedule, game.timezone = schedule_text, timezone
     game.grace_minutes, game.early, game.reminder_hours = grace_minutes, early, reminder_hours
     if gm_address:
@@ -98,6 +102,17 @@ def start_game(
     open_deadline(game, now)
     reports.game_started(session, runtime, game)
     return game
+
+
+def deal_sides(session: Session, game: Game) -> None:
+    """Seat the players in an order drawn from the game's own seed, recorded with turn 0's
+    draws so that the revealed seed proves nobody chose who plays which side."""
+    opening = play.latest_turn(session, game.id)
+    chance = Chance(game.seed, game.stream, 0)
+    players = [seat.player for seat in game.seats]
+    for seat, player in zip(game.seats, chance.shuffle("sides", players), strict=True):
+        seat.player = player
+    opening.events = [*opening.events, *(event.to_json() for event in chance.events)]
 
 
 def join(session: Session, runtime: Runtime, game: Game, seat: Seat) -> bool:

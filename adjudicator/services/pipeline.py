@@ -140,12 +140,19 @@ def start_gm_game(
     """The sender is the game master; each named player is invited and answers JOIN."""
     rules = registry.get(request.game_key)
     assert rules is not None
-    addresses = {
-        seat: mail.sender if address == "me" else address for seat, address in request.seats.items()
-    }
     settings = request.settings
+    seats = dict(request.seats)
+    if "PLAYERS" in settings:
+        # Sides by lot: the players are listed, and the seed deals them their seats.
+        listed = [word.strip().strip("<>").lower() for word in settings["PLAYERS"].split(",")]
+        seats = dict(zip(rules.seats, listed, strict=False))
+    addresses = {
+        seat: mail.sender if address == "me" else address for seat, address in seats.items()
+    }
     why = None
-    if set(addresses) != set(rules.seats):
+    if "PLAYERS" in settings and len(settings["PLAYERS"].split(",")) != len(rules.seats):
+        why = f"PLAYERS lists one address per seat ({len(rules.seats)}), separated by commas"
+    elif set(addresses) != set(rules.seats):
         example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
         why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
     elif not (settings.get("GRACE", "0").isdigit() and settings.get("REMIND", "12").isdigit()):
@@ -166,6 +173,7 @@ def start_gm_game(
             gm_address=mail.sender,
             invite=True,
             reminder_hours=int(settings.get("REMIND", "12")),
+            random_sides="PLAYERS" in settings,
         )
         if isinstance(made, Game):
             reports.gm_created(session, runtime, made, mail, record.id)
