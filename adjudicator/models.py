@@ -14,12 +14,14 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -145,7 +147,17 @@ class Turn(Base):
     """One resolved step of a game, never changed once written. Turn 0 is the opening position."""
 
     __tablename__ = "turns"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    # One live turn per number; a rolled-back turn stays on record beside its replacement.
+    __table_args__ = (
+        Index(
+            "uq_turns_live_number",
+            "game_id",
+            "number",
+            unique=True,
+            sqlite_where=text("rolled_back_at IS NULL"),
+            postgresql_where=text("rolled_back_at IS NULL"),
+        ),
+    )
     id: Mapped[int] = mapped_column(ID, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     number: Mapped[int] = mapped_column(Integer)
@@ -158,6 +170,9 @@ class Turn(Base):
     reason: Mapped[str] = mapped_column(String(16))
     public_png: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # Set when the game master rolls this turn back; the next turn takes its number again.
+    rolled_back_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    rollback_note: Mapped[str] = mapped_column(Text, default="")
 
 
 class InboundMessage(Base):

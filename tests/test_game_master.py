@@ -222,3 +222,40 @@ def test_sides_by_lot_are_dealt_from_the_seed_and_verifiable(runtime: Runtime) -
     assert not isinstance(result, str) and not result.problems and result.events_checked >= 3
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", f"NEW 2DEMAYO\nPLAYERS {FRANCE}"))
     assert "PLAYERS lists one address per seat (2)" in last_to(runtime, GM)
+
+
+def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -> None:
+    from adjudicator.web import create_app
+
+    game_id, gm_address, seats = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "16-14 x2"))
+    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-14"))
+    with runtime.db.session() as session:
+        first = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
+        first_state, first_events = first.state, first.events
+    deliver_mail(runtime, compose(GM, gm_address, "ROLLBACK France misread the map"))
+    assert "turn 1 rolled back" in last_to(runtime, GM)
+    notice = last_to(runtime, SPAIN)
+    assert "rolled back turn 1 (France misread the map)" in notice.replace("\n", " ")
+    assert "POSITION AFTER TURN 0" in notice
+    page = create_app(runtime).test_client().get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Turn 1 — rolled back" in page and "France misread the map" in page
+    # Played again with the same orders: the same dice, the same result.
+    deliver_mail(runtime, compose(GM, gm_address, "PROCESS NOW"))
+    with runtime.db.session() as session:
+        again = session.scalars(
+            select(Turn)
+            .where(Turn.game_id == game_id, Turn.rolled_back_at.is_(None))
+            .order_by(Turn.number.desc())
+        ).first()
+        assert again is not None and again.number == 1
+        assert again.state == first_state and again.events == first_events
+        rows = session.scalar(select(func.count()).select_from(Turn).where(Turn.game_id == game_id))
+        assert rows == 3  # the opening, the rolled-back turn 1, and turn 1 again
+    from adjudicator.services import verification
+
+    checked = verification.verify_game(runtime, game_id, force=True)
+    assert not isinstance(checked, str) and not checked.problems
+    deliver_mail(runtime, compose(GM, gm_address, "END"))
+    deliver_mail(runtime, compose(GM, gm_address, "ROLLBACK"))
+    assert "is finished; nothing can change" in last_to(runtime, GM)

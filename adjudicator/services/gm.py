@@ -19,7 +19,17 @@ from adjudicator.models import Game
 from adjudicator.services import deadlines, play, reports
 from adjudicator.services.runtime import Runtime
 
-WORDS = ("SET DEADLINE", "EXTEND", "PAUSE", "RESUME", "PROCESS NOW", "REPLACE", "END", "STATUS")
+WORDS = (
+    "SET DEADLINE",
+    "EXTEND",
+    "PAUSE",
+    "RESUME",
+    "PROCESS NOW",
+    "ROLLBACK",
+    "REPLACE",
+    "END",
+    "STATUS",
+)
 WHEN = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{1,2}:\d{2})(?:\s+(?P<zone>\S+))?$")
 
 
@@ -107,6 +117,8 @@ def _command(
             return False, "the game has not started"
         runtime.later(session, "force", game.id)
         return True, "the turn will be processed at once, with defaults for missing orders"
+    if word == "ROLLBACK":
+        return _rollback(session, runtime, game, argument, key, now)
     if word == "REPLACE":
         return _replace(session, runtime, game, argument, key)
     # END
@@ -155,6 +167,35 @@ def _move(
     text = schedule.shown(when, "UTC", now)
     _announce(session, runtime, game, key, f"The deadline has moved ({why}).")
     return True, f"deadline now {text}"
+
+
+def _rollback(
+    session: Session, runtime: Runtime, game: Game, reason: str, key: str, now: datetime
+) -> tuple[bool, str]:
+    """Undo the last turn: it stays on record, marked; the turn is played again from before it.
+
+    Its number (and so its chance stream) is reused, so the same orders meet the same dice: a
+    rollback can correct a mistake but never re-roll one."""
+    if game.status != "active":
+        return False, "the game has not started"
+    turn = play.latest_turn(session, game.id)
+    if turn.number == 0:
+        return False, "no turn has been played yet"
+    turn.rolled_back_at = now
+    turn.rollback_note = reason or "no reason given"
+    session.flush()
+    deadlines.open_deadline(game, now)
+    why = f" ({reason})" if reason else ""
+    _announce(
+        session,
+        runtime,
+        game,
+        key,
+        f"The game master has rolled back turn {turn.number}"
+        f"{why}. The position is as it was before it; the orders you had on file for turn "
+        f"{turn.number} stay, and you may change them until the new deadline.",
+    )
+    return True, f"turn {turn.number} rolled back; it will be played again"
 
 
 def _replace(

@@ -38,8 +38,12 @@ def player_for(session: Session, address: str, name: str = "") -> Player:
 
 
 def latest_turn(session: Session, game_id: int) -> Turn:
+    """The game's current position: its newest turn that was not rolled back."""
     turn = session.scalar(
-        select(Turn).where(Turn.game_id == game_id).order_by(Turn.number.desc()).limit(1)
+        select(Turn)
+        .where(Turn.game_id == game_id, Turn.rolled_back_at.is_(None))
+        .order_by(Turn.number.desc())
+        .limit(1)
     )
     if turn is None:
         raise LookupError(f"game {game_id} has no opening turn")

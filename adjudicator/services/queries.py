@@ -34,11 +34,16 @@ class TurnPage:
     outcomes: list[dict[str, Any]]
     description: str
     dice: list[dict[str, Any]]
+    rolled_back: bool = False
+    rollback_note: str = ""
 
 
 def game_rows(session: Session, limit: int = 200) -> list[GameRow]:
     counts = (
-        select(Turn.game_id, func.max(Turn.number).label("turns")).group_by(Turn.game_id).subquery()
+        select(Turn.game_id, func.max(Turn.number).label("turns"))
+        .where(Turn.rolled_back_at.is_(None))
+        .group_by(Turn.game_id)
+        .subquery()
     )
     query = (
         select(Game, counts.c.turns)
@@ -67,7 +72,8 @@ def public_turns(session: Session, game: Game) -> list[TurnPage]:
     """Every turn as the public may see it: the public view in words, never a hand or a deck."""
     rules = play.rules_for(game)
     pages = []
-    for turn in session.scalars(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)):
+    turns = select(Turn).where(Turn.game_id == game.id).order_by(Turn.number, Turn.id)
+    for turn in session.scalars(turns):
         view = rules.view(rules.load(turn.state), None)
         dice = [
             {"label": event["label"], "value": event["result"][0]}
@@ -82,6 +88,8 @@ def public_turns(session: Session, game: Game) -> list[TurnPage]:
                 outcomes=[o for o in turn.outcomes if o.get("public", True)],
                 description=rules.describe(view),
                 dice=dice,
+                rolled_back=turn.rolled_back_at is not None,
+                rollback_note=turn.rollback_note,
             )
         )
     return pages
@@ -130,5 +138,7 @@ def turn_picture(session: Session, game_id: int, number: int) -> bytes | None:
     if game is None or not play.public_turns_visible(game):
         return None
     return session.scalar(
-        select(Turn.public_png).where(Turn.game_id == game_id, Turn.number == number)
+        select(Turn.public_png).where(
+            Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
+        )
     )
