@@ -64,6 +64,8 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(200), default="")
     # The player's own zone for showing deadlines; empty: each game's zone.
     timezone: Mapped[str] = mapped_column(String(64), default="")
+    # Hours before a deadline to be reminded; None: each game's setting (0: never).
+    reminder_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -120,6 +122,9 @@ class Game(Base):
     gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     # Remind seats without orders this many hours before a deadline (0: never).
     reminder_hours: Mapped[int] = mapped_column(Integer, default=12)
+    # Early adjudication waits this long after the last orders arrive, so a player may still
+    # change theirs after seeing that everyone has submitted.
+    early_delay_minutes: Mapped[int] = mapped_column(Integer, default=0)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
     challenge: Mapped[Challenge | None] = relationship()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
@@ -259,3 +259,52 @@ def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -
     deliver_mail(runtime, compose(GM, gm_address, "END"))
     deliver_mail(runtime, compose(GM, gm_address, "ROLLBACK"))
     assert "is finished; nothing can change" in last_to(runtime, GM)
+
+
+def test_players_set_their_time_zone_and_reminder_lead(runtime: Runtime) -> None:
+    game_id, _, seats = started(runtime)
+    deliver_mail(
+        runtime,
+        compose(SPAIN, seats[SPAIN], "PREFERENCES TIMEZONE America/New_York\nPREFERENCES REMIND 1"),
+    )
+    answer = last_to(runtime, SPAIN)
+    assert "deadlines are now shown in America/New_York" in answer
+    assert "reminders now come 1 h before a deadline" in answer
+    assert " EST = " in answer or " EDT = " in answer  # the deadline, in the player's own zone
+    deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "PREFERENCES TIMEZONE Mars/Olympus"))
+    assert "time zone not changed" in last_to(runtime, FRANCE)
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    assert deadline is not None
+    # France keeps the game's 12 h; Spain asked for 1 h.
+    assert ticks.tick(runtime, now=deadline - timedelta(hours=11)).reminded == [(game_id, "france")]
+    assert ticks.tick(runtime, now=deadline - timedelta(minutes=30)).reminded == [
+        (game_id, "spain")
+    ]
+
+
+def test_early_adjudication_can_wait_after_the_last_orders(runtime: Runtime) -> None:
+    with runtime.db.session() as session:
+        game = deadlines.start_game(
+            session,
+            runtime,
+            "2demayo",
+            {"france": FRANCE, "spain": SPAIN},
+            {},
+            "48h",
+            early_delay_minutes=10,
+        )
+        assert isinstance(game, Game)
+        game_id = game.id
+    drain(runtime)
+    seats = {player: reply_to(runtime, player) for player in (FRANCE, SPAIN)}
+    deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "16-14 x1"))
+    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-4"))
+    with runtime.db.session() as session:
+        assert session.scalar(select(func.max(Turn.number)).where(Turn.game_id == game_id)) == 0
+    now = datetime.now(UTC)
+    assert ticks.tick(runtime, now=now + timedelta(minutes=5)).turns_due == []
+    later = now + timedelta(minutes=11)
+    assert ticks.tick(runtime, now=later).turns_due == [game_id]
+    result = deadlines.adjudicate(runtime, game_id, now=later)
+    assert isinstance(result, deadlines.Adjudicated) and result.why == "all-submitted"

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN", "JOIN", "WAIT")
-SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS")
+SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS", "DELAY")
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
@@ -84,3 +84,17 @@ def split_commands(lines: list[str]) -> tuple[list[str], list[str]]:
         else:
             rest.append(line)
     return commands, rest
+
+
+def take_preferences(lines: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """(``PREFERENCES <key> <value>`` settings found, the other lines)."""
+    settings: list[tuple[str, str]] = []
+    rest: list[str] = []
+    for line in lines:
+        words = line.strip().split(maxsplit=2)
+        if words and words[0].upper() in ("PREFERENCES", "PREFERENCE", "PREFS"):
+            key = words[1].upper() if len(words) > 1 else ""
+            settings.append((key, words[2].strip() if len(words) > 2 else ""))
+        else:
+            rest.append(line)
+    return settings, rest

@@ -62,6 +62,7 @@ def start_game(
     invite: bool = False,
     reminder_hours: int = 12,
     random_sides: bool = False,
+    early_delay_minutes: int = 0,
 ) -> Game | str:
     """A game with a seat per address and a deadline for turn 1; or what is wrong, in words.
 
@@ -83,6 +84,7 @@ def start_game(
         deal_sides(session, game)
     game.schedule, game.timezone = schedule_text, timezone
     game.grace_minutes, game.early, game.reminder_hours = grace_minutes, early, reminder_hours
+    game.early_delay_minutes = early_delay_minutes
     if gm_address:
         game.gm_player_id = play.player_for(session, gm_address).id
     now = utcnow()
@@ -192,11 +194,45 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
             or_(Game.claimed_at.is_(None), Game.claimed_at < now - held),
         )
     ).all()
-    return [
+    due = [
         game_id
         for game_id, deadline, grace in candidates
         if deadline is not None and deadline + timedelta(minutes=grace) <= now
     ]
+    # Early adjudication that waits a while after the last orders: the tick's to start.
+    delayed = session.scalars(
+        select(Game).where(
+            Game.status == "active",
+            Game.paused.is_(False),
+            Game.early.is_(True),
+            Game.early_delay_minutes > 0,
+            Game.deadline.is_not(None),
+            Game.deadline > now,
+            or_(Game.claimed_at.is_(None), Game.claimed_at < now - held),
+        )
+    ).all()
+    due += [game.id for game in delayed if early_and_quiet(session, game, now)]
+    return due
+
+
+def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
+    """Everyone has orders on file and the last set is at least the game's delay old."""
+    if not (game.early and everyone_submitted(session, game)):
+        return False
+    if game.early_delay_minutes <= 0:
+        return True
+    turn = play.latest_turn(session, game.id)
+    last = session.scalar(
+        select(Submission.created_at)
+        .where(
+            Submission.game_id == game.id,
+            Submission.turn_number == turn.number + 1,
+            Submission.accepted.is_(True),
+        )
+        .order_by(Submission.id.desc())
+        .limit(1)
+    )
+    return last is not None and last + timedelta(minutes=game.early_delay_minutes) <= now
 
 
 def adjudicate(
@@ -267,7 +303,7 @@ def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | 
         return None
     if game.deadline + timedelta(minutes=game.grace_minutes) <= now:
         return "deadline"
-    if game.early and everyone_submitted(session, game):
+    if early_and_quiet(session, game, now):
         return "all-submitted"
     return None
 
@@ -303,19 +339,21 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
             select(Game).where(
                 Game.status == "active",
                 Game.paused.is_(False),
-                Game.reminder_hours > 0,
                 Game.deadline.is_not(None),
                 Game.deadline > now,
             )
         ).all()
         for game in games:
             assert game.deadline is not None
-            if game.deadline - timedelta(hours=game.reminder_hours) > now:
-                continue
             turn = play.latest_turn(session, game.id)
             on_file = current_orders(session, game, turn.number + 1)
             for seat in game.seats:
                 if seat.seat in on_file or seat.reminded_sequence == game.deadline_sequence:
+                    continue
+                # The player's own lead time wins over the game's; 0 means never.
+                lead = seat.player.reminder_hours
+                lead = game.reminder_hours if lead is None else lead
+                if lead <= 0 or game.deadline - timedelta(hours=lead) > now:
                     continue
                 seat.reminded_sequence = game.deadline_sequence
                 reports.mail_seat(

@@ -16,7 +16,7 @@ from adjudicator.core import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
-from adjudicator.services import commands, deadlines, gm, play, reports
+from adjudicator.services import commands, deadlines, gm, play, preferences, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -155,8 +155,8 @@ def start_gm_game(
     elif set(addresses) != set(rules.seats):
         example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
         why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
-    elif not (settings.get("GRACE", "0").isdigit() and settings.get("REMIND", "12").isdigit()):
-        why = "GRACE takes minutes and REMIND takes hours, as whole numbers"
+    elif not all(settings.get(name, "0").isdigit() for name in ("GRACE", "REMIND", "DELAY")):
+        why = "GRACE and DELAY take minutes and REMIND takes hours, as whole numbers"
     if why is None:
         options = dict(request.options)
         options.update({k[7:]: v for k, v in settings.items() if k.startswith("option:")})
@@ -174,6 +174,7 @@ def start_gm_game(
             invite=True,
             reminder_hours=int(settings.get("REMIND", "12")),
             random_sides="PLAYERS" in settings,
+            early_delay_minutes=int(settings.get("DELAY", "0")),
         )
         if isinstance(made, Game):
             reports.gm_created(session, runtime, made, mail, record.id)
@@ -227,7 +228,8 @@ def seat_mail(
         # The seat was handed to another player: this address no longer plays it.
         reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": "replaced"})
         return Verdict("rejected", "reply address of a replaced seat", game.id)
-    lines = mail_lines(mail)
+    wanted, lines = commands.take_preferences(mail_lines(mail))
+    changed_prefs = preferences.apply(seat.player, wanted)
     found, order_lines = commands.split_commands(lines)
     if game.status == "forming":
         started = "JOIN" in found and deadlines.join(session, runtime, game, seat)
@@ -256,7 +258,7 @@ def seat_mail(
             )
         )
     if not order_lines:
-        reports.reply_status(session, runtime, mail, record.id, game, seat, found)
+        reports.reply_status(session, runtime, mail, record.id, game, seat, found, changed_prefs)
         return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
@@ -284,7 +286,17 @@ def seat_mail(
     session.add(submission)
     session.flush()
     if not report.ok:
-        reports.receipt(session, runtime, mail, record.id, game, seat, report, found)
+        reports.receipt(
+            session,
+            runtime,
+            mail,
+            record.id,
+            game,
+            seat,
+            report,
+            found,
+            {"preferences": changed_prefs},
+        )
         return Verdict("done", "orders not accepted; receipt sent", game.id)
     if rules.resolves_on_receipt:
         new_turn, resolution = play.apply_orders(
@@ -309,9 +321,16 @@ def seat_mail(
             "replaced": earlier is not None and not merged,
             "too_late_for": turn.number if late else None,
             "received": f"{record.received_at:%H:%M:%S} UTC",
+            "preferences": changed_prefs,
         },
     )
-    if game.early and not game.paused and deadlines.everyone_submitted(session, game):
+    if (
+        game.early
+        and not game.paused
+        and game.early_delay_minutes == 0
+        and deadlines.everyone_submitted(session, game)
+    ):
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
+        # (With a delay, the tick starts it once the last orders are old enough.)
         runtime.later(session, "adjudicate", game.id)
     return Verdict("done", "orders stored", game.id)

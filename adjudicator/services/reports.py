@@ -279,7 +279,14 @@ def receipt(
             "accepted": report.ok,
             "commands": found,
             "help": play.rules_for(game).help_text() if "HELP" in found else "",
-            "filing": filing or {},
+            "filing": {
+                "for_turn": None,
+                "merged": False,
+                "replaced": False,
+                "too_late_for": None,
+                "preferences": [],
+                **(filing or {}),
+            },
         },
     )
 
@@ -292,9 +299,20 @@ def reply_status(
     game: Game,
     seat: Seat,
     found: list[str],
+    preferences: list[str] | None = None,
 ) -> None:
-    """STATUS, HELP, HISTORY or an empty mail: the position now and the legal actions."""
-    receipt(session, runtime, mail, inbound_id, game, seat, OrderReport((), None), found)
+    """STATUS, HELP, HISTORY, PREFERENCES or an empty mail: the position and what is legal now."""
+    receipt(
+        session,
+        runtime,
+        mail,
+        inbound_id,
+        game,
+        seat,
+        OrderReport((), None),
+        found,
+        {"preferences": preferences or []},
+    )
 
 
 def reply_game_over(
