@@ -187,19 +187,25 @@ def test_garbage_over_smtp_is_kept_and_inspectable(service: Service) -> None:
     assert service.outbox() == []
 
 
-def test_the_demo_game_is_played_by_mail(service_with_demo: Service) -> None:
-    """`./run serve`'s sample: scripted 2 de Mayo players mail orders; turns arrive."""
-    deadline = time.monotonic() + 90
-    reports: dict[str, int] = {}
-    while time.monotonic() < deadline:
-        reports = {"murat@example.com": 0, "daoiz@example.com": 0}
+def test_the_demo_game_is_played_by_mail_to_its_end(service_with_demo: Service) -> None:
+    """`./run serve`'s sample: scripted 2 de Mayo players mail every turn until the game ends."""
+    players = ("murat@example.com", "daoiz@example.com")
+    deadline = time.monotonic() + 150
+    finals: dict[str, str] = {}
+    while time.monotonic() < deadline and len(finals) < 2:
         for mail in service_with_demo.outbox():
             body = mail.get_body(preferencelist=("plain",))
-            if str(mail["To"]) in reports and body and "turn 2 resolved" in body.get_content():
-                reports[str(mail["To"])] += 1
-        if all(reports.values()):
-            break
-        time.sleep(0.5)
-    assert all(reports.values()), reports
+            if str(mail["To"]) in players and body and "THE GAME IS OVER" in body.get_content():
+                finals[str(mail["To"])] = body.get_content()
+        time.sleep(1)
+    assert set(finals) == set(players), "the demo game did not reach its end"
+    for text in finals.values():
+        assert "The seed is now revealed" in text
+    reports = [
+        m
+        for m in service_with_demo.outbox()
+        if m["To"] == players[0] and m["X-Pbem-Kind"] == "report"
+    ]
+    assert len(reports) >= 2  # one per turn played, by mail, to each player
     page = requests.get(f"http://127.0.0.1:{service_with_demo.web_port}/", timeout=10).text
     assert "2 de Mayo" in page and "Thermopyles" in page
