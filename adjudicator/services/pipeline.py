@@ -285,20 +285,7 @@ def seat_mail(
     )
     session.add(submission)
     session.flush()
-    if not report.ok:
-        reports.receipt(
-            session,
-            runtime,
-            mail,
-            record.id,
-            game,
-            seat,
-            report,
-            found,
-            {"preferences": changed_prefs},
-        )
-        return Verdict("done", "orders not accepted; receipt sent", game.id)
-    if rules.resolves_on_receipt:
+    if report.ok and rules.resolves_on_receipt:
         new_turn, resolution = play.apply_orders(
             session, game, {seat.seat: report.orders}, reason="orders"
         )
@@ -306,24 +293,17 @@ def seat_mail(
         return Verdict("done", f"turn {new_turn.number} resolved", game.id)
     # Processed after the turn it was written for had been resolved: say so, never drop it.
     late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
-    reports.receipt(
-        session,
-        runtime,
-        mail,
-        record.id,
-        game,
-        seat,
-        report,
-        found,
-        filing={
-            "for_turn": turn.number + 1,
-            "merged": merged,
-            "replaced": earlier is not None and not merged,
-            "too_late_for": turn.number if late else None,
-            "received": f"{record.received_at:%H:%M:%S} UTC",
-            "preferences": changed_prefs,
-        },
-    )
+    filing = {
+        "for_turn": turn.number + 1,
+        "merged": merged,
+        "replaced": earlier is not None and not merged,
+        "too_late_for": turn.number if late else None,
+        "received": f"{record.received_at:%H:%M:%S} UTC",
+        "preferences": changed_prefs,
+    }
+    reports.receipt(session, runtime, mail, record.id, game, seat, report, found, filing)
+    if not report.ok:
+        return Verdict("done", "orders not accepted; receipt sent", game.id)
     if (
         game.early
         and not game.paused
