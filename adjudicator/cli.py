@@ -91,6 +91,20 @@ def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None
             delivery.deliver(runtime, outbox_id)
 
 
+@mail.command("parse")
+@click.argument("file", type=click.File("rb"))
+@click.option(
+    "--to", "recipients", multiple=True, help="Envelope recipient (default: the headers)."
+)
+def mail_parse(file: BinaryIO, recipients: tuple[str, ...]) -> None:
+    """Print, as JSON, what the pipeline makes of a raw message, without acting on it."""
+    from adjudicator.mail.inspect import inspect
+
+    config = configuration.load()
+    found = inspect(file.read(), config.mail_domain, config.secret_key, list(recipients))
+    click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+
+
 @mail.command("list")
 @click.option("--status", help="received, done, ignored, rejected or failed")
 @click.option("--limit", default=30)
