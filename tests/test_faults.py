@@ -639,10 +639,17 @@ def test_orders_in_the_last_second_are_in_the_turn_or_answered_for_the_next(
             tally["counts for turn 2"] += 1
             if received[inbound_id] < deadline:
                 tally["stored before the deadline, filed for turn 2"] += 1
+            if received[inbound_id] < deadline - timedelta(seconds=1):
+                tally["stored well before the deadline, filed for turn 2"] += 1
     cluster.check_exactly_once(games, Counter(stored.values()))
     assert not cluster.worker_errors(), cluster.worker_errors()
     print(dict(tally))
-    assert tally["in turn 1"] and tally["counts for turn 2"], tally  # both sides of the race
+    # Which side of the race the last-second mail lands on depends on the machine's load (a busy
+    # machine adjudicates later, so more of it makes turn 1), and each was checked above either
+    # way; the "too late" side is also tested deterministically in tests/test_deadlines.py. What
+    # holds under any load: mail stored well before the deadline is in turn 1.
+    assert tally["in turn 1"] > 0, tally
+    assert tally["stored well before the deadline, filed for turn 2"] == 0, tally
 
 
 def test_orders_stored_before_the_deadline_while_the_broker_is_down_are_in_the_turn(
