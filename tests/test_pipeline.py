@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
+from playbymail import compose, deliver_mail, html_of, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.core import registry
@@ -77,7 +77,12 @@ def test_an_action_is_resolved_on_receipt_and_reported_in_the_thread(runtime: Ru
     new_number, new_view = position(runtime, game_id)
     assert new_number == number + 1
     assert new_view["supports"]["left"] == view["supports"]["left"] - 1
-    assert new_view["hand"].count(card) == view["hand"].count(card) - 1 or new_view["hand_size"] > 3
+    with runtime.db.session() as session:
+        turn = play.latest_turn(session, game_id)
+        assert turn.orders == {
+            "spartans": {"discard": None, "action": "fight", "value": card, "support": 1}
+        }
+        assert card in turn.state["spartan_discard"]  # the card played is spent
 
 
 def test_illegal_actions_are_explained_and_change_nothing(runtime: Runtime) -> None:
@@ -247,9 +252,18 @@ def test_shared_deal_gives_everyone_the_same_cards_and_dice(runtime: Runtime) ->
 
 
 def test_queued_work_is_only_dispatched_after_commit(runtime: Runtime) -> None:
-    start(runtime)
-    drain(runtime)
-    assert runtime.enqueue.items == []  # type: ignore[attr-defined]
+    queued = runtime.enqueue.items  # type: ignore[attr-defined]
+    with runtime.db.session() as session:
+        runtime.later(session, "send_outbox", 7)
+        assert queued == []  # not before the commit
+    assert queued == [("send_outbox", 7)]
+    try:
+        with runtime.db.session() as session:
+            runtime.later(session, "send_outbox", 8)
+            raise RuntimeError("the unit of work fails")
+    except RuntimeError:
+        pass
+    assert queued == [("send_outbox", 7)]  # rolled-back work is never queued
 
 
 def test_mails_for_one_game_processed_at_once_make_consecutive_turns(runtime: Runtime) -> None:
