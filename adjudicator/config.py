@@ -39,6 +39,20 @@ class Config:
     idle_warning_days: int
     challenge_days: int
     log_level: str
+    # Provider webhooks (an empty secret switches that provider's endpoint off).
+    mailgun_signing_key: str
+    sendgrid_user: str
+    sendgrid_password: str
+    sendgrid_public_key: str
+    postmark_user: str
+    postmark_password: str
+    ses_topic_arns: str
+    webhook_max_age_seconds: int
+    # The LMTP listener beside the SMTP one (0: off).
+    lmtp_port: int
+    # Safety limits on inbound mail.
+    sender_limit_per_hour: int
+    unknown_sender_reply_hours: int
 
     @property
     def outbox_dir(self) -> Path:

@@ -66,6 +66,11 @@ class Player(Base):
     timezone: Mapped[str] = mapped_column(String(64), default="")
     # Hours before a deadline to be reminded; None: each game's setting (0: never).
     reminder_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # VACATION: no reminders and no NMR warnings between these instants (UTC); None: none set.
+    vacation_start: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    vacation_end: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # "text": plain-text mail only; "" or "html": text and HTML alternatives.
+    mail_format: Mapped[str] = mapped_column(String(8), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -125,6 +130,8 @@ class Game(Base):
     # Early adjudication waits this long after the last orders arrive, so a player may still
     # change theirs after seeing that everyone has submitted.
     early_delay_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    # Orders are only taken from mail whose DKIM signature verifies for the sender's domain.
+    require_dkim: Mapped[bool] = mapped_column(default=False)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
     challenge: Mapped[Challenge | None] = relationship()
@@ -195,8 +202,10 @@ class InboundMessage(Base):
     # received -> done | ignored | rejected | failed
     status: Mapped[str] = mapped_column(String(16), default="received", index=True)
     reason: Mapped[str] = mapped_column(Text, default="")
-    sender: Mapped[str] = mapped_column(String(320), default="")
+    sender: Mapped[str] = mapped_column(String(320), default="", index=True)
     subject: Mapped[str] = mapped_column(Text, default="")
+    # DKIM verdict when read: "pass d=<domain>", "fail: <why>", "none" (unsigned); "" not checked.
+    dkim: Mapped[str] = mapped_column(String(200), default="")
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
@@ -230,14 +239,17 @@ class OutboxMessage(Base):
     key: Mapped[str] = mapped_column(String(200), unique=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
     kind: Mapped[str] = mapped_column(String(32))
-    to_address: Mapped[str] = mapped_column(String(320))
+    to_address: Mapped[str] = mapped_column(String(320), index=True)
     subject: Mapped[str] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    # pending -> sending -> sent | failed
+    # pending -> sending -> sent | failed; sent -> bounced when a delivery failure comes back
+    # to its VERP return path.
     status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # What the returned delivery status notification said, when it bounced.
+    bounce: Mapped[str] = mapped_column(Text, default="")
