@@ -253,3 +253,16 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # What the returned delivery status notification said, when it bounced.
     bounce: Mapped[str] = mapped_column(Text, default="")
+
+
+class WebhookToken(Base):
+    """A provider's one-time webhook token already accepted, so a captured request cannot be
+    posted again (Mailgun signs only timestamp+token, not the message it carries)."""
+
+    __tablename__ = "webhook_tokens"
+    __table_args__ = (UniqueConstraint("provider", "token"),)
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    provider: Mapped[str] = mapped_column(String(16))
+    token: Mapped[str] = mapped_column(String(200))
+    # Tokens older than twice the accepted age are pruned: their timestamps are refused anyway.
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)

@@ -13,9 +13,11 @@ def create_app(runtime: Runtime) -> Flask:
     app.config.update(SECRET_KEY=runtime.config.secret_key, MAX_CONTENT_LENGTH=None)
     app.extensions["pbem"] = runtime
 
-    from adjudicator.web import api, archive, inbound
+    from adjudicator.web import api, archive, inbound, providers, ses
 
     app.register_blueprint(inbound.blueprint)
+    app.register_blueprint(providers.blueprint)
+    app.register_blueprint(ses.blueprint)
     app.register_blueprint(api.blueprint)
     app.register_blueprint(archive.blueprint)
     return app
