@@ -24,11 +24,18 @@ _ATTRIBUTION = re.compile(
       | le\s.*\ba\sécrit\s?:
       | am\s.*\bschrieb\b.*:
       | .*\s(?:пишет|написал|написала|написал\(а\))\s?:
+      # No verb at all, only a time and the address: Gmail in Russian ("пн, 4 мар. 2024 г. в
+      # 10:12, Name <a@b>:"), Yandex ("04.03.2024, 10:12, "Name" <a@b>:"), Mail.ru ("... от").
+      | .*\d{1,2}:\d{2}.*<[^<>@\s]+@[^<>\s]+>\)?\s?:
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
 
-_WRAPPED_OPENING = re.compile(r"^\s*(?:on|el|le|am)\s.*\d", re.IGNORECASE)
+# Openings Gmail may wrap before the address: "On/El/Le/Am ... <date>", or any line with a time
+# that ends in the "<" of the address (the verbless attributions above).
+_WRAPPED_OPENING = re.compile(
+    r"^\s*(?:(?:on|el|le|am)\s.*\d|.*\d{1,2}:\d{2}.*<\s*$)", re.IGNORECASE
+)
 
 # Separators after which everything is someone else's text: Outlook's original message, Gmail's
 # and Apple Mail's forward headers, Thunderbird's "-------- Original Message --------".
@@ -51,16 +58,37 @@ _HEADER_DATE = re.compile(
 )
 _UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
 
+# The opening of a legal disclaimer, which companies' clients and mail gateways append below the
+# text. Everything from there on is boilerplate, never orders (nor is the rule line above it).
+_DISCLAIMER = re.compile(
+    r"""^\s*\**\s*(?:
+        (?:confidentiality|legal|privacy)\ (?:notice|statement|warning|disclaimer)\b
+      | disclaimer\s?:
+      | (?:this|the)\ (?:e-?mail|message|communication|transmission)\b.{0,80}?
+        \b(?:is|are|may\ (?:be|contain)|contains?)\ (?:strictly\ )?(?:confidential|privileged
+          |intended\ (?:solely|only|exclusively))
+      | the\ information\ (?:contained\ )?in\ this\ (?:e-?mail|message|communication)\b
+      | ce\ (?:message|courriel|mail|e-?mail)\b.{0,80}?\bconfidentiel
+      | (?:diese|die\ vorliegende)\ (?:e-?mail|nachricht)\b.{0,80}?\bvertraulich
+      | este\ (?:mensaje|correo)\b.{0,80}?\bconfidencial
+      | (?:это|данное)\ (?:сообщение|письмо)\b.{0,80}?\bконфиденциальн
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_RULE = re.compile(r"^\s*[-_=*~]{3,}\s*$")
+
 # Boilerplate mobile clients append on a line of its own; only that line goes.
 _CLIENT_FOOTER = re.compile(
     r"""^\s*(?:
         sent\ from\ my\ \S.*
-      | sent\ from\ (?:mail|outlook|yahoo\ mail)\b.*
+      | sent\ from\ (?:mail|outlook|yahoo\ mail|gmail\ mobile)\b.*
+      | sent\ with\ \[?proton\ ?mail\b.*
       | get\ outlook\ for\ (?:ios|android)\b.*
       | enviado\ desde\ mi\ \S.*
-      | envoyé\ de\ mon\ \S.*
+      | envoyé\ (?:de|depuis)\ mon\ \S.*
       | von\ meinem\ \S.*\ gesendet
-      | отправлено\ с\ \S.*
+      | gesendet\ (?:von|mit)\ (?:meinem|meiner|der)\ \S.*
+      | отправлено\ (?:с|из)\ \S.*
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -83,6 +111,11 @@ def order_lines(text: str) -> list[str]:
     for index in _own_text(lines):
         line = lines[index]
         if line == "--":
+            break
+        if _DISCLAIMER.match(line):
+            kept = _trim_blank(kept)
+            while kept and _RULE.match(kept[-1]):
+                kept.pop()
             break
         if not _quoted(line) and not _CLIENT_FOOTER.match(line):
             kept.append(line)
@@ -144,9 +177,14 @@ def _starts_quote(lines: list[str], index: int) -> bool:
 
 
 def _header_block_at(lines: list[str], index: int) -> bool:
-    if not _HEADER_FROM.match(lines[index]):
-        return False
-    return any(_HEADER_DATE.match(line) for line in lines[index + 1 : index + 5])
+    """A quoted header block: From then Sent/Date within a few lines, or (GMX, web.de) the
+    other way round, "Gesendet:" first and "Von:" below it."""
+    following = lines[index + 1 : index + 5]
+    if _HEADER_FROM.match(lines[index]):
+        return any(_HEADER_DATE.match(line) for line in following)
+    if _HEADER_DATE.match(lines[index]):
+        return any(_HEADER_FROM.match(line) for line in following)
+    return False
 
 
 def _attribution_span(lines: list[str], index: int) -> int:

@@ -15,6 +15,9 @@ def automatic_kind(raw: bytes, sender: str) -> str:
     headers = BytesHeaderParser(policy=policy.default).parsebytes(raw[:65536])
     local = sender.split("@", 1)[0]
     return_path = str(headers.get("Return-Path", "") or "").strip()
+    report_type = str(headers.get_param("report-type", "", header="content-type")).lower()
+    if report_type == "disposition-notification":
+        return "auto-reply"  # a read receipt: the mail arrived and was opened, nothing bounced
     if (
         headers.get_content_type() == "multipart/report"
         or return_path == "<>"

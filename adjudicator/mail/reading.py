@@ -43,7 +43,9 @@ class Unreadable:
 
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
-_ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
+# Control characters are never part of an address; a "bare address" here is also one that can be
+# written back into a reply, so raw 8-bit bytes are decoded first (see _clean), never passed on.
+_ADDRESS = re.compile(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+")
 
 
 def read(raw: bytes) -> MailIn | Unreadable:
@@ -113,11 +115,10 @@ def _addresses(msg: Message, name: str) -> list[tuple[str, str]]:
     except Exception:
         raws = [v for k, v in msg.raw_items() if k.lower() == name.lower()]
         pairs = [(_decode_words(n), a) for n, a in getaddresses(raws)]
-    return [
-        (_clean(display).strip(), address.strip().lower())
-        for display, address in pairs
-        if _ADDRESS.fullmatch(address.strip())
+    cleaned = [
+        (_clean(display).strip(), _clean(address).strip().lower()) for display, address in pairs
     ]
+    return [(display, address) for display, address in cleaned if _ADDRESS.fullmatch(address)]
 
 
 def _first_id(value: str | None) -> str | None:
