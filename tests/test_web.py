@@ -81,7 +81,10 @@ def test_public_pages_hide_the_hand_and_the_seed(runtime: Runtime) -> None:
     assert private not in shown
     hand = THERMOPYLES.view(state, "spartans")["hand"]
     assert "Your hand" not in shown and ", ".join(map(str, hand)) not in shown
-    verify = client.get(f"/games/{game.id}/verify").get_data(as_text=True)
+    # The old verify address, mailed to players, now leads to the fairness page.
+    moved = client.get(f"/games/{game.id}/verify")
+    assert moved.status_code == 301 and moved.location == f"/games/{game.id}/fairness"
+    verify = client.get(f"/games/{game.id}/verify", follow_redirects=True).get_data(as_text=True)
     assert "still running" in verify and game.seed.hex() not in verify
 
 

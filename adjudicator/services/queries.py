@@ -1,17 +1,51 @@
-"""Read-only questions the web archive and the CLI ask: lists, a game's turns, public views."""
+"""Read-only questions the web archive and the CLI ask: lists, a game's turns, public views.
+
+Everything here that reaches a public page goes through the game's public view (``view(state,
+None)``) or a turn's outcomes marked public: never a stored state, a turn's raw orders, a
+submission's content, the seed before it is revealed, or an address.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from adjudicator.models import Challenge, Game, InboundMessage, Turn
+from adjudicator.core import registry
+from adjudicator.core.contract import Game as Rules
+from adjudicator.models import Challenge, Game, InboundMessage, Player, Submission, Turn
 from adjudicator.services import play
 from adjudicator.services.lifecycle import leaderboard
+
+# The status filter offered to the public: an ended game is "finished" whether it was played out
+# or closed (idle, or unfinished when its shared deal ended).
+STATUS_FILTERS: dict[str, tuple[str, ...]] = {
+    "active": ("active",),
+    "forming": ("forming",),
+    "finished": ("finished", "closed"),
+}
+
+
+@dataclass(frozen=True)
+class Filters:
+    game_key: str | None = None
+    status: str | None = None
+
+
+def read_filters(game_key: str | None, status: str | None) -> Filters | str:
+    """The list filters from a query string, or a sentence naming the value not known."""
+    game_key = (game_key or "").strip().lower() or None
+    status = (status or "").strip().lower() or None
+    if game_key is not None and registry.get(game_key) is None:
+        known = ", ".join(sorted(registry.games()))
+        return f"there is no game called {game_key!r}; known: {known}"
+    if status is not None and status not in STATUS_FILTERS:
+        return f"there is no status {status!r}; known: {', '.join(STATUS_FILTERS)}"
+    return Filters(game_key, status)
 
 
 @dataclass(frozen=True)
@@ -24,6 +58,27 @@ class GameRow:
     turns: int
     challenge: str | None
     last_activity: datetime
+    paused: bool = False
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many games each filter value would list, the other filter held as chosen."""
+
+    by_game: dict[str, int]
+    by_status: dict[str, int]
+    all_games: int  # every game under the status filter alone
+    all_statuses: int  # every game under the game filter alone
+
+
+@dataclass(frozen=True)
+class DieShown:
+    """A recorded die with what it was rolled for; shuffles are never shown before the seed."""
+
+    label: str
+    purpose: str
+    value: int
 
 
 @dataclass(frozen=True)
@@ -33,12 +88,36 @@ class TurnPage:
     created_at: datetime
     outcomes: list[dict[str, Any]]
     description: str
-    dice: list[dict[str, Any]]
+    dice: list[DieShown]
     rolled_back: bool = False
     rollback_note: str = ""
+    # From the public view of the position after this turn (games that keep such records).
+    combats: list[dict[str, Any]] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    cards_played: list[dict[str, Any]] = field(default_factory=list)
+    defaulted: list[str] = field(default_factory=list)
+    view: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return "Opening position" if self.number == 0 else f"Turn {self.number}"
 
 
-def game_rows(session: Session, limit: int = 200) -> list[GameRow]:
+SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
+
+
+def _filtered(
+    query: SelectT, filters: Filters, use_game: bool = True, use_status: bool = True
+) -> SelectT:
+    if use_game and filters.game_key:
+        query = query.where(Game.game_key == filters.game_key)
+    if use_status and filters.status:
+        query = query.where(Game.status.in_(STATUS_FILTERS[filters.status]))
+    return query
+
+
+def game_rows(session: Session, filters: Filters | None = None, limit: int = 200) -> list[GameRow]:
+    filters = filters or Filters()
     counts = (
         select(Turn.game_id, func.max(Turn.number).label("turns"))
         .where(Turn.rolled_back_at.is_(None))
@@ -48,11 +127,11 @@ def game_rows(session: Session, limit: int = 200) -> list[GameRow]:
     query = (
         select(Game, counts.c.turns)
         .join(counts, counts.c.game_id == Game.id)
-        .order_by(Game.last_activity.desc())
+        .order_by(Game.last_activity.desc(), Game.id.desc())
         .limit(limit)
     )
     rows = []
-    for game, turns in session.execute(query):
+    for game, turns in session.execute(_filtered(query, filters)):
         rows.append(
             GameRow(
                 id=game.id,
@@ -63,36 +142,86 @@ def game_rows(session: Session, limit: int = 200) -> list[GameRow]:
                 turns=int(turns or 0),
                 challenge=game.challenge.name if game.challenge else None,
                 last_activity=game.last_activity,
+                paused=game.paused,
+                deadline=game.deadline if game.status == "active" else None,
             )
         )
     return rows
 
 
+def game_counts(session: Session, filters: Filters) -> Counts:
+    by_key = _filtered(
+        select(Game.game_key, func.count()).group_by(Game.game_key), filters, use_game=False
+    )
+    by_game = {key: int(n) for key, n in session.execute(by_key)}
+    by_state = _filtered(
+        select(Game.status, func.count()).group_by(Game.status), filters, use_status=False
+    )
+    raw = {state: int(n) for state, n in session.execute(by_state)}
+    by_status = {
+        name: sum(raw.get(state, 0) for state in states) for name, states in STATUS_FILTERS.items()
+    }
+    return Counts(
+        by_game={key: by_game.get(key, 0) for key in registry.games()},
+        by_status=by_status,
+        all_games=sum(by_game.values()),
+        all_statuses=sum(raw.values()),
+    )
+
+
+def public_name(player: Player) -> str:
+    """A player as public pages name them: the name they gave, else the start of their address's
+    local part. Never the address itself, which anyone could harvest or forge mail from."""
+    name = " ".join(player.name.split())
+    if name and "@" not in name:
+        return name
+    local = player.address.split("@", 1)[0]
+    return (local[:2] if len(local) > 3 else local[:1]) + "…"
+
+
+def _dice(events: list[Any]) -> list[DieShown]:
+    # A shuffle's permutation, read against the known card list, is the deck order: only dice.
+    return [
+        DieShown(
+            label=str(event["label"]),
+            purpose=str(event["label"]).replace("-", " "),
+            value=int(event["result"][0]),
+        )
+        for event in events
+        if event.get("kind") == "die"
+    ]
+
+
+def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
+    view = rules.view(rules.load(turn.state), None)
+    shown: dict[str, Any] = view if isinstance(view, dict) else {}
+    defaulted = turn.facts.get("defaulted", []) if isinstance(turn.facts, dict) else []
+    return TurnPage(
+        number=turn.number,
+        reason=turn.reason,
+        created_at=turn.created_at,
+        outcomes=[
+            {key: o.get(key, "") for key in ("seat", "order", "code", "detail")}
+            for o in turn.outcomes
+            if o.get("public", True)
+        ],
+        description=rules.describe(view),
+        dice=_dice(turn.events),
+        rolled_back=turn.rolled_back_at is not None,
+        rollback_note=turn.rollback_note,
+        combats=list(shown.get("combats", [])) if turn.number else [],
+        removed=list(shown.get("removed", [])) if turn.number else [],
+        cards_played=list(shown.get("cards_played_last_turn", [])) if turn.number else [],
+        defaulted=[str(seat) for seat in defaulted],
+        view=shown,
+    )
+
+
 def public_turns(session: Session, game: Game) -> list[TurnPage]:
     """Every turn as the public may see it: the public view in words, never a hand or a deck."""
     rules = play.rules_for(game)
-    pages = []
     turns = select(Turn).where(Turn.game_id == game.id).order_by(Turn.number, Turn.id)
-    for turn in session.scalars(turns):
-        view = rules.view(rules.load(turn.state), None)
-        dice = [
-            {"label": event["label"], "value": event["result"][0]}
-            for event in turn.events
-            if event["kind"] == "die"
-        ]
-        pages.append(
-            TurnPage(
-                number=turn.number,
-                reason=turn.reason,
-                created_at=turn.created_at,
-                outcomes=[o for o in turn.outcomes if o.get("public", True)],
-                description=rules.describe(view),
-                dice=dice,
-                rolled_back=turn.rolled_back_at is not None,
-                rollback_note=turn.rollback_note,
-            )
-        )
-    return pages
+    return [_turn_page(rules, turn) for turn in session.scalars(turns)]
 
 
 def challenge_games(session: Session, name: str) -> tuple[Challenge, list[Game]] | None:
@@ -110,25 +239,117 @@ def inbound_rows(session: Session, status: str | None, limit: int = 50) -> list[
 
 
 @dataclass(frozen=True)
+class SeatRow:
+    """A seat on the public page: who plays it and whether orders are in, never which."""
+
+    seat: str
+    player: str
+    joined: bool
+    owes: bool  # the seat owes orders for the coming turn
+    submitted: bool  # an accepted order set is on file for the coming turn
+
+
+@dataclass(frozen=True)
 class GamePage:
     game: Game
     title: str
     visible: bool
     revealed: bool
     turns: list[TurnPage]
+    seats: list[SeatRow] = field(default_factory=list)
+    next_turn: int | None = None  # the turn whose orders are being taken, while it runs
+
+    @property
+    def live_turns(self) -> list[TurnPage]:
+        return [turn for turn in self.turns if not turn.rolled_back]
+
+    @property
+    def latest(self) -> TurnPage | None:
+        live = self.live_turns
+        return live[-1] if live else None
+
+    @property
+    def strength(self) -> SideStrength | None:
+        return _strength_of(self.live_turns)
+
+
+def _seat_rows(
+    session: Session, game: Game, next_turn: int | None, owed: set[str]
+) -> list[SeatRow]:
+    on_file: set[str] = set()
+    if next_turn is not None:
+        on_file = set(
+            session.scalars(
+                select(Submission.seat).where(
+                    Submission.game_id == game.id,
+                    Submission.turn_number == next_turn,
+                    Submission.accepted.is_(True),
+                )
+            )
+        )
+    return [
+        SeatRow(
+            seat=seat.seat,
+            player=public_name(seat.player),
+            joined=seat.joined_at is not None,
+            owes=seat.seat in owed,
+            submitted=seat.seat in on_file,
+        )
+        for seat in game.seats
+    ]
 
 
 def game_page(session: Session, game_id: int) -> GamePage | None:
     game = session.get(Game, game_id)
     if game is None:
         return None
+    rules = play.rules_for(game)
     visible = play.public_turns_visible(game)
+    turns = public_turns(session, game) if visible else []
+    next_turn: int | None = None
+    owed: set[str] = set()
+    # Who owes orders is shown only where orders wait for a deadline; a solitaire game resolves
+    # each order the moment it arrives, so nothing is ever "on file" there.
+    if game.status == "active" and not rules.resolves_on_receipt:
+        latest = play.latest_turn(session, game.id)
+        next_turn = latest.number + 1
+        owed = set(rules.pending(rules.load(latest.state)))
     return GamePage(
         game=game,
-        title=play.rules_for(game).title,
+        title=rules.title,
         visible=visible,
         revealed=play.seed_revealed(game),
-        turns=public_turns(session, game) if visible else [],
+        turns=turns,
+        seats=_seat_rows(session, game, next_turn, owed),
+        next_turn=next_turn,
+    )
+
+
+@dataclass(frozen=True)
+class TurnVersions:
+    """A turn's permanent page: the live version and any rolled back under the same number."""
+
+    page: GamePage
+    number: int
+    versions: list[TurnPage]
+    previous: int | None
+    following: int | None
+
+
+def turn_versions(session: Session, game_id: int, number: int) -> TurnVersions | None:
+    page = game_page(session, game_id)
+    if page is None or not page.visible:
+        return None
+    versions = [turn for turn in page.turns if turn.number == number]
+    if not versions:
+        return None
+    numbers = sorted({turn.number for turn in page.live_turns})
+    return TurnVersions(
+        page=page,
+        number=number,
+        versions=versions,
+        previous=max((n for n in numbers if n < number), default=None),
+        following=min((n for n in numbers if n > number), default=None),
     )
 
 
@@ -142,3 +363,100 @@ def turn_picture(session: Session, game_id: int, number: int) -> bytes | None:
             Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
         )
     )
+
+
+@dataclass(frozen=True)
+class SideStrength:
+    """Each side's units on the map and losses so far, after every live turn."""
+
+    turns: list[int]
+    on_map: dict[str, list[int]]
+    losses: dict[str, list[int]]
+    loss_limit: int | None
+
+
+def _strength_of(turns: list[TurnPage]) -> SideStrength | None:
+    """Read from the public views: a game whose view has per-area units and per-side losses
+    (2 de Mayo) gets the chart; others have no sides to compare."""
+    if not turns or not all(
+        isinstance(t.view.get("areas"), dict) and isinstance(t.view.get("losses"), dict)
+        for t in turns
+    ):
+        return None
+    sides = list(turns[0].view["losses"])
+    on_map: dict[str, list[int]] = {side: [] for side in sides}
+    losses: dict[str, list[int]] = {side: [] for side in sides}
+    for turn in turns:
+        for side in sides:
+            on_map[side].append(
+                sum(int(units.get(side, 0)) for units in turn.view["areas"].values())
+            )
+            losses[side].append(int(turn.view["losses"].get(side, 0)))
+    limit = turns[-1].view.get("loss_limit")
+    return SideStrength(
+        turns=[turn.number for turn in turns],
+        on_map=on_map,
+        losses=losses,
+        loss_limit=int(limit) if isinstance(limit, int) else None,
+    )
+
+
+def side_strength(session: Session, game_id: int) -> SideStrength | None:
+    page = game_page(session, game_id)
+    return page.strength if page is not None and page.visible else None
+
+
+@dataclass(frozen=True)
+class RankedEntry:
+    rank: int
+    game_id: int
+    player: str
+    status: str
+    result: str
+    won: bool | None  # None while the entry is still being played
+    value: int | None  # the charted number (e.g. Persians in the Graveyard)
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    challenge: Challenge
+    entries: list[RankedEntry]
+    axis: str | None  # what ``value`` counts; None where the game has no charted number
+
+    @property
+    def spread(self) -> dict[int, Counter[bool]]:
+        """How many ended entries reached each value, won and lost apart."""
+        bins: dict[int, Counter[bool]] = {}
+        for entry in self.entries:
+            if entry.value is not None and entry.won is not None:
+                bins.setdefault(entry.value, Counter())[entry.won] += 1
+        return dict(sorted(bins.items()))
+
+
+# The score component a shared deal's spread is charted by, per game: the game's own leaderboard
+# score is (won, Persians in the Graveyard, -turns) for Thermopyles (see its ``outcome``).
+SPREAD_AXES: dict[str, tuple[str, int]] = {"thermopyles": ("Persians in the Graveyard", 1)}
+
+
+def challenge_leaderboard(session: Session, name: str) -> Leaderboard | None:
+    found = challenge_games(session, name)
+    if found is None:
+        return None
+    challenge, games = found
+    axis = SPREAD_AXES.get(challenge.game_key)
+    entries = []
+    for rank, game in enumerate(games, start=1):
+        score = [int(x) for x in game.score] if game.score else []
+        value = score[axis[1]] if axis and len(score) > axis[1] else None
+        entries.append(
+            RankedEntry(
+                rank=rank,
+                game_id=game.id,
+                player=public_name(game.seats[0].player) if game.seats else "",
+                status=game.status,
+                result=game.result,
+                won=bool(score[0]) if score else None,
+                value=value,
+            )
+        )
+    return Leaderboard(challenge, entries, axis[0] if axis else None)

@@ -1,13 +1,25 @@
-"""JSON API: stateless adjudication for game masters and tools (nothing is stored)."""
+"""JSON API: stateless adjudication for game masters and tools (nothing is stored), and the
+public archive read-only, with the same data and the same rule as the pages: public only."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from adjudicator.core import registry
+from adjudicator.services import queries
+from adjudicator.services.runtime import Runtime
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _runtime() -> Runtime:
+    runtime: Runtime = current_app.extensions["pbem"]
+    return runtime
 
 
 @blueprint.post("/adjudicate/<key>")
@@ -22,3 +34,112 @@ def adjudicate(key: str) -> ResponseReturnValue:
     if result is None:
         return jsonify(errors=[f"{rules.title} offers no stateless adjudication"]), 404
     return jsonify(result), 400 if result.get("errors") else 200
+
+
+def _time(moment: datetime | None) -> str | None:
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z") if moment else None
+
+
+def _row(row: queries.GameRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game_key,
+        "title": row.title,
+        "status": row.status,
+        "paused": row.paused,
+        "result": row.result,
+        "turns": row.turns,
+        "challenge": row.challenge,
+        "last_activity": _time(row.last_activity),
+        "deadline": _time(row.deadline),
+        "url": f"/api/games/{row.id}",
+        "page": f"/games/{row.id}",
+    }
+
+
+@blueprint.get("/games")
+def games() -> ResponseReturnValue:
+    filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
+    if isinstance(filters, str):
+        return jsonify(errors=[filters]), 400
+    with _runtime().db.session() as session:
+        rows = queries.game_rows(session, filters)
+        counts = queries.game_counts(session, filters)
+    return jsonify(
+        games=[_row(row) for row in rows],
+        counts={"game": counts.by_game, "status": counts.by_status},
+        filters={"game": filters.game_key, "status": filters.status},
+    )
+
+
+def _turn(game_id: int, turn: queries.TurnPage, full: bool) -> dict[str, Any]:
+    shown: dict[str, Any] = {
+        "number": turn.number,
+        "title": turn.title,
+        "reason": turn.reason,
+        "created_at": _time(turn.created_at),
+        "rolled_back": turn.rolled_back,
+        "rollback_note": turn.rollback_note,
+        "page": f"/games/{game_id}/turns/{turn.number}",
+        "picture": None if turn.rolled_back else f"/games/{game_id}/turns/{turn.number}.png",
+    }
+    if full:
+        shown.update(
+            outcomes=turn.outcomes,
+            dice=[asdict(die) for die in turn.dice],
+            combats=turn.combats,
+            removed=turn.removed,
+            cards_played=turn.cards_played,
+            defaulted=turn.defaulted,
+            report=turn.description,
+            view=turn.view,
+        )
+    return shown
+
+
+@blueprint.get("/games/<int:game_id>")
+def game(game_id: int) -> ResponseReturnValue:
+    with _runtime().db.session() as session:
+        page = queries.game_page(session, game_id)
+        if page is None:
+            return jsonify(errors=[f"there is no game {game_id}"]), 404
+        found = page.game
+        return jsonify(
+            id=found.id,
+            game=found.game_key,
+            title=page.title,
+            status=found.status,
+            paused=found.paused,
+            result=found.result,
+            created_at=_time(found.created_at),
+            finished_at=_time(found.finished_at),
+            deadline=_time(found.deadline) if found.status == "active" else None,
+            timezone=found.timezone,
+            schedule=found.schedule,
+            challenge=found.challenge.name if found.challenge else None,
+            commitment=found.commitment,
+            seed=found.seed.hex() if page.revealed else None,
+            positions_shown=page.visible,
+            next_turn=page.next_turn,
+            seats=[asdict(seat) for seat in page.seats],
+            turns=[_turn(found.id, turn, full=False) for turn in page.turns],
+            feed=f"/games/{found.id}/feed.atom",
+            fairness=f"/games/{found.id}/fairness",
+        )
+
+
+@blueprint.get("/games/<int:game_id>/turns/<int:number>")
+def turn(game_id: int, number: int) -> ResponseReturnValue:
+    with _runtime().db.session() as session:
+        found = queries.turn_versions(session, game_id, number)
+    if found is None:
+        return jsonify(errors=[f"game {game_id} shows no turn {number}"]), 404
+    live = [version for version in found.versions if not version.rolled_back]
+    return jsonify(
+        game_id=game_id,
+        number=number,
+        turn=_turn(game_id, live[0], full=True) if live else None,
+        rolled_back=[_turn(game_id, v, full=True) for v in found.versions if v.rolled_back],
+        previous=found.previous,
+        next=found.following,
+    )

@@ -1,15 +1,35 @@
-"""The public archive: games, every turn's picture and results, help, verification, leaderboards."""
+"""The public archive: games, every turn's picture and results, feeds, fairness, charts, help.
+
+Every page reads through ``services.queries``, which gives only what the public may see.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, render_template
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
 from adjudicator.core import registry
 from adjudicator.services import queries, verification
 from adjudicator.services.runtime import Runtime
+from adjudicator.web import charts, feeds
 
 blueprint = Blueprint("archive", __name__)
+
+# A stored turn never changes; a chart or a feed changes with each new turn.
+FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
+BRIEFLY = {"Cache-Control": "public, max-age=60"}
 
 
 def _runtime() -> Runtime:
@@ -17,11 +37,33 @@ def _runtime() -> Runtime:
     return runtime
 
 
+def in_zone(moment: datetime, zone: str) -> str | None:
+    """The moment on the game's own clock, for readers without JavaScript; None for UTC games."""
+    if not zone or zone == "UTC":
+        return None
+    try:
+        local = moment.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):  # checked when the game was made; never fail a page
+        return None
+    return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({zone})"
+
+
 @blueprint.get("/")
 def index() -> ResponseReturnValue:
+    filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
+    if isinstance(filters, str):
+        return render_template("error.html", message=filters), 400
     with _runtime().db.session() as session:
-        rows = queries.game_rows(session)
-    return render_template("index.html", games=rows)
+        rows = queries.game_rows(session, filters)
+        counts = queries.game_counts(session, filters)
+    return render_template(
+        "index.html",
+        games=rows,
+        counts=counts,
+        filters=filters,
+        kinds=list(registry.games().values()),
+        statuses=list(queries.STATUS_FILTERS),
+    )
 
 
 @blueprint.get("/games/<int:game_id>")
@@ -30,7 +72,25 @@ def game_page(game_id: int) -> ResponseReturnValue:
         page = queries.game_page(session, game_id)
         if page is None:
             abort(404)
-        return render_template("game.html", page=page, game=page.game)
+        strength = page.strength
+        deadline = page.game.deadline if page.game.status == "active" else None
+        return render_template(
+            "game.html",
+            page=page,
+            game=page.game,
+            deadline=deadline,
+            deadline_local=in_zone(deadline, page.game.timezone) if deadline else None,
+            strength_alt=charts.strength_alt(strength) if strength else None,
+        )
+
+
+@blueprint.get("/games/<int:game_id>/turns/<int:number>")
+def turn_page(game_id: int, number: int) -> ResponseReturnValue:
+    with _runtime().db.session() as session:
+        found = queries.turn_versions(session, game_id, number)
+        if found is None:
+            abort(404)
+        return render_template("turn.html", found=found, page=found.page, game=found.page.game)
 
 
 @blueprint.get("/games/<int:game_id>/turns/<int:number>.png")
@@ -39,30 +99,69 @@ def turn_picture(game_id: int, number: int) -> ResponseReturnValue:
         png = queries.turn_picture(session, game_id, number)
     if png is None:
         abort(404)
-    # A stored turn never changes, so its picture may be cached for good.
-    headers = {"Cache-Control": "public, max-age=31536000, immutable"}
-    return Response(png, mimetype="image/png", headers=headers)
+    return Response(png, mimetype="image/png", headers=FOREVER)
 
 
-@blueprint.get("/games/<int:game_id>/verify")
-def verify_page(game_id: int) -> ResponseReturnValue:
+@blueprint.get("/games/<int:game_id>/feed.atom")
+def game_feed(game_id: int) -> ResponseReturnValue:
+    config = _runtime().config
+    with _runtime().db.session() as session:
+        page = queries.game_page(session, game_id)
+        if page is None:
+            abort(404)
+        body = feeds.game_feed(page, config.base_url, config.mail_domain)
+    return Response(body, mimetype="application/atom+xml", headers=BRIEFLY)
+
+
+@blueprint.get("/games/<int:game_id>/strength.png")
+def strength_chart(game_id: int) -> ResponseReturnValue:
+    with _runtime().db.session() as session:
+        data = queries.side_strength(session, game_id)
+    if data is None:
+        abort(404)
+    return Response(charts.strength_chart(data), mimetype="image/png", headers=BRIEFLY)
+
+
+@blueprint.get("/games/<int:game_id>/fairness")
+def fairness_page(game_id: int) -> ResponseReturnValue:
     result = verification.verify_game(_runtime(), game_id)
     with _runtime().db.session() as session:
         page = queries.game_page(session, game_id)
         if page is None:
             abort(404)
         seed = page.game.seed.hex() if page.revealed else None
-        return render_template("verify.html", game=page.game, result=result, seed=seed)
+        return render_template("fairness.html", page=page, game=page.game, result=result, seed=seed)
+
+
+@blueprint.get("/games/<int:game_id>/verify")
+def verify_page(game_id: int) -> ResponseReturnValue:
+    # The address mailed to players before the fairness page existed; it must keep working.
+    return redirect(url_for("archive.fairness_page", game_id=game_id), code=301)
 
 
 @blueprint.get("/challenges/<name>")
 def challenge_page(name: str) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        found = queries.challenge_games(session, name)
-        if found is None:
+        board = queries.challenge_leaderboard(session, name)
+        if board is None:
             abort(404)
-        challenge, games = found
-        return render_template("challenge.html", challenge=challenge, games=games)
+        has_chart = charts.has_leaderboard_chart(board)
+        return render_template(
+            "challenge.html",
+            challenge=board.challenge,
+            board=board,
+            chart_alt=charts.leaderboard_alt(board) if has_chart else None,
+        )
+
+
+@blueprint.get("/challenges/<name>/chart.png")
+def challenge_chart(name: str) -> ResponseReturnValue:
+    with _runtime().db.session() as session:
+        board = queries.challenge_leaderboard(session, name)
+        png = charts.leaderboard_chart(board) if board else None
+    if png is None:
+        abort(404)
+    return Response(png, mimetype="image/png", headers=BRIEFLY)
 
 
 @blueprint.get("/help")

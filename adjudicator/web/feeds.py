@@ -1,0 +1,69 @@
+"""A game's Atom feed: one entry per live turn, with ids that never change.
+
+Built with ElementTree so that every text is escaped by the serializer, not by hand. An entry's id
+names the game and the turn number, so a turn played again after a rollback updates the entry
+readers already have rather than adding a second one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from xml.etree import ElementTree as ET
+
+from adjudicator.services.queries import GamePage
+
+ATOM = "http://www.w3.org/2005/Atom"
+# The tag URI's date only has to be one on which the domain was the service's; it never changes,
+# or every id would change with it.
+TAG_YEAR = "2026"
+
+
+def tag(domain: str, game_id: int, turn: int | None = None) -> str:
+    suffix = f"game-{game_id}" if turn is None else f"game-{game_id}-turn-{turn}"
+    return f"tag:{domain},{TAG_YEAR}:{suffix}"
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _sub(parent: ET.Element, name: str, text: str | None = None, **attributes: str) -> ET.Element:
+    element = ET.SubElement(parent, f"{{{ATOM}}}{name}", attributes)
+    if text is not None:
+        element.text = text
+    return element
+
+
+def game_feed(page: GamePage, base_url: str, domain: str) -> bytes:
+    """The feed document; ``base_url`` makes the links absolute, as Atom readers need them."""
+    ET.register_namespace("", ATOM)
+    game = page.game
+    base = base_url.rstrip("/")
+    turns = page.live_turns
+    updated = max([game.created_at, *(turn.created_at for turn in turns)])
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    _sub(feed, "id", tag(domain, game.id))
+    _sub(feed, "title", f"{page.title}, game {game.id}")
+    ended = f" — {game.result}" if game.result else ""
+    _sub(feed, "subtitle", f"{game.status}{ended}")
+    _sub(feed, "updated", _stamp(updated))
+    _sub(feed, "link", rel="alternate", type="text/html", href=f"{base}/games/{game.id}")
+    _sub(
+        feed,
+        "link",
+        rel="self",
+        type="application/atom+xml",
+        href=f"{base}/games/{game.id}/feed.atom",
+    )
+    author = _sub(feed, "author")
+    _sub(author, "name", "pbem")
+    for turn in reversed(turns):
+        entry = _sub(feed, "entry")
+        _sub(entry, "id", tag(domain, game.id, turn.number))
+        _sub(entry, "title", turn.title)
+        _sub(entry, "updated", _stamp(turn.created_at))
+        href = f"{base}/games/{game.id}/turns/{turn.number}"
+        _sub(entry, "link", rel="alternate", type="text/html", href=href)
+        _sub(entry, "summary", turn.description, type="text")
+    body: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+    return body
