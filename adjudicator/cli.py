@@ -119,6 +119,28 @@ def mail_list(status: str | None, limit: int) -> None:
             )
 
 
+@mail.command("outbox")
+@click.option("--status", help="pending, sending, sent, failed or bounced")
+@click.option("--limit", default=30)
+def mail_outbox(status: str | None, limit: int) -> None:
+    """Outbound mail, newest first; a bounce or delay report shows what the remote server said."""
+    from sqlalchemy import select
+
+    from adjudicator.models import OutboxMessage
+
+    runtime = _runtime()
+    query = select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)
+    if status:
+        query = query.where(OutboxMessage.status == status)
+    with runtime.db.session() as session:
+        for row in session.scalars(query):
+            said = row.bounce or row.last_error
+            click.echo(
+                f"{row.id:>6} {row.created_at:%Y-%m-%d %H:%M:%S} {row.status:<8} "
+                f"{row.to_address:<30} {row.subject[:50]}" + (f" | {said}" if said else "")
+            )
+
+
 @mail.command("show")
 @click.argument("inbound_id", type=int)
 @click.option("--raw", is_flag=True, help="Print the stored bytes exactly.")

@@ -53,6 +53,11 @@ class Config:
     # Safety limits on inbound mail.
     sender_limit_per_hour: int
     unknown_sender_reply_hours: int
+    # The game-master web panel: login links, their sessions and rate limits.
+    panel_link_hours: int
+    panel_session_hours: int
+    panel_links_per_hour: int
+    panel_posts_per_minute: int
 
     @property
     def outbox_dir(self) -> Path:

@@ -266,3 +266,26 @@ class WebhookToken(Base):
     token: Mapped[str] = mapped_column(String(200))
     # Tokens older than twice the accepted age are pruned: their timestamps are refused anyway.
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+
+
+class PanelLink(Base):
+    """A game-master panel login link that was mailed out, and the web session it opened.
+
+    The row is the server's side of the link: it makes the link single-use, lets a logout end
+    the session for good (the session cookie alone could be replayed), and holds the counters
+    the rate limits read, so they survive restarts and hold across web processes."""
+
+    __tablename__ = "panel_links"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    # The random part the signed link carries; the link names its row by it.
+    nonce: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    # Links issued per game in the last hour are counted from this.
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+    # When the link was opened (it works once), and when its session was logged out.
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # Form posts of the session in the minute starting at window_start.
+    window_start: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    posts: Mapped[int] = mapped_column(Integer, default=0)

@@ -41,9 +41,9 @@ def serve(runtime: Runtime, sample: bool = True) -> None:
         if config.embedded_broker:
             stack.enter_context(worker_thread())
             stack.enter_context(scheduler_thread(config.tick_seconds))
-        listener = smtp.controller(runtime)
-        listener.start()
-        stack.callback(listener.stop)
+        for listener in smtp.listeners(runtime):
+            listener.start()
+            stack.callback(listener.stop)
         web = make_server(config.web_host, config.web_port, create_app(runtime), threaded=True)
         threading.Thread(target=web.serve_forever, name="web", daemon=True).start()
         stack.callback(web.shutdown)
@@ -56,14 +56,19 @@ def serve(runtime: Runtime, sample: bool = True) -> None:
 
 
 def serve_smtp(runtime: Runtime) -> None:
-    listener = smtp.controller(runtime)
-    listener.start()
-    print(f"SMTP listener on {runtime.config.smtp_host}:{runtime.config.smtp_port}", flush=True)
+    config = runtime.config
+    listeners = smtp.listeners(runtime)
+    for listener in listeners:
+        listener.start()
+    print(f"SMTP listener on {config.smtp_host}:{config.smtp_port}", flush=True)
+    if config.lmtp_port:
+        print(f"LMTP listener on {config.smtp_host}:{config.lmtp_port}", flush=True)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     stop.wait()
-    listener.stop()
+    for listener in listeners:
+        listener.stop()
 
 
 def start_demo(runtime: Runtime, stack: ExitStack) -> str:
@@ -82,11 +87,12 @@ def start_demo(runtime: Runtime, stack: ExitStack) -> str:
 
 def banner(runtime: Runtime, game_line: str) -> str:
     config = runtime.config
+    lmtp = f"; LMTP {config.smtp_host}:{config.lmtp_port}" if config.lmtp_port else ""
     return f"""
 pbem is running ({"embedded default" if config.embedded_broker else config.broker_url})
   archive      {config.base_url}/
   outbox       {config.outbox_dir.resolve()}/new  (every mail the service sends lands here)
-  mail in      SMTP {config.smtp_host}:{config.smtp_port} for @{config.mail_domain}
+  mail in      SMTP {config.smtp_host}:{config.smtp_port} for @{config.mail_domain}{lmtp}
   start a game pbem mail send --from you@example.com --to new@{config.mail_domain} "NEW THERMOPYLES"
   read replies pbem mail read --wait 5
 {game_line}

@@ -1,12 +1,17 @@
-"""The SMTP listener: accept mail for our domain, store the raw bytes, answer 250 at once."""
+"""The SMTP and LMTP listeners: accept mail for our domain, store the raw bytes, answer 250 at once.
+
+LMTP (RFC 2033) is for a Postfix in front of the service: Postfix keeps the queue and retries, and
+hands each mail for our domain to the LMTP listener through a transport (lmtp:inet:host:port).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, AnyStr
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from adjudicator.services import inbox
@@ -18,8 +23,9 @@ log = logging.getLogger(__name__)
 class InboundHandler:
     """aiosmtpd handler: refuses relaying, stores accepted messages before saying 250."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, source: str = "smtp") -> None:
         self.runtime = runtime
+        self.source = source  # how the message came, as recorded on it
         self.domain = runtime.config.mail_domain.lower()
 
     async def handle_RCPT(
@@ -41,7 +47,7 @@ class InboundHandler:
                 inbox.store,
                 self.runtime,
                 raw,
-                "smtp",
+                self.source,
                 envelope.mail_from or "",
                 list(envelope.rcpt_tos),
             )
@@ -53,15 +59,66 @@ class InboundHandler:
         return f"250 2.0.0 Message accepted as {result.id}"
 
 
-def controller(runtime: Runtime, host: str | None = None, port: int | None = None) -> Controller:
-    """A started-on-demand listener in its own thread (call .start() and .stop())."""
+class InboundLMTP(LMTP):
+    """LMTP as RFC 2033 4.2 has it: after the data, one reply for each accepted recipient.
+
+    aiosmtpd's LMTP answers the data once, as SMTP does, which leaves a client with several
+    recipients waiting for replies that never come. The message is stored once for all of them,
+    so every recipient gets the same reply, whichever path (stored, refused, too big) gave it.
+    """
+
+    _replies_due = 0
+
+    async def push(self, status: AnyStr) -> None:
+        if self._replies_due:
+            due, self._replies_due = self._replies_due, 0
+            for _ in range(due):
+                await super().push(status)
+            return
+        await super().push(status)
+        code = status[:4] if isinstance(status, str) else status[:4].decode("ascii", "replace")
+        if code == "354 " and self.envelope is not None:
+            # From here on the next reply is the data's; RCPT only listed accepted recipients.
+            self._replies_due = len(self.envelope.rcpt_tos)
+
+
+class LMTPController(Controller):
+    """A Controller whose sessions speak LMTP."""
+
+    def factory(self) -> SMTP:
+        return InboundLMTP(self.handler, **self.SMTP_kwargs)
+
+
+def _listener_options(runtime: Runtime, host: str | None, port: int) -> dict[str, Any]:
     config = runtime.config
-    kwargs: dict[str, Any] = {
+    return {
         "hostname": host or config.smtp_host,
-        "port": config.smtp_port if port is None else port,
+        "port": port,
         "data_size_limit": config.max_message_bytes,
         "decode_data": False,
         "server_hostname": config.mail_domain,
         "ready_timeout": 10,
     }
-    return Controller(InboundHandler(runtime), **kwargs)
+
+
+def controller(runtime: Runtime, host: str | None = None, port: int | None = None) -> Controller:
+    """A started-on-demand listener in its own thread (call .start() and .stop())."""
+    port = runtime.config.smtp_port if port is None else port
+    return Controller(InboundHandler(runtime), **_listener_options(runtime, host, port))
+
+
+def lmtp_controller(
+    runtime: Runtime, host: str | None = None, port: int | None = None
+) -> LMTPController:
+    """The LMTP listener, on smtp_host:lmtp_port unless told otherwise (call .start(), .stop())."""
+    port = runtime.config.lmtp_port if port is None else port
+    handler = InboundHandler(runtime, source="lmtp")
+    return LMTPController(handler, **_listener_options(runtime, host, port))
+
+
+def listeners(runtime: Runtime) -> list[Controller]:
+    """What `pbem serve` and `pbem smtp` start: SMTP, and LMTP when lmtp_port is set."""
+    found = [controller(runtime)]
+    if runtime.config.lmtp_port:
+        found.append(lmtp_controller(runtime))
+    return found

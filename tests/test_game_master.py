@@ -95,7 +95,8 @@ def test_gm_moves_the_deadline_and_players_are_told_why(runtime: Runtime) -> Non
     deliver_mail(runtime, compose(GM, gm_address, "EXTEND 24h\nFROBNICATE"))
     answer = last_to(runtime, GM)
     assert "EXTEND 24h\n     -> done: deadline now" in answer
-    assert "FROBNICATE\n     -> not done: not a game-master command" in answer
+    # A line in capitals that is no command is answered under its own heading, not as "done".
+    assert "NOT UNDERSTOOD\n  FROBNICATE\n     -> not a game-master command; known:" in answer
     for player in (FRANCE, SPAIN):
         notice = last_to(runtime, player)
         assert (

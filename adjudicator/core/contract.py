@@ -112,6 +112,16 @@ class Outcome:
     score: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class CardText:
+    """One card as the help page lists it: who holds it, when it is played, what it does."""
+
+    name: str
+    side: str
+    when: str
+    text: str
+
+
 class Game(abc.ABC, Generic[StateT]):
     """One game, as the service sees it. Subclasses are stateless; every method is pure."""
 
@@ -190,6 +200,10 @@ class Game(abc.ABC, Generic[StateT]):
     @abc.abstractmethod
     def help_text(self) -> str:
         """The order syntax with examples, for HELP and the web help page."""
+
+    def card_texts(self) -> Sequence[CardText]:
+        """The game's cards for the help page, from its card data; none where it has no cards."""
+        return ()
 
     def orders_text(self, orders: JSON) -> str | None:
         """A canonical order set written as a player would mail it (``parse_orders`` reads it

@@ -49,6 +49,24 @@ def seat_token(secret: str, game_id: int, seat: str, version: int = 1) -> str:
     return f"{game_id}-{seat}-{version}-{_mac(secret, game_id, seat, version)}"
 
 
+def check_signature(secret: str, game_id: int, seat: str, version: int) -> str:
+    """The signature in a seat's private order-checker link, /games/<id>/check/<seat>/<sig>.
+
+    Keyed like a reply token but over a message of its own ("check|..."), so a reply address
+    never gives away a checker link nor the other way round; the seat's key version is signed,
+    so handing the seat to another player (a new version) retires the old player's link."""
+    key = f"{secret}|v{version}".encode()
+    message = f"check|{game_id}|{seat}|{version}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:MAC_LENGTH]
+
+
+def check_signature_ok(secret: str, game_id: int, seat: str, version: int, given: str) -> bool:
+    """True when ``given`` is the seat's current checker signature (compared in constant time)."""
+    return hmac.compare_digest(
+        given.encode(), check_signature(secret, game_id, seat, version).encode()
+    )
+
+
 def reply_address(token: str, domain: str) -> str:
     """The address players reply to for the seat the token names."""
     return f"{LOCAL_PART}+{token}@{domain}"

@@ -60,6 +60,9 @@ _RESERVED = frozenset(
         "Content-Transfer-Encoding",
         "Auto-Submitted",
         "X-Auto-Response-Suppress",
+        # The envelope sender, a per-mail bounce address, is set at delivery; the final MTA
+        # writes it here.
+        "Return-Path",
     )
 )
 _SAFE_PART = re.compile(r"[A-Za-z0-9_-]")

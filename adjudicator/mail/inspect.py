@@ -6,7 +6,7 @@ from email import policy
 from email.parser import BytesHeaderParser
 from typing import Any
 
-from adjudicator.mail import addresses, extract
+from adjudicator.mail import addresses, dkim, extract
 from adjudicator.mail.reading import Unreadable, read
 
 
@@ -69,4 +69,6 @@ def inspect(
     if not lines:
         subject = extract.subject_line(mail.subject)
         lines = [subject] if subject else []
-    return {**result, "kind": "orders/commands", "route": route, "lines": lines}
+    # The same verdict the pipeline records (it may ask DNS for the signer's key).
+    verdict = dkim.verify(raw, mail.sender.rsplit("@", 1)[-1])
+    return {**result, "kind": "orders/commands", "route": route, "dkim": verdict, "lines": lines}

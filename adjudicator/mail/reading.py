@@ -142,12 +142,21 @@ def _decode_words(value: str) -> str:
 def _clean(text: str) -> str:
     """Undo the parser's surrogate escapes (raw 8-bit or unknown charsets): utf-8, else cp1252."""
     if not any("\udc80" <= char <= "\udcff" for char in text):
-        return text
+        return _no_controls(text)
     try:
         data = text.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
-    return _decode(data, None)
+        return _no_controls(text.encode("utf-8", "replace").decode("utf-8"))
+    return _no_controls(_decode(data, None))
+
+
+# C0 controls but tab, newline and carriage return: no person types them, they mean nothing to
+# a parser, and PostgreSQL refuses NUL in text columns, which would park the mail as an error.
+_CONTROLS = dict.fromkeys(i for i in range(32) if chr(i) not in "\t\n\r")
+
+
+def _no_controls(text: str) -> str:
+    return text.translate(_CONTROLS)
 
 
 # --- body ------------------------------------------------------------------------------------
@@ -168,7 +177,7 @@ def _part_text(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    text = _decode(payload, part.get_content_charset())
+    text = _no_controls(_decode(payload, part.get_content_charset()))
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if part.get_content_type() == "text/plain":
         params = {k.lower(): str(v).lower() for k, v in part.get_params() or []}

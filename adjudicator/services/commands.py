@@ -1,13 +1,38 @@
-"""The words a player may write besides orders: NEW, HELP, STATUS, HISTORY, RESIGN."""
+"""The words a player may write besides orders, and how a mail's lines are sorted among them.
+
+A mail is read like a mailing-list manager reads one: every line is a command, an order for the
+game's parser, or ignored, and the reply says which in sections (done, not understood, ignored).
+Commands are recognised strictly (a whole line, or a known word with its arguments), so a line of
+chatter never acts by accident; a line that merely *looks* like a command is reported with a
+suggestion only once the game's parser has said it is not an order either.
+"""
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-GAME_COMMANDS = ("HELP", "STATUS", "HISTORY", "RESIGN", "JOIN", "WAIT")
-SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS", "DELAY")
+from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+
+# Commands that stand alone on their line: a word after them makes the line something else.
+ALONE = ("STATUS", "ORDERS", "HISTORY", "RESIGN", "JOIN", "WAIT")
+# Commands followed by arguments (HELP's is optional: the name of a game).
+WITH_ARGUMENTS = ("HELP", "VACATION", "PREFERENCES", "FORMAT")
+WORDS = ("HELP", *ALONE, "VACATION", "PREFERENCES", "FORMAT")
+ALIASES = {"PREFERENCE": "PREFERENCES", "PREFS": "PREFERENCES"}
+# Kept for callers that only need the plain words.
+GAME_COMMANDS = ("HELP", *ALONE)
+# DKIM: "required" takes orders only from mail whose DKIM signature verifies for the sender's
+# domain (Game.require_dkim); "optional", the default, takes them from any mail.
+SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS", "DELAY", "DKIM")
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+# How alike a word must be to a command to be offered as "did you mean": STAUTS and HISTROY are,
+# while chatter such as HELLO, STATE or WAITING is not.
+CLOSE_ENOUGH = 0.75
+_PUNCTUATION = ".!?:;,"
 
 
 @dataclass(frozen=True)
@@ -19,6 +44,187 @@ class NewGame:
     # game master's settings (SCHEDULE, TIMEZONE, EARLY, GRACE, REMIND) from the lines below.
     seats: dict[str, str] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command line: its canonical word, what followed it, and the line as written."""
+
+    word: str
+    argument: str
+    line: str
+    from_subject: bool = False
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a reply's sections: the line as written and what became of it."""
+
+    line: str
+    message: str
+    ok: bool = True
+
+
+@dataclass
+class Sections:
+    """The reply's account of a mail's commands, filled in as they run."""
+
+    done: list[Entry] = field(default_factory=list)
+    not_understood: list[Entry] = field(default_factory=list)
+    ignored: list[Entry] = field(default_factory=list)
+
+    def did(self, command: Command, message: str, ok: bool = True) -> None:
+        self.done.append(Entry(shown(command), message, ok))
+
+    def skip(self, line: str, why: str) -> None:
+        self.ignored.append(Entry(line.strip(), why))
+
+    def json(self) -> dict[str, list[dict[str, Any]]]:
+        def rows(entries: list[Entry]) -> list[dict[str, Any]]:
+            return [{"line": e.line, "message": e.message, "ok": e.ok} for e in entries]
+
+        return {
+            "done": rows(self.done),
+            "not_understood": rows(self.not_understood),
+            "ignored": rows(self.ignored),
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A mail's lines sorted: the commands in order, the lines left for the order parser, and
+    lines dropped already (a command given twice)."""
+
+    commands: tuple[Command, ...]
+    others: tuple[str, ...]
+    ignored: tuple[Entry, ...] = ()
+
+    def words(self) -> list[str]:
+        return [command.word for command in self.commands]
+
+    def has(self, word: str) -> bool:
+        return any(command.word == word for command in self.commands)
+
+    def first(self, word: str) -> Command | None:
+        return next((c for c in self.commands if c.word == word), None)
+
+
+def shown(command: Command) -> str:
+    return f"{command.line} (subject)" if command.from_subject else command.line
+
+
+def _word(text: str) -> str:
+    upper = text.strip(_PUNCTUATION).upper()
+    return ALIASES.get(upper, upper)
+
+
+def game_name(text: str, keys: Iterable[tuple[str, str]]) -> str | None:
+    """The key of the game ``text`` names (by key or title, case and spaces aside), if any."""
+    wanted = re.sub(r"[^a-z0-9]", "", text.lower())
+    for key, title in keys:
+        if wanted and wanted in (key, re.sub(r"[^a-z0-9]", "", title.lower())):
+            return key
+    return None
+
+
+def command_of(
+    line: str, games: Sequence[tuple[str, str]] = (), from_subject: bool = False
+) -> Command | None:
+    """The line read as a command, or None when it is not one (it may still be an order)."""
+    text = " ".join(line.split())
+    words = text.split(maxsplit=1)
+    if not words:
+        return None
+    word = _word(words[0])
+    argument = words[1].strip() if len(words) > 1 else ""
+    if word in ALONE:
+        if argument.strip(_PUNCTUATION):
+            return None
+        return Command(word, "", text, from_subject)
+    if word == "HELP":
+        # "HELP" alone, or "HELP <game>"; "Help me please" is chatter, not a command.
+        if argument.strip(_PUNCTUATION) and game_name(argument, games) is None:
+            return None
+        return Command(word, argument.strip(_PUNCTUATION), text, from_subject)
+    if word in WITH_ARGUMENTS:
+        return Command(word, argument, text, from_subject)
+    return None
+
+
+def read(
+    lines: Sequence[str], subject: str | None = None, games: Sequence[tuple[str, str]] = ()
+) -> Reading:
+    """Sort a mail's lines; ``subject`` (already stripped of Re:/Fwd:) counts when it is a
+    command and is dropped silently when it is not, as most subjects are titles."""
+    commands: list[Command] = []
+    others: list[str] = []
+    ignored: list[Entry] = []
+    if subject:
+        command = command_of(subject, games, from_subject=True)
+        # "Orders" is what many players title an order mail: that is no request to list them.
+        if command is not None and command.word != "ORDERS":
+            commands.append(command)
+    for line in lines:
+        command = command_of(line, games)
+        if command is None:
+            others.append(line)
+        elif command.word in ALONE and any(c.word == command.word for c in commands):
+            ignored.append(Entry(line.strip(), f"{command.word} was already given above"))
+        else:
+            commands.append(command)
+    return Reading(tuple(commands), tuple(others), tuple(ignored))
+
+
+def looks_like_command(line: str) -> str | None:
+    """For a line that is neither a command nor an order: what the player probably meant, as a
+    sentence, when it looks like a command; None for chatter."""
+    words = line.split()
+    if not words or len(words) > 4:
+        return None
+    first = _word(words[0])
+    if first in ALONE:
+        return f"{first} stands alone on its line, with nothing after it"
+    if first == "HELP":
+        return "write HELP alone, or HELP and the name of a game"
+    meant = closest(first, [*WORDS, *ALIASES])
+    if meant is None:
+        return None
+    meant = ALIASES.get(meant, meant)
+    rest = " ".join(words[1:])
+    return f"not a command; did you mean {meant}{' ' + rest if rest else ''}?"
+
+
+def closest(word: str, vocabulary: Sequence[str]) -> str | None:
+    """The known word ``word`` is most probably a typing slip for, if any."""
+    if not word.isalpha():
+        return None
+    found = difflib.get_close_matches(word.upper(), vocabulary, n=1, cutoff=CLOSE_ENOUGH)
+    return found[0] if found else None
+
+
+def sift_ignored(lines: Sequence[LineReport], sections: Sections) -> tuple[LineReport, ...]:
+    """The parser's receipts less the lines it ignored that look like a mistyped command: those
+    go to "not understood" with a suggestion, so no line is reported twice."""
+    kept = []
+    for line in lines:
+        hint = looks_like_command(line.text) if line.status is LineStatus.IGNORED else None
+        if hint is None:
+            kept.append(line)
+        else:
+            sections.not_understood.append(Entry(line.text.strip(), hint, ok=False))
+    return tuple(kept)
+
+
+def sift(report: OrderReport, sections: Sections) -> OrderReport:
+    """The report to show the player: ``sift_ignored`` applied to its lines."""
+    return replace(report, lines=sift_ignored(report.lines, sections))
+
+
+def set_aside(lines: Sequence[LineReport], sections: Sections) -> None:
+    """A mail of commands whose other lines hold no order: each of them is reported in the
+    sections (a lookalike as not understood, the rest as ignored), not as a refused order set."""
+    for line in sift_ignored(lines, sections):
+        sections.skip(line.text, f"{line.reason or 'not an order'}, nor a command")
 
 
 def parse_new(lines: list[str]) -> NewGame | str | None:
@@ -71,30 +277,3 @@ def _block(lines: list[str]) -> tuple[dict[str, str], dict[str, str]]:
         elif "@" in rest or rest.lower() == "me":
             seats[head.lower()] = rest.strip("<>").lower()
     return seats, settings
-
-
-def split_commands(lines: list[str]) -> tuple[list[str], list[str]]:
-    """(command words found, the other lines) — commands are whole lines like ``HELP``."""
-    commands: list[str] = []
-    rest: list[str] = []
-    for line in lines:
-        word = line.strip().rstrip(".!").upper()
-        if word in GAME_COMMANDS:
-            commands.append(word)
-        else:
-            rest.append(line)
-    return commands, rest
-
-
-def take_preferences(lines: list[str]) -> tuple[list[tuple[str, str]], list[str]]:
-    """(``PREFERENCES <key> <value>`` settings found, the other lines)."""
-    settings: list[tuple[str, str]] = []
-    rest: list[str] = []
-    for line in lines:
-        words = line.strip().split(maxsplit=2)
-        if words and words[0].upper() in ("PREFERENCES", "PREFERENCE", "PREFS"):
-            key = words[1].upper() if len(words) > 1 else ""
-            settings.append((key, words[2].strip() if len(words) > 2 else ""))
-        else:
-            rest.append(line)
-    return settings, rest

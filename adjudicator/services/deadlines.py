@@ -20,7 +20,7 @@ from adjudicator.core import registry
 from adjudicator.core.chance import Chance
 from adjudicator.db import changed
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
-from adjudicator.services import play, reports
+from adjudicator.services import play, preferences, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -63,10 +63,12 @@ def start_game(
     reminder_hours: int = 12,
     random_sides: bool = False,
     early_delay_minutes: int = 0,
+    require_dkim: bool = False,
 ) -> Game | str:
     """A game with a seat per address and a deadline for turn 1; or what is wrong, in words.
 
-    With ``invite`` the game waits, "forming", until every player has answered JOIN."""
+    With ``invite`` the game waits, "forming", until every player has answered JOIN. With
+    ``require_dkim`` seat mail is only acted on when its DKIM signature verifies."""
     rules = registry.get(game_key)
     if rules is None:
         return f"there is no game called {game_key!r}"
@@ -85,6 +87,7 @@ def start_game(
     game.schedule, game.timezone = schedule_text, timezone
     game.grace_minutes, game.early, game.reminder_hours = grace_minutes, early, reminder_hours
     game.early_delay_minutes = early_delay_minutes
+    game.require_dkim = require_dkim
     if gm_address:
         game.gm_player_id = play.player_for(session, gm_address).id
     now = utcnow()
@@ -349,6 +352,9 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
             on_file = current_orders(session, game, turn.number + 1)
             for seat in game.seats:
                 if seat.seat in on_file or seat.reminded_sequence == game.deadline_sequence:
+                    continue
+                # Not marked as reminded: a player back before the deadline is reminded then.
+                if preferences.on_vacation(seat.player, now):
                     continue
                 # The player's own lead time wins over the game's; 0 means never.
                 lead = seat.player.reminder_hours

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -14,12 +15,14 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from sqlalchemy import select, update
 
 from adjudicator.db import changed
+from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
+_ENHANCED_STATUS = re.compile(r"[245]\.[0-9]{1,3}\.[0-9]{1,3}\b")
 
 
 def deliver(runtime: Runtime, outbox_id: int) -> str:
@@ -41,28 +44,72 @@ def deliver(runtime: Runtime, outbox_id: int) -> str:
             record.created_at,
             record.attempts,
         )
+    config = runtime.config
+    # Each mail's own return path (VERP): a bounce then names the outbox row it is about.
+    sender = bounces.return_path(config.secret_key, outbox_id, config.mail_domain)
     try:
-        if runtime.config.smtp_url:
-            send_smtp(runtime.config.smtp_url, runtime.config.from_address, to_address, raw)
+        if config.smtp_url:
+            send_smtp(config.smtp_url, sender, to_address, raw)
         else:
-            write_maildir(runtime.config.outbox_dir, outbox_id, int(created_at.timestamp()), raw)
+            stamp = int(created_at.timestamp())
+            write_maildir(config.outbox_dir, outbox_id, stamp, with_return_path(raw, sender))
     except Exception as error:  # any failure: keep the mail and try again later
+        refused = permanent_refusal(error)
+        if refused is not None:
+            log.warning("outbox %s to %s bounced at the relay: %s", outbox_id, to_address, refused)
+            with runtime.db.session() as session:
+                session.execute(
+                    update(OutboxMessage)
+                    .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
+                    .values(status="bounced", bounce=refused, last_error=str(error)[:2000])
+                )
+            return "bounced"
         log.warning("delivery of outbox %s failed: %s", outbox_id, error)
         status = "failed" if attempts >= MAX_ATTEMPTS else "pending"
         with runtime.db.session() as session:
             session.execute(
                 update(OutboxMessage)
-                .where(OutboxMessage.id == outbox_id)
+                .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
                 .values(status=status, last_error=str(error)[:2000])
             )
         return status
     with runtime.db.session() as session:
+        # Only from "sending": a fast relay's bounce may already have marked the row "bounced".
         session.execute(
             update(OutboxMessage)
-            .where(OutboxMessage.id == outbox_id)
+            .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
             .values(status="sent", sent_at=utcnow(), last_error="")
         )
     return "sent"
+
+
+def permanent_refusal(error: Exception) -> str | None:
+    """The relay's 5xx for this mail (to RCPT or to the data) as a one-line bounce, else None.
+
+    A mail the relay refuses for good will never go through, and retrying it for hours only
+    delays the news; a 4xx, a refused connection or a refused sender is ours to retry or fix.
+    """
+    replies: list[tuple[int, bytes | str]]
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        replies = list(error.recipients.values())
+    elif isinstance(error, smtplib.SMTPDataError):
+        replies = [(error.smtp_code, error.smtp_error)]
+    else:
+        return None
+    if not replies or not all(500 <= code < 600 for code, _ in replies):
+        return None
+    code, text = replies[0]
+    said = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    words = " ".join(said.split())
+    enhanced = _ENHANCED_STATUS.match(words)
+    line = f"{enhanced.group(0) if enhanced else '5.0.0'} {code} {words}"
+    return line[: bounces.SUMMARY_LIMIT]
+
+
+def with_return_path(raw: bytes, sender: str) -> bytes:
+    """The message as the final MTA would file it: the envelope sender as its Return-Path."""
+    newline = b"\r\n" if raw.split(b"\n", 1)[0].endswith(b"\r") else b"\n"
+    return b"Return-Path: <" + sender.encode("ascii") + b">" + newline + raw
 
 
 def write_maildir(folder: Path, outbox_id: int, stamp: int, raw: bytes) -> Path:

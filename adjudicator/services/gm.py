@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator import schedule
 from adjudicator.models import Game
-from adjudicator.services import deadlines, play, reports
+from adjudicator.services import commands, deadlines, panel_links, play, reports
 from adjudicator.services.runtime import Runtime
 
 WORDS = (
@@ -29,6 +29,7 @@ WORDS = (
     "REPLACE",
     "END",
     "STATUS",
+    "PANEL",
 )
 WHEN = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{1,2}:\d{2})(?:\s+(?P<zone>\S+))?$")
 
@@ -38,6 +39,9 @@ class Result:
     line: str
     done: bool
     message: str
+    # Where the reply lists it: "done" (a command, done or not), "not-understood" (looks like a
+    # mistyped command) or "ignored" (chatter such as a greeting).
+    section: str = "done"
 
 
 def run(
@@ -52,14 +56,30 @@ def run(
         upper = text.upper()
         word = next((w for w in WORDS if upper == w or upper.startswith(w + " ")), None)
         if word is None:
-            close = [w for w in WORDS if w.split()[0].startswith(upper[:3])]
-            hint = f"; did you mean {close[0]}?" if close else f"; known: {', '.join(WORDS)}"
-            results.append(Result(text, False, "not a game-master command" + hint))
+            results.append(_unknown(text))
             continue
         argument = text[len(word) :].strip()
         done, message = _command(session, runtime, game, word, argument, f"{key}:{number}", now)
         results.append(Result(text, done, message))
     return results
+
+
+def _unknown(text: str) -> Result:
+    """A line that is no game-master command: a slip gets a suggestion, chatter is ignored."""
+    first, *rest = text.split()
+    if first.upper() == "HELP" and not rest:
+        return Result(text, True, "the game-master commands are listed below")
+    heads = {w.split()[0]: w for w in WORDS}
+    close = commands.closest(first.strip(".!?:;,"), list(heads))
+    if close is not None:
+        meant = heads[close] + (" " + " ".join(rest) if rest and " " not in heads[close] else "")
+        hint = f"not a game-master command; did you mean {meant}?"
+        return Result(text, False, hint, "not-understood")
+    if text.isupper() and len(rest) < 3:
+        # Capitals on a short line read as a command, so it is answered as one not understood.
+        known = ", ".join(WORDS)
+        return Result(text, False, f"not a game-master command; known: {known}", "not-understood")
+    return Result(text, False, "not a game-master command", "ignored")
 
 
 def _command(
@@ -74,7 +94,11 @@ def _command(
     if word == "STATUS":
         state = "paused" if game.paused else game.status
         due = f", due {game.deadline:%Y-%m-%d %H:%M} UTC" if game.deadline else ""
-        return True, f"game {game.id} is {state}{due}"
+        dkim = "; orders only from mail with a valid DKIM signature" if game.require_dkim else ""
+        return True, f"game {game.id} is {state}{due}{dkim}"
+    if word == "PANEL":
+        # Before the status check: an ended game's panel still opens, read-only.
+        return _panel_link(session, runtime, game, now)
     if game.status not in ("active", "forming"):
         return False, f"game {game.id} is {game.status}; nothing can change"
     if word == "SET DEADLINE":
@@ -133,6 +157,20 @@ def _command(
         "revealed below so every card and die can be checked.",
     )
     return True, "ended; the seed is revealed to the players"
+
+
+def _panel_link(session: Session, runtime: Runtime, game: Game, now: datetime) -> tuple[bool, str]:
+    """A login link for the web panel. The answer goes only to the game master's own address
+    (the mail path has checked the sender), so asking for a link in someone else's name just
+    mails the game master a link; the hourly limit keeps that from flooding them."""
+    issued = panel_links.issue(session, runtime, game, now)
+    if isinstance(issued, panel_links.TooMany):
+        return False, f"too many links requested, try again in {issued.minutes} min"
+    if isinstance(issued, str):
+        return False, issued
+    return True, (
+        f"open {issued.url} within {issued.hours} h to run the game on the web; the link works once"
+    )
 
 
 def _moment(argument: str, zone: str, now: datetime) -> datetime | str:

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
-from adjudicator.models import Game, OutboxMessage
+from adjudicator.models import Game, OutboxMessage, Player
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import render_pair
 
@@ -60,13 +60,15 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
     )
     context = {"base_url": config.base_url, "domain": config.mail_domain, **letter.context}
     text, html = render_pair(letter.template, context)
+    # FORMAT TEXT: this reader gets the text part alone, and the pictures as attachments.
+    chosen = session.scalar(select(Player.mail_format).where(Player.address == letter.to))
     raw = build(
         sender=config.from_address,
         to=letter.to,
         reply_to=letter.reply_to,
         subject=letter.subject,
         text=text,
-        html=html,
+        html=None if chosen == "text" else html,
         pictures=letter.pictures,
         message_id=message_id,
         in_reply_to=letter.in_reply_to,

@@ -7,16 +7,26 @@ store the submission → resolve (games that resolve on receipt) → queue the r
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.core import registry
-from adjudicator.mail import addresses, extract
+from adjudicator.mail import addresses, dkim, extract
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
-from adjudicator.services import commands, deadlines, gm, play, preferences, reports
+from adjudicator.services import (
+    commands,
+    deadlines,
+    gm,
+    orders,
+    play,
+    preferences,
+    reports,
+    safety,
+)
+from adjudicator.services.bounces import returned_mail
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -34,6 +44,7 @@ class Verdict:
 def process(runtime: Runtime, inbound_id: int) -> Verdict:
     """Process the message once; a second call (a duplicate task) finds it done and does nothing."""
     try:
+        signature = _dkim_verdict(runtime, inbound_id)
         with runtime.db.session() as session:
             query = select(InboundMessage).where(InboundMessage.id == inbound_id)
             if runtime.db.is_postgres:
@@ -44,7 +55,10 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
             if record.status != "received":
                 return Verdict(record.status, "already processed")
             record.attempts += 1
-            verdict = handle(session, runtime, record)
+            verdict = handle(session, runtime, record, signature)
+            suppressed = safety.take_suppressed(session, record.id)
+            if suppressed:
+                verdict = replace(verdict, reason=f"{verdict.reason}; {suppressed}")
             record.status, record.reason = verdict.status, verdict.reason
             record.game_id = verdict.game_id
             record.processed_at = utcnow()
@@ -61,13 +75,44 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
         return Verdict("failed", f"internal error: {error}")
 
 
-def handle(session: Session, runtime: Runtime, record: InboundMessage) -> Verdict:
+def _dkim_verdict(runtime: Runtime, inbound_id: int) -> str | None:
+    """The DKIM verdict, worked out before the processing transaction opens: checking a
+    signature may wait on DNS, and on SQLite that transaction holds the database's write lock.
+    None when the message needs none (already processed, unreadable, or no sender)."""
+    with runtime.db.session() as session:
+        record = session.get(InboundMessage, inbound_id)
+        if record is None or record.status != "received":
+            return None
+        raw = record.raw
+    mail = read(raw)
+    if isinstance(mail, Unreadable) or mail.automatic:
+        return None
+    return dkim.verify(raw, mail.sender.rsplit("@", 1)[-1])
+
+
+def handle(
+    session: Session, runtime: Runtime, record: InboundMessage, signature: str | None = None
+) -> Verdict:
+    """One message's way through the steps; ``signature`` is its DKIM verdict when known."""
     mail = read(record.raw)
     if isinstance(mail, Unreadable):
         return Verdict("failed", f"unreadable: {mail.reason}")
     record.sender, record.subject = mail.sender, mail.subject[:1000]
+    # Mail to an outbound mail's return path reports on that mail: matched, never answered,
+    # and before any sender limit, so a burst of bounces from one MTA is still recorded.
+    returned = returned_mail(session, runtime, record, record.envelope_to or mail.recipients)
+    if returned is not None:
+        return Verdict(returned.status, returned.reason, returned.game_id)
+    limited = safety.rate_limit(session, runtime, record, mail.automatic is not None, utcnow())
+    if limited is not None:
+        if limited.notify:
+            limit = {"limit": runtime.config.sender_limit_per_hour}
+            reports.reply_problem(session, runtime, mail, record.id, safety.RATE_LIMIT, limit)
+        return Verdict("ignored", limited.reason)
     if mail.automatic:
         return Verdict("ignored", f"automatic mail, never answered ({mail.automatic})")
+    # Recorded for every message a person sent; games with require_dkim act only on "pass".
+    record.dkim = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
     domain = runtime.config.mail_domain
     ours = [a for a in (record.envelope_to or mail.recipients) if a.lower().endswith("@" + domain)]
     if not ours:
@@ -77,7 +122,7 @@ def handle(session: Session, runtime: Runtime, record: InboundMessage) -> Verdic
     if local == "new":
         return start_game(session, runtime, mail, record)
     if local == "help":
-        reports.reply_help(session, runtime, mail, record.id)
+        reports.reply_help(session, runtime, mail, record.id, seat_reading(mail)[0])
         return Verdict("done", "help sent")
     if not local.startswith("orders+"):
         reports.reply_problem(
@@ -97,6 +142,17 @@ def mail_lines(mail: MailIn) -> list[str]:
         subject = extract.subject_line(mail.subject)
         lines = [subject] if subject else []
     return lines
+
+
+def seat_reading(mail: MailIn) -> tuple[commands.Reading, bool]:
+    """The mail's commands and other lines, and whether its only line is the subject (an empty
+    body: the subject is then read as the mail, and dropped silently if it says nothing)."""
+    body = [line for line in extract.order_lines(mail.text) if line.strip()]
+    subject = extract.subject_line(mail.subject)
+    games = [(key, rules.title) for key, rules in registry.games().items()]
+    if body:
+        return commands.read(body, subject, games), False
+    return commands.read([subject] if subject else [], None, games), True
 
 
 def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
@@ -157,6 +213,8 @@ def start_gm_game(
         why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
     elif not all(settings.get(name, "0").isdigit() for name in ("GRACE", "REMIND", "DELAY")):
         why = "GRACE and DELAY take minutes and REMIND takes hours, as whole numbers"
+    elif settings.get("DKIM", "optional").lower() not in ("required", "optional"):
+        why = "DKIM takes required (orders only from signed mail) or optional"
     if why is None:
         options = dict(request.options)
         options.update({k[7:]: v for k, v in settings.items() if k.startswith("option:")})
@@ -175,6 +233,7 @@ def start_gm_game(
             reminder_hours=int(settings.get("REMIND", "12")),
             random_sides="PLAYERS" in settings,
             early_delay_minutes=int(settings.get("DELAY", "0")),
+            require_dkim=settings.get("DKIM", "").lower() == "required",
         )
         if isinstance(made, Game):
             reports.gm_created(session, runtime, made, mail, record.id)
@@ -182,6 +241,18 @@ def start_gm_game(
         why = made
     reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
     return Verdict("rejected", why)
+
+
+def dkim_refusal(
+    session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage, game: Game
+) -> Verdict | None:
+    """For a game that requires DKIM, the refusal of mail whose signature did not pass: the
+    From line alone proves nothing, so such a game acts on nothing unverified (nor its GM's)."""
+    if not game.require_dkim or record.dkim.startswith("pass"):
+        return None
+    details = {"game": game, "verdict": record.dkim or "not checked"}
+    reports.reply_problem(session, runtime, mail, record.id, "dkim-required", details)
+    return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
 
 
 def gm_mail(
@@ -192,6 +263,9 @@ def gm_mail(
             session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": "game master"}
         )
         return Verdict("rejected", f"{mail.sender} is not game {game.id}'s game master", game.id)
+    refused = dkim_refusal(session, runtime, mail, record, game)
+    if refused is not None:
+        return refused
     results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
     reports.gm_reply(session, runtime, game, mail, record.id, results)
     done = sum(result.done for result in results)
@@ -224,25 +298,50 @@ def seat_mail(
             session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": seat.seat}
         )
         return Verdict("rejected", f"{mail.sender} does not hold seat {seat.seat}", game.id)
+    refused = dkim_refusal(session, runtime, mail, record, game)
+    if refused is not None:
+        return refused
     if route.version != seat.key_version:
         # The seat was handed to another player: this address no longer plays it.
         reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": "replaced"})
         return Verdict("rejected", "reply address of a replaced seat", game.id)
-    wanted, lines = commands.take_preferences(mail_lines(mail))
-    changed_prefs = preferences.apply(seat.player, wanted)
-    found, order_lines = commands.split_commands(lines)
+    reading, subject_only = seat_reading(mail)
+    sections = commands.Sections(ignored=list(reading.ignored))
+    now = utcnow()
+    for command in reading.commands:
+        if command.word in ("PREFERENCES", "FORMAT", "VACATION"):
+            zone = seat.player.timezone or game.timezone
+            done, message = preferences.run(seat.player, command, zone, now)
+            sections.did(command, message, done)
+    found = reading.words()
+    order_lines = list(reading.others)
     if game.status == "forming":
         started = "JOIN" in found and deadlines.join(session, runtime, game, seat)
         if not started:
             reports.invitation_status(session, runtime, mail, record.id, game, seat)
         return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
     if game.status != "active":
-        reports.reply_game_over(session, runtime, mail, record.id, game, seat)
+        reports.reply_game_over(session, runtime, mail, record.id, game, seat, sections)
         return Verdict("done", "game is over; status sent", game.id)
-    if "RESIGN" in found:
-        reports.resign(session, runtime, mail, record.id, game, seat)
+    resigned = reading.first("RESIGN")
+    if resigned is not None:
+        sections.did(resigned, f"you resigned; game {game.id} is over")
+        for line in order_lines:
+            sections.skip(line, "not read: you resigned in the same mail")
+        reports.resign(session, runtime, mail, record.id, game, seat, sections)
         return Verdict("done", "resigned", game.id)
-    if "WAIT" in found and not play.rules_for(game).resolves_on_receipt:
+    joined = reading.first("JOIN")
+    if joined is not None:
+        sections.skip(joined.line, "you have already joined this game")
+    waiting = reading.first("WAIT")
+    if waiting is not None and play.rules_for(game).resolves_on_receipt:
+        sections.skip(waiting.line, "WAIT is for games with deadlines; this one moves on receipt")
+    elif waiting is not None:
+        sections.did(
+            waiting,
+            "You asked to WAIT: this turn is processed at its deadline, not earlier, even when "
+            "everyone has sent orders",
+        )
         # Kept as a submission of its own, so the request is on record for this turn.
         session.add(
             Submission(
@@ -257,22 +356,17 @@ def seat_mail(
                 wait=True,
             )
         )
-    if not order_lines:
-        reports.reply_status(session, runtime, mail, record.id, game, seat, found, changed_prefs)
-        return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     state = rules.load(turn.state)
-    text = "\n".join(order_lines)
-    report = rules.parse_orders(state, seat.seat, text)
     earlier = deadlines.orders_text_on_file(session, game, seat.seat, turn.number + 1)
-    merged = False
-    if isinstance(report.orders, dict) and report.orders.get("add") and earlier is not None:
-        # ADD: the new lines join the set on file; parsing them together re-checks every limit.
-        added = [line for line in order_lines if line.strip().upper() != "ADD"]
-        text = earlier + "\n" + "\n".join(added)
-        report = rules.parse_orders(state, seat.seat, text)
-        merged = True
+    got = orders.read(
+        rules, state, seat.seat, order_lines, reading, sections, earlier, subject_only
+    )
+    if got.report is None:
+        reports.reply_status(session, runtime, mail, record.id, game, seat, reading, sections)
+        return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
+    report, text, merged = got.report, got.text, got.merged
     submission = Submission(
         game_id=game.id,
         seat=seat.seat,
@@ -289,7 +383,10 @@ def seat_mail(
         new_turn, resolution = play.apply_orders(
             session, game, {seat.seat: report.orders}, reason="orders"
         )
-        reports.turn_report(session, runtime, game, seat, new_turn, resolution, report, mail)
+        shown = commands.sift(report, sections)
+        reports.turn_report(
+            session, runtime, game, seat, new_turn, resolution, shown, mail, reading, sections
+        )
         return Verdict("done", f"turn {new_turn.number} resolved", game.id)
     # Processed after the turn it was written for had been resolved: say so, never drop it.
     late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
@@ -299,9 +396,9 @@ def seat_mail(
         "replaced": earlier is not None and not merged,
         "too_late_for": turn.number if late else None,
         "received": f"{record.received_at:%H:%M:%S} UTC",
-        "preferences": changed_prefs,
     }
-    reports.receipt(session, runtime, mail, record.id, game, seat, report, found, filing)
+    shown = commands.sift(report, sections)
+    reports.receipt(session, runtime, mail, record.id, game, seat, shown, reading, sections, filing)
     if not report.ok:
         return Verdict("done", "orders not accepted; receipt sent", game.id)
     if (

@@ -1,36 +1,150 @@
-"""A player's own settings, kept across games: the time zone deadlines are shown in, and how
-long before a deadline to be reminded."""
+"""A player's own settings, kept across games: the time zone deadlines are shown in, how long
+before a deadline to be reminded, plain-text or HTML mail, and vacations.
+
+Every function answers with (done, sentence) so the reply can say, line by line, what was done
+or why not; nothing here sends mail or reads the clock.
+"""
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
 from adjudicator import schedule
 from adjudicator.models import Player
+from adjudicator.services.commands import Command
+
+# A vacation is for a holiday, not for leaving a game unattended: longer absences are a matter
+# for the game master (REPLACE).
+MAX_VACATION_DAYS = 60
+VACATION_USAGE = (
+    "write VACATION 2026-12-20 2027-01-03 (first and last day), VACATION UNTIL 2027-01-03, "
+    "VACATION OFF, or VACATION alone to see it"
+)
+
+
+def run(player: Player, command: Command, zone: str, now: datetime) -> tuple[bool, str]:
+    """Carry out a PREFERENCES, FORMAT or VACATION command; ``zone`` reads and shows dates."""
+    if command.word == "FORMAT":
+        return mail_format(player, command.argument)
+    if command.word == "VACATION":
+        return vacation(player, command.argument, zone, now)
+    words = command.argument.split(maxsplit=1)
+    key = words[0].upper() if words else ""
+    return preference(player, key, words[1].strip() if len(words) > 1 else "")
+
+
+def preference(player: Player, key: str, value: str) -> tuple[bool, str]:
+    if key in ("TIMEZONE", "TZ"):
+        problem = schedule.zone_error(value)
+        if problem:
+            return False, f"time zone not changed: {problem}"
+        player.timezone = value
+        return True, f"deadlines are now shown in {value}"
+    if key == "REMIND":
+        if value.isdigit() and int(value) <= 168:
+            player.reminder_hours = int(value)
+            if int(value):
+                return True, f"reminders now come {value} h before a deadline"
+            return True, "no more reminders"
+        return False, "REMIND takes hours before the deadline, 0 to 168 (0: never)"
+    if key == "FORMAT":
+        return mail_format(player, value)
+    return False, (
+        f"unknown preference {key or '(none)'}; write PREFERENCES TIMEZONE Europe/Madrid, "
+        "PREFERENCES REMIND 6 or FORMAT TEXT"
+    )
 
 
 def apply(player: Player, settings: list[tuple[str, str]]) -> list[str]:
-    """Change what is valid and say, line by line, what was done or why not."""
-    answers = []
-    for key, value in settings:
-        if key in ("TIMEZONE", "TZ"):
-            problem = schedule.zone_error(value)
-            if problem:
-                answers.append(f"time zone not changed: {problem}")
-            else:
-                player.timezone = value
-                answers.append(f"deadlines are now shown in {value}")
-        elif key == "REMIND":
-            if value.isdigit() and int(value) <= 168:
-                player.reminder_hours = int(value)
-                answers.append(
-                    f"reminders now come {value} h before a deadline"
-                    if int(value)
-                    else "no more reminders"
-                )
-            else:
-                answers.append("REMIND takes hours before the deadline, 0 to 168 (0: never)")
-        else:
-            answers.append(
-                f"unknown preference {key or '(none)'}; write PREFERENCES TIMEZONE "
-                "Europe/Madrid or PREFERENCES REMIND 6"
-            )
-    return answers
+    """Several ``PREFERENCES <key> <value>`` at once, one sentence each."""
+    return [preference(player, key, value)[1] for key, value in settings]
+
+
+def mail_format(player: Player, value: str) -> tuple[bool, str]:
+    chosen = value.strip().upper()
+    if chosen == "TEXT":
+        player.mail_format = "text"
+        return True, "from now on your mail is plain text only; pictures come as attachments"
+    if chosen == "HTML":
+        player.mail_format = "html"
+        return True, "from now on your mail has an HTML part with the pictures shown inline"
+    now_is = "plain text" if player.mail_format == "text" else "HTML"
+    return False, f"write FORMAT TEXT or FORMAT HTML (your mail is {now_is} now)"
+
+
+def on_vacation(player: Player, now: datetime) -> bool:
+    start, end = player.vacation_start, player.vacation_end
+    return start is not None and end is not None and start <= now < end
+
+
+def vacation_text(player: Player, zone: str) -> str | None:
+    """The vacation as the player wrote it ("2026-12-20 to 2027-01-03"), or None if none."""
+    start, end = player.vacation_start, player.vacation_end
+    if start is None or end is None:
+        return None
+    tz = ZoneInfo(zone)
+    # The end is stored as the midnight after the last day.
+    last = (end.astimezone(tz) - timedelta(days=1)).date()
+    return f"{start.astimezone(tz):%Y-%m-%d} to {last:%Y-%m-%d} ({zone})"
+
+
+def vacation(player: Player, argument: str, zone: str, now: datetime) -> tuple[bool, str]:
+    words = argument.upper().split()
+    today = now.astimezone(ZoneInfo(zone)).date()
+    if not words:
+        shown = vacation_text(player, zone)
+        if shown is None or (player.vacation_end is not None and player.vacation_end <= now):
+            return True, "no vacation is set"
+        state = "you are on vacation" if on_vacation(player, now) else "a vacation is set"
+        return True, f"{state}: {shown}; no deadline reminders meanwhile"
+    if words == ["OFF"]:
+        had = player.vacation_end is not None and player.vacation_end > now
+        player.vacation_start = player.vacation_end = None
+        return True, "vacation cancelled; reminders come as usual" if had else "no vacation was set"
+    if words[0] == "UNTIL" and len(words) == 2:
+        first: date | None = today
+        last = _day(words[1])
+    elif len(words) == 2:
+        first, last = _day(words[0]), _day(words[1])
+    else:
+        return False, VACATION_USAGE
+    if first is None or last is None:
+        return False, VACATION_USAGE
+    problem = _vacation_problem(first, last, today)
+    if problem:
+        return False, f"{problem}; nothing was changed"
+    start = _midnight(first, zone)
+    player.vacation_start = start
+    player.vacation_end = _midnight(last + timedelta(days=1), zone)
+    return True, (
+        f"on vacation {vacation_text(player, zone)}: no deadline reminders meanwhile, and other "
+        "players see you are away. Orders you send still count; VACATION OFF ends it early"
+    )
+
+
+def _vacation_problem(first: date, last: date, today: date) -> str | None:
+    if last < today:
+        return f"the last day, {last:%Y-%m-%d}, has passed"
+    if last < first:
+        return f"the last day, {last:%Y-%m-%d}, comes before the first, {first:%Y-%m-%d}"
+    if first < today:
+        return f"the first day, {first:%Y-%m-%d}, has passed; write VACATION UNTIL {last:%Y-%m-%d}"
+    days = (last - first).days + 1
+    if days > MAX_VACATION_DAYS:
+        return (
+            f"that is {days} days; a vacation lasts at most {MAX_VACATION_DAYS} days "
+            "(ask the game master for longer)"
+        )
+    return None
+
+
+def _day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _midnight(day: date, zone: str) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=ZoneInfo(zone)).astimezone(UTC)

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineReport, OrderReport, Resolution
-from adjudicator.mail.addresses import reply_address, seat_token
+from adjudicator.mail.addresses import check_signature, reply_address, seat_token
 from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import deadline_event
 from adjudicator.mail.reading import MailIn
-from adjudicator.models import Game, Seat, Turn, utcnow
-from adjudicator.services import play
+from adjudicator.models import Game, Seat, Submission, Turn, utcnow
+from adjudicator.services import commands, panel_links, play, preferences, safety
 from adjudicator.services.mailer import Letter, game_subject, queue, thread_headers
 from adjudicator.services.runtime import Runtime
 
@@ -34,6 +36,22 @@ def line_json(line: LineReport) -> dict[str, Any]:
     }
 
 
+def receipt_lines(report: OrderReport) -> dict[str, Any]:
+    """The receipt's account of a mail's order lines, as the templates read it (email/_lines.*);
+    the web order checker shows the same, so the two can never word a line differently."""
+    return {
+        "lines": [line_json(line) for line in report.lines],
+        "missing": list(report.missing),
+        "accepted": report.ok,
+    }
+
+
+def check_url(runtime: Runtime, game: Game, seat: Seat) -> str:
+    """The seat's private order-checker page: its orders checked, never stored (web/help.py)."""
+    signature = check_signature(runtime.config.secret_key, game.id, seat.seat, seat.key_version)
+    return f"{runtime.config.base_url}/games/{game.id}/check/{seat.seat}/{signature}"
+
+
 def position(
     runtime: Runtime, rules: Rules[Any], game: Game, seat: Seat, turn: Turn, facts: Any = None
 ) -> tuple[dict[str, Any], Picture]:
@@ -44,7 +62,7 @@ def position(
     description = rules.describe(view)
     picture = Picture(
         content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
-        png=rules.render(view, facts),
+        png=_render(rules, view, facts, (turn.id, seat.seat)),
         alt=description,
         filename=f"game{game.id}-turn{turn.number}.png",
     )
@@ -57,6 +75,26 @@ def position(
         "picture_alt": description,
     }
     return context, picture
+
+
+# Turn snapshots never change, so a seat's picture of a turn is drawn once per process: every
+# receipt of a turn (players resend orders freely) would otherwise redraw the same map.
+_PICTURES: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+_PICTURES_KEPT = 256
+
+
+def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str]) -> bytes:
+    if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
+        return rules.render(view, facts)
+    png = _PICTURES.get(key)
+    if png is None:
+        png = rules.render(view, None)
+        _PICTURES[key] = png
+        if len(_PICTURES) > _PICTURES_KEPT:
+            _PICTURES.popitem(last=False)
+    else:
+        _PICTURES.move_to_end(key)
+    return png
 
 
 def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
@@ -109,6 +147,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "reply_address": play.seat_address(runtime, game, seat),
         "archive_url": f"{runtime.config.base_url}/games/{game.id}",
         "help_url": f"{runtime.config.base_url}/help/{game.game_key}",
+        "check_url": check_url(runtime, game, seat),
         "status": game.status,
         "on_receipt": rules.resolves_on_receipt,
         "schedule": game.schedule,
@@ -225,7 +264,14 @@ def turn_report(
     resolution: Resolution[Any],
     report: OrderReport | None,
     mail: MailIn | None,
+    reading: commands.Reading | None = None,
+    sections: commands.Sections | None = None,
 ) -> None:
+    answers = (
+        command_context(session, runtime, game, seat, reading, sections)
+        if reading is not None and sections is not None
+        else {"sections": None, "help": "", "on_file": None}
+    )
     mail_seat(
         session,
         runtime,
@@ -246,6 +292,8 @@ def turn_report(
                 for event in resolution.events
                 if event.kind == "die"
             ],
+            "away": away(game, utcnow()),
+            **answers,
         },
     )
 
@@ -258,10 +306,12 @@ def receipt(
     game: Game,
     seat: Seat,
     report: OrderReport,
-    found: list[str],
+    reading: commands.Reading,
+    sections: commands.Sections,
     filing: dict[str, Any] | None = None,
 ) -> None:
-    """The orders as understood when they were not resolved at once, or the answer to commands.
+    """The orders as understood when they were not resolved at once, and the answer to the
+    mail's commands in sections.
 
     ``filing`` says which turn they count for and whether they replaced or joined a set on file."""
     mail_seat(
@@ -274,17 +324,13 @@ def receipt(
         template="receipt",
         replying_to=mail.message_id,
         extra={
-            "lines": [line_json(line) for line in report.lines],
-            "missing": list(report.missing),
-            "accepted": report.ok,
-            "commands": found,
-            "help": play.rules_for(game).help_text() if "HELP" in found else "",
+            **receipt_lines(report),
+            **command_context(session, runtime, game, seat, reading, sections),
             "filing": {
                 "for_turn": None,
                 "merged": False,
                 "replaced": False,
                 "too_late_for": None,
-                "preferences": [],
                 **(filing or {}),
             },
         },
@@ -298,25 +344,140 @@ def reply_status(
     inbound_id: int,
     game: Game,
     seat: Seat,
-    found: list[str],
-    preferences: list[str] | None = None,
+    reading: commands.Reading,
+    sections: commands.Sections,
 ) -> None:
-    """STATUS, HELP, HISTORY, PREFERENCES or an empty mail: the position and what is legal now."""
+    """A mail of commands only (or an empty one): their answers, the position, what is legal."""
     receipt(
-        session,
-        runtime,
-        mail,
-        inbound_id,
-        game,
-        seat,
-        OrderReport((), None),
-        found,
-        {"preferences": preferences or []},
+        session, runtime, mail, inbound_id, game, seat, OrderReport((), None), reading, sections
     )
 
 
+def command_context(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    seat: Seat,
+    reading: commands.Reading,
+    sections: commands.Sections,
+) -> dict[str, Any]:
+    """Answer the commands that only read the game (STATUS, HELP, HISTORY, ORDERS) and give the
+    reply its sections, in the order the player wrote the commands."""
+    rules = play.rules_for(game)
+    turn = play.latest_turn(session, game.id)
+    on_file = None
+    for command in reading.commands:
+        if command.word == "STATUS":
+            sections.did(
+                command, "the position and the deadline are below" + who_sent(session, game)
+            )
+        elif command.word == "HISTORY":
+            url = f"{runtime.config.base_url}/games/{game.id}"
+            sections.did(command, f"every turn of game {game.id}, with pictures: {url}")
+        elif command.word == "HELP":
+            sections.did(command, f"how to write orders for {rules.title} is below")
+        elif command.word == "ORDERS":
+            on_file = orders_on_file(session, game, seat.seat, turn.number + 1)
+            sections.did(command, on_file["summary"])
+    place = {commands.shown(command): index for index, command in enumerate(reading.commands)}
+    sections.done.sort(key=lambda entry: place.get(entry.line, len(place)))
+    return {
+        "sections": sections.json(),
+        "help": rules.help_text() if reading.has("HELP") else "",
+        "on_file": on_file,
+    }
+
+
+def who_sent(session: Session, game: Game) -> str:
+    """Which seats owing orders for the coming turn have a set on file (never what it says),
+    as a clause for STATUS; empty for games that move on receipt."""
+    rules = play.rules_for(game)
+    if rules.resolves_on_receipt or game.status != "active":
+        return ""
+    turn = play.latest_turn(session, game.id)
+    owed = sorted(rules.pending(rules.load(turn.state)))
+    sent = set(
+        session.scalars(
+            select(Submission.seat).where(
+                Submission.game_id == game.id,
+                Submission.turn_number == turn.number + 1,
+                Submission.accepted.is_(True),
+            )
+        )
+    )
+    if not owed:
+        return ""
+    have = [seat for seat in owed if seat in sent]
+    waiting = [seat for seat in owed if seat not in sent]
+    parts = []
+    if have:
+        parts.append("orders on file from " + ", ".join(have))
+    if waiting:
+        parts.append("still waiting for " + ", ".join(waiting))
+    return "; " + "; ".join(parts)
+
+
+def orders_on_file(session: Session, game: Game, seat: str, turn_number: int) -> dict[str, Any]:
+    """What the seat has sent for a turn: the last set, whether it was accepted, and the set
+    that counts when the last one was refused."""
+    sets = session.scalars(
+        select(Submission)
+        .where(
+            Submission.game_id == game.id,
+            Submission.seat == seat,
+            Submission.turn_number == turn_number,
+            Submission.wait.is_(False),
+        )
+        .order_by(Submission.id.desc())
+    ).all()
+    counting = next((row for row in sets if row.accepted), None)
+    last = sets[0] if sets else None
+    if last is None:
+        summary = f"no orders on file for turn {turn_number}; the defaults apply if none come"
+    elif last.accepted:
+        summary = f"your orders for turn {turn_number} are on file and count (below)"
+    elif counting is not None:
+        summary = (
+            f"your last orders for turn {turn_number} were refused; the earlier set below counts"
+        )
+    else:
+        summary = f"your orders for turn {turn_number} were refused: nothing counts yet"
+    return {
+        "turn": turn_number,
+        "summary": summary,
+        "last": _order_lines(last) if last is not None else [],
+        "accepted": bool(last and last.accepted),
+        "counting": _order_lines(counting) if counting and counting is not last else [],
+    }
+
+
+def _order_lines(submission: Submission) -> list[str]:
+    """The lines of a stored set the game read as orders: greetings and the like left out."""
+    read = [line["text"] for line in submission.report if line.get("status") != "ignored"]
+    return read or submission.text.splitlines()
+
+
+def away(game: Game, now: datetime) -> list[dict[str, str]]:
+    """The seats whose players are on vacation now, for the turn report."""
+    return [
+        {
+            "seat": seat.seat,
+            "until": preferences.vacation_text(seat.player, seat.player.timezone or game.timezone)
+            or "",
+        }
+        for seat in game.seats
+        if preferences.on_vacation(seat.player, now)
+    ]
+
+
 def reply_game_over(
-    session: Session, runtime: Runtime, mail: MailIn, inbound_id: int, game: Game, seat: Seat
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    inbound_id: int,
+    game: Game,
+    seat: Seat,
+    sections: commands.Sections | None = None,
 ) -> None:
     mail_seat(
         session,
@@ -327,18 +488,25 @@ def reply_game_over(
         kind="game-over",
         template="game_over",
         replying_to=mail.message_id,
+        extra={"sections": sections.json() if sections else None},
     )
 
 
 def resign(
-    session: Session, runtime: Runtime, mail: MailIn, inbound_id: int, game: Game, seat: Seat
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    inbound_id: int,
+    game: Game,
+    seat: Seat,
+    sections: commands.Sections | None = None,
 ) -> None:
     game.status = "finished"
     game.finished_at = utcnow()
     game.result = f"{seat.seat} resigned"
     game.score = [-1]
     session.flush()
-    reply_game_over(session, runtime, mail, inbound_id, game, seat)
+    reply_game_over(session, runtime, mail, inbound_id, game, seat, sections)
 
 
 def answer_sender(
@@ -367,12 +535,48 @@ def answer_sender(
     )
 
 
-def reply_help(session: Session, runtime: Runtime, mail: MailIn, inbound_id: int) -> None:
-    games = [
-        {"key": rules.key, "title": rules.title, "help": rules.help_text()}
-        for rules in registry.games().values()
-    ]
-    answer_sender(session, runtime, mail, inbound_id, "help", "help", {"games": games})
+def reply_help(
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    inbound_id: int,
+    reading: commands.Reading | None = None,
+) -> None:
+    """General help, or one game's with ``HELP <game>``; other lines are answered in sections,
+    since help@ knows no game to run a game's command on."""
+    known = registry.games()
+    asked: list[str] = []
+    sections = commands.Sections(ignored=list(reading.ignored) if reading else [])
+    for command in reading.commands if reading else ():
+        games = [(key, rules.title) for key, rules in known.items()]
+        key = commands.game_name(command.argument, games) if command.word == "HELP" else None
+        if command.word == "HELP" and key is not None:
+            asked.append(key)
+            sections.did(command, f"how to play {known[key].title} by mail is below")
+        elif command.word == "HELP":
+            sections.did(command, "how to start a game and every game's orders are below")
+        else:
+            sections.did(
+                command,
+                f"{command.word} is for a game: send it to the reply address of your game's mail",
+                ok=False,
+            )
+    for line in reading.others if reading else ():
+        hint = commands.looks_like_command(line) or _new_here(line)
+        if hint is not None:
+            sections.not_understood.append(commands.Entry(line.strip(), hint, ok=False))
+        else:
+            sections.skip(line, "not a command")
+    chosen = [known[key] for key in asked] or list(known.values())
+    shown = [{"key": r.key, "title": r.title, "help": r.help_text()} for r in chosen]
+    context = {"games": shown, "one_game": bool(asked), "sections": sections.json()}
+    answer_sender(session, runtime, mail, inbound_id, "help", "help", context)
+
+
+def _new_here(line: str) -> str | None:
+    if line.split()[:1] and line.split()[0].upper() == "NEW":
+        return "games are started at new@ (this address only answers HELP)"
+    return None
 
 
 def reply_problem(
@@ -383,7 +587,14 @@ def reply_problem(
     problem: str,
     details: dict[str, Any],
 ) -> None:
-    """A polite answer saying what was wrong and what to do instead."""
+    """A polite answer saying what was wrong and what to do instead.
+
+    Not sent to an address that is no player and already had a problem reply recently (see
+    services.safety): the message's reason then says the reply was suppressed."""
+    suppressed = safety.suppress_problem_reply(session, runtime, mail.sender, utcnow())
+    if suppressed is not None:
+        safety.note_suppressed(session, inbound_id, suppressed)
+        return
     game = details.get("game")
     games = [{"key": rules.key, "title": rules.title} for rules in registry.games().values()]
     context = {
@@ -392,7 +603,9 @@ def reply_problem(
         "game_id": game.id if isinstance(game, Game) else None,
         "games": games,
     }
-    answer_sender(session, runtime, mail, inbound_id, "problem", "problem", context)
+    # Rate-limit notices are a kind of their own so the once-an-hour rule can find them.
+    kind = safety.RATE_LIMIT if problem == safety.RATE_LIMIT else "problem"
+    answer_sender(session, runtime, mail, inbound_id, kind, "problem", context)
 
 
 def gm_address(runtime: Runtime, game: Game) -> str:
@@ -434,7 +647,11 @@ def _gm_letter(
 def gm_created(
     session: Session, runtime: Runtime, game: Game, mail: MailIn, inbound_id: int
 ) -> None:
-    letter = _gm_letter(runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_created", {})
+    # The welcome carries the first link to the web panel; PANEL mails a new one.
+    link = panel_links.issue(session, runtime, game, utcnow())
+    panel = {"url": link.url, "hours": link.hours} if isinstance(link, panel_links.Issued) else None
+    extra = {"panel": panel}
+    letter = _gm_letter(runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_created", extra)
     queue(session, runtime, letter, game)
 
 
@@ -446,10 +663,17 @@ def gm_reply(
     inbound_id: int,
     results: Sequence[Any],
 ) -> None:
-    lines = [{"line": r.line, "done": r.done, "message": r.message} for r in results]
-    letter = _gm_letter(
-        runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_reply", {"results": lines}
-    )
+    sections = commands.Sections()
+    for result in results:
+        entry = commands.Entry(result.line, result.message, result.done)
+        if result.section == "not-understood":
+            sections.not_understood.append(entry)
+        elif result.section == "ignored":
+            sections.ignored.append(entry)
+        else:
+            sections.done.append(entry)
+    extra = {"sections": sections.json()}
+    letter = _gm_letter(runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_reply", extra)
     queue(session, runtime, letter, game)
 
 

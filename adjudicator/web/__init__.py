@@ -11,13 +11,24 @@ from adjudicator.templating import TEMPLATES
 def create_app(runtime: Runtime) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES / "web"))
     app.config.update(SECRET_KEY=runtime.config.secret_key, MAX_CONTENT_LENGTH=None)
+    # The session cookie carries the game-master panel's login: out of scripts' reach, and not
+    # sent on cross-site posts; over HTTPS only when the site is served so.
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=runtime.config.base_url.startswith("https://"),
+    )
     app.extensions["pbem"] = runtime
 
-    from adjudicator.web import api, archive, inbound, providers, ses
+    from adjudicator.web import api, archive, help, inbound, providers, ses
 
     app.register_blueprint(inbound.blueprint)
     app.register_blueprint(providers.blueprint)
     app.register_blueprint(ses.blueprint)
     app.register_blueprint(api.blueprint)
     app.register_blueprint(archive.blueprint)
+    app.register_blueprint(help.blueprint)
+    from adjudicator.web import panel
+
+    app.register_blueprint(panel.blueprint)
     return app

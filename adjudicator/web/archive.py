@@ -1,4 +1,4 @@
-"""The public archive: games, every turn's picture and results, feeds, fairness, charts, help.
+"""The public archive: games, every turn's picture and results, feeds, fairness, charts.
 
 Every page reads through ``services.queries``, which gives only what the public may see.
 """
@@ -162,17 +162,3 @@ def challenge_chart(name: str) -> ResponseReturnValue:
     if png is None:
         abort(404)
     return Response(png, mimetype="image/png", headers=BRIEFLY)
-
-
-@blueprint.get("/help")
-@blueprint.get("/help/<key>")
-def help_page(key: str | None = None) -> ResponseReturnValue:
-    rules = registry.get(key) if key else None
-    if key and rules is None:
-        abort(404)
-    return render_template(
-        "help.html",
-        games=list(registry.games().values()),
-        game=rules,
-        domain=_runtime().config.mail_domain,
-    )

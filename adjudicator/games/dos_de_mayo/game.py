@@ -9,6 +9,7 @@ from importlib import resources
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
     JSON,
+    CardText,
     Decision,
     Game,
     Option,
@@ -19,6 +20,7 @@ from adjudicator.core.contract import (
 from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, receipts
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
 from adjudicator.games.dos_de_mayo.setup import new_game
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, as_side
 from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
@@ -160,6 +162,9 @@ class DosDeMayo(Game[Position]):
         from adjudicator.games.dos_de_mayo.describe import describe as words
 
         return words(view)
+
+    def card_texts(self) -> Sequence[CardText]:
+        return help_cards()
 
     def help_text(self) -> str:
         return help_text()

@@ -8,6 +8,7 @@ from importlib import resources
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
     JSON,
+    CardText,
     Decision,
     Game,
     Option,
@@ -20,6 +21,7 @@ from adjudicator.games.thermopyles import describe as words
 from adjudicator.games.thermopyles import orders, rules
 from adjudicator.games.thermopyles.actions import Action, action_from_json
 from adjudicator.games.thermopyles.cards import card_data
+from adjudicator.games.thermopyles.help import card_texts as help_cards
 from adjudicator.games.thermopyles.render import render as picture
 from adjudicator.games.thermopyles.state import (
     SCHEMA,
@@ -141,6 +143,9 @@ class Thermopyles(Game[Position]):
 
     def describe(self, view: JSON) -> str:
         return words.describe(view)
+
+    def card_texts(self) -> Sequence[CardText]:
+        return help_cards()
 
     def help_text(self) -> str:
         package = resources.files("adjudicator.games.thermopyles")

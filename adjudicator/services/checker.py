@@ -1,0 +1,162 @@
+"""The order checker: a mail's orders read exactly as the pipeline reads them, nothing stored.
+
+The public checker reads against a game's opening position dealt from a public seed (no game's),
+so it can show nothing hidden about a real game. The private checker reads against a real game's
+current position for one seat, reached by a signed link only that seat's mail carries
+(``addresses.check_signature``), so its answer is the receipt the coming turn's mail would get.
+
+Reading a text is the pipeline's own reading: the player's own lines (``extract.order_lines``),
+commands sorted out (``commands.read``), then ``orders.read`` (chatter beside commands set aside,
+ADD joined to the set on file), the report shown as the receipt shows it (``commands.sift`` and
+``reports.receipt_lines``). Commands are named, never run: the checker changes nothing.
+tests/test_help_pages.py compares its answer with the mail actually sent.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from adjudicator.core import registry
+from adjudicator.core.chance import Chance
+from adjudicator.core.contract import Game as Rules
+from adjudicator.mail import addresses, extract
+from adjudicator.models import Game, Seat
+from adjudicator.services import commands, deadlines, orders, play, reports
+from adjudicator.services.runtime import Runtime
+from adjudicator.templating import text_environment
+
+LIMIT_BYTES = 20_000  # a long order set is a few hundred bytes; anything near this is a mistake
+RECEIPT_TEMPLATE = "web/_receipt.txt"
+
+
+@dataclass(frozen=True)
+class Example:
+    """One example mail for one seat, with a sentence saying what it does."""
+
+    seat: str
+    text: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Samples:
+    """A game's examples and the public seed of the opening position they are checked against."""
+
+    seed: bytes
+    examples: tuple[Example, ...]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the checker made of a text: the receipt's context and its text as the mail words it."""
+
+    accepted: bool
+    orders: bool  # False when the text held no order line at all (commands or chatter only)
+    context: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True)
+class SeatCheck:
+    """A real game's seat behind a valid private link, and what its orders are read against."""
+
+    game_id: int
+    title: str
+    game_key: str
+    seat: str
+    status: str
+    turn: int  # the turn the next orders are for
+    prompt: str
+    state: Any
+    earlier: str | None  # the accepted set on file for that turn, which ADD joins
+
+
+def samples(rules: Rules[Any]) -> Samples:
+    """The game's examples.toml (beside its parser), or none when the game has no such file."""
+    return _samples(type(rules).__module__.rsplit(".", 1)[0])
+
+
+@functools.cache
+def _samples(package: str) -> Samples:
+    source = resources.files(package).joinpath("examples.toml")
+    if not source.is_file():
+        return Samples(b"pbem public order checker", ())
+    raw = tomllib.loads(source.read_text(encoding="utf-8"))
+    examples = tuple(
+        # TOML's multi-line strings start after a newline; an example's first line is its own.
+        Example(str(entry["seat"]), str(entry["text"]).strip("\n"), str(entry.get("note", "")))
+        for entry in raw.get("examples", [])
+    )
+    return Samples(str(raw.get("seed", "pbem public order checker")).encode(), examples)
+
+
+def opening(rules: Rules[Any]) -> Any:
+    """The public checker's position: a new game with default options from the public seed."""
+    return _opening(rules.key)
+
+
+@functools.cache
+def _opening(key: str) -> Any:
+    rules = registry.get(key)
+    assert rules is not None  # only called with a registered game's key
+    state = rules.new_game(rules.option_defaults(), Chance(samples(rules).seed, f"help-{key}", 0))
+    # Stored states are dumps; going through dump/load gives the parser what a real game gives it.
+    return rules.load(rules.dump(state))
+
+
+def prompt(rules: Rules[Any], state: Any, seat: str) -> str:
+    decision = rules.pending(state).get(seat)
+    return decision.prompt if decision else ""
+
+
+def check(
+    rules: Rules[Any], state: Any, seat: str, text: str, earlier: str | None = None
+) -> Checked:
+    """Read ``text`` as the body of a mail from ``seat`` (see the module's docstring)."""
+    body = [line for line in extract.order_lines(text) if line.strip()]
+    games = [(key, game.title) for key, game in registry.games().items()]
+    reading = commands.read(body, None, games)
+    sections = commands.Sections(ignored=list(reading.ignored))
+    for command in reading.commands:
+        sections.did(command, "a command: it is run when you mail it, never by this checker")
+    got = orders.read(rules, state, seat, list(reading.others), reading, sections, earlier)
+    found = got.report is not None
+    context: dict[str, Any] = {"lines": [], "missing": [], "accepted": False}
+    if got.report is not None:
+        context = reports.receipt_lines(commands.sift(got.report, sections))
+    context["sections"] = sections.json()
+    rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
+    return Checked(bool(context["accepted"]), found, context, rendered.strip("\n"))
+
+
+def seat_check(runtime: Runtime, game_id: int, seat: str, signature: str) -> SeatCheck | None:
+    """The seat behind a private checker link, or None when the link is not (or no longer) valid:
+    unknown game or seat, a wrong signature, or a seat handed to another player since."""
+    with runtime.db.session() as session:
+        game = session.get(Game, game_id)
+        found = next((row for row in game.seats if row.seat == seat), None) if game else None
+        if game is None or found is None or not _signed(runtime, game, found, signature):
+            return None
+        rules = play.rules_for(game)
+        turn = play.latest_turn(session, game.id)
+        state = rules.load(turn.state)
+        return SeatCheck(
+            game_id=game.id,
+            title=rules.title,
+            game_key=rules.key,
+            seat=found.seat,
+            status=game.status,
+            turn=turn.number + 1,
+            prompt=prompt(rules, state, found.seat) if game.status == "active" else "",
+            state=state,
+            earlier=deadlines.orders_text_on_file(session, game, found.seat, turn.number + 1),
+        )
+
+
+def _signed(runtime: Runtime, game: Game, seat: Seat, signature: str) -> bool:
+    secret = runtime.config.secret_key
+    return addresses.check_signature_ok(secret, game.id, seat.seat, seat.key_version, signature)

@@ -1,0 +1,54 @@
+"""How a mail's order lines become the order set it files: one reading for the mail pipeline and
+the web order checker, so the checker's receipt is the mail's receipt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.core.contract import Game as Rules
+from adjudicator.core.contract import LineStatus, OrderReport
+from adjudicator.services import commands
+
+
+@dataclass(frozen=True)
+class OrderSet:
+    """The order lines read: ``report`` is None when they hold no order (commands and chatter
+    only); ``text`` is the set as it would be filed, joined to the earlier one for ADD."""
+
+    report: OrderReport | None
+    text: str
+    merged: bool
+
+
+def read(
+    rules: Rules[Any],
+    state: Any,
+    seat: str,
+    lines: list[str],
+    reading: commands.Reading,
+    sections: commands.Sections,
+    earlier: str | None,
+    subject_only: bool = False,
+) -> OrderSet:
+    """Parse ``lines`` (a mail's lines less its commands) for ``seat``; ``earlier`` is the
+    accepted set on file for the coming turn, and ``subject_only`` says the lines are the
+    Subject of a mail with an empty body."""
+    if not lines:
+        return OrderSet(None, "", False)
+    trial = rules.parse_orders(state, seat, "\n".join(lines))
+    # A reply with an empty body keeps our subject, the game's title: no order in it.
+    titled = subject_only and lines[0].strip().lower() == rules.title.lower()
+    no_order = all(line.status is LineStatus.IGNORED for line in trial.lines)
+    if titled or (no_order and (reading.commands or subject_only)):
+        # Beside commands (or as a bare subject) lines without an order are chatter, not a
+        # refused order set: they go to the reply's sections and nothing is filed.
+        if not subject_only:
+            commands.set_aside(trial.lines, sections)
+        return OrderSet(None, "", False)
+    if isinstance(trial.orders, dict) and trial.orders.get("add") and earlier is not None:
+        # ADD: the new lines join the set on file; parsing them together re-checks every limit.
+        added = [line for line in lines if line.strip().upper() != "ADD"]
+        text = earlier + "\n" + "\n".join(added)
+        return OrderSet(rules.parse_orders(state, seat, text), text, True)
+    return OrderSet(trial, "\n".join(lines), False)

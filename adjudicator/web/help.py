@@ -1,0 +1,137 @@
+"""Order-syntax help pages and the order checker, public and per seat.
+
+``/help`` lists the games; ``/help/<key>`` gives a game's order syntax, examples (the game's own
+examples.toml, each checked against the parser by the tests), its cards and the mail commands.
+``/help/<key>/check`` reads orders against a public opening position; the private
+``/games/<id>/check/<seat>/<sig>`` reads them against a real game's current position for one
+seat. Both answer with the receipt the mail would give (``services.checker``) and store nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from adjudicator.core import registry
+from adjudicator.core.contract import Game as Rules
+from adjudicator.services import checker
+from adjudicator.services.runtime import Runtime
+from adjudicator.templating import text_environment
+from adjudicator.web import csrf
+
+blueprint = Blueprint("help", __name__)
+
+# Form encoding may triple a text (%XX per byte); the text itself is held to LIMIT_BYTES below.
+_FORM_LIMIT = 3 * checker.LIMIT_BYTES + 4096
+
+
+def _runtime() -> Runtime:
+    runtime: Runtime = current_app.extensions["pbem"]
+    return runtime
+
+
+def _commands_text() -> str:
+    # The mail's own command list (templates/email/_commands.txt): one wording for mail and web.
+    return text_environment().get_template("email/_commands.txt").render({}).strip("\n")
+
+
+def _rules(key: str) -> Rules[Any]:
+    rules = registry.get(key)
+    if rules is None:
+        abort(404)
+    return rules
+
+
+@blueprint.before_request
+def limit_posts() -> None:
+    # The app takes large bodies (inbound mail); this blueprint's forms never need more than this,
+    # and the limit must be set before anything reads the form.
+    if request.method == "POST":
+        request.max_content_length = _FORM_LIMIT
+
+
+@blueprint.errorhandler(RequestEntityTooLarge)
+def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
+    message = (
+        f"That is more than the checker reads ({checker.LIMIT_BYTES // 1000} KB). An order set "
+        "is a few lines: paste only your orders, without quoted mail."
+    )
+    return render_template("error.html", message=message), 413
+
+
+@blueprint.get("/help")
+@blueprint.get("/help/<key>")
+def help_page(key: str | None = None) -> ResponseReturnValue:
+    rules = _rules(key) if key else None
+    return render_template(
+        "help.html",
+        games=list(registry.games().values()),
+        game=rules,
+        examples=checker.samples(rules).examples if rules else (),
+        cards=list(rules.card_texts()) if rules else [],
+        commands_text=_commands_text(),
+        domain=_runtime().config.mail_domain,
+    )
+
+
+@blueprint.route("/help/<key>/check", methods=["GET", "POST"])
+def public_check(key: str) -> ResponseReturnValue:
+    rules = _rules(key)
+    chosen = request.values.get("seat", rules.seats[0])
+    if chosen not in rules.seats:
+        chosen = rules.seats[0]
+    state = checker.opening(rules)
+    return _checker_page(
+        rules,
+        state,
+        chosen,
+        earlier=None,
+        context={
+            "private": None,
+            "seats": rules.seats,
+            "examples": checker.samples(rules).examples,
+        },
+    )
+
+
+@blueprint.route("/games/<int:game_id>/check/<seat>/<signature>", methods=["GET", "POST"])
+def private_check(game_id: int, seat: str, signature: str) -> ResponseReturnValue:
+    found = checker.seat_check(_runtime(), game_id, seat, signature)
+    if found is None:
+        # The same answer for a wrong game, seat or signature: the page says nothing about which.
+        abort(404)
+    rules = _rules(found.game_key)
+    context = {"private": found, "seats": (found.seat,), "examples": ()}
+    if found.status != "active":
+        return render_template("check.html", game=rules, result=None, text="", seat=seat, **context)
+    return _checker_page(rules, found.state, found.seat, found.earlier, context)
+
+
+def _checker_page(
+    rules: Rules[Any], state: Any, seat: str, earlier: str | None, context: dict[str, Any]
+) -> ResponseReturnValue:
+    text = request.args.get("orders", "")[: checker.LIMIT_BYTES]  # a prefilled example
+    result = None
+    if request.method == "POST":
+        if not csrf.check():
+            message = "This form has expired or came from another site: reload it and try again."
+            return render_template("error.html", message=message), 400
+        text = request.form.get("orders", "")
+        if len(text.encode("utf-8")) > checker.LIMIT_BYTES:
+            raise RequestEntityTooLarge()
+        result = checker.check(rules, state, seat, text, earlier)
+    return render_template(
+        "check.html",
+        game=rules,
+        seat=seat,
+        text=text,
+        result=result,
+        prompt=checker.prompt(rules, state, seat),
+        limit=checker.LIMIT_BYTES,
+        csrf_field=csrf.FIELD,
+        csrf_token=csrf.token(),
+        **context,
+    )

@@ -1,0 +1,209 @@
+"""The game-master panel: a mailed, signed, single-use link opens a session for one game.
+
+No passwords: the game master proves who they are by reading their mail. The session cookie
+(Flask's signed session; HttpOnly, SameSite=Lax) names the game and the link that opened it, and
+the link's row decides on every request whether the session still holds. Every POST carries a
+CSRF token and is counted against a per-session rate limit; every change runs through the same
+game-master command as by mail.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from adjudicator.services import panel, panel_links
+from adjudicator.services.runtime import Runtime
+from adjudicator.web import csrf
+
+blueprint = Blueprint("panel", __name__)
+SESSION_KEY = "panel"
+
+
+def _runtime() -> Runtime:
+    runtime: Runtime = current_app.extensions["pbem"]
+    return runtime
+
+
+@blueprint.after_request
+def _private(response: Response) -> Response:
+    # Players' addresses and a live session: never cached, framed, or leaked in a Referer
+    # (the login URL itself is a credential until it is spent).
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+    return response
+
+
+def _link_page(why: str | None, status: int, game_id: int | None = None) -> ResponseReturnValue:
+    return (
+        render_template(
+            "manage_link.html",
+            why=why,
+            game_id=game_id,
+            hours=_runtime().config.panel_link_hours,
+        ),
+        status,
+    )
+
+
+@blueprint.get("/gm")
+def get_link() -> ResponseReturnValue:
+    """How to get a login link: there is no other way in."""
+    game = request.args.get("game", "")
+    return _link_page(None, 200, int(game) if game.isdigit() else None)
+
+
+@blueprint.get("/gm/<token>")
+def login_page(token: str) -> ResponseReturnValue:
+    """The mailed link only shows a button: mail scanners (Outlook's Safe Links and others)
+    fetch links before the reader does, and a GET that spent the link would lock the game master
+    out. The POST behind the button spends it."""
+    checked = panel_links.open_link(_runtime(), token, spend=False)
+    if isinstance(checked, panel_links.Refused):
+        return _link_page(checked.why, 403)
+    page = render_template("manage_open.html", token=token, game_id=checked.game_id)
+    return page, 200
+
+
+@blueprint.post("/gm/<token>")
+def login(token: str) -> ResponseReturnValue:
+    opened = panel_links.open_link(_runtime(), token)
+    if isinstance(opened, panel_links.Refused):
+        return _link_page(opened.why, 403)
+    # A fresh session: nothing from before the login (a planted CSRF token) carries over.
+    session.clear()
+    session[SESSION_KEY] = {"game": opened.game_id, "link": opened.nonce}
+    return redirect(url_for("panel.manage", game_id=opened.game_id))
+
+
+def _gate(game_id: int) -> ResponseReturnValue | None:
+    """None when this browser's session may run ``game_id``; else the answer to give."""
+    held = session.get(SESSION_KEY)
+    if not isinstance(held, dict) or not isinstance(held.get("link"), str):
+        return redirect(url_for("panel.get_link", game=game_id))
+    if held.get("game") != game_id:
+        return (
+            render_template("error.html", message="Your game-master session is for another game."),
+            403,
+        )
+    refused = panel_links.check_session(_runtime(), game_id, held["link"])
+    if refused is not None:
+        session.pop(SESSION_KEY, None)
+        flash(refused.why, "bad")
+        return redirect(url_for("panel.get_link", game=game_id))
+    return None
+
+
+def _nonce() -> str:
+    held: dict[str, Any] = session[SESSION_KEY]
+    return str(held["link"])
+
+
+@blueprint.get("/games/<int:game_id>/manage")
+def manage(game_id: int) -> ResponseReturnValue:
+    stop = _gate(game_id)
+    if stop is not None:
+        return stop
+    shown = panel.view(_runtime(), game_id)
+    if shown is None:
+        abort(404)
+    return render_template(
+        "manage.html", panel=shown, csrf_field=csrf.FIELD, csrf_token=csrf.token()
+    )
+
+
+def _guard_post(game_id: int) -> ResponseReturnValue | panel.Panel:
+    """The checks every POST passes, in order: session, CSRF, rate limit, game still open."""
+    stop = _gate(game_id)
+    if stop is not None:
+        return stop
+    if not csrf.check():
+        return render_template("error.html", message="The form had expired: reload the panel."), 400
+    wait = panel_links.count_post(_runtime(), _nonce())
+    if wait:
+        message = f"Too many changes in a minute: wait {wait} s, then reload the panel."
+        return render_template("error.html", message=message), 429, {"Retry-After": str(wait)}
+    shown = panel.view(_runtime(), game_id)
+    if shown is None:
+        abort(404)
+    if shown.read_only:
+        flash(f"The game is {shown.status}: the panel is read-only.", "bad")
+        return redirect(url_for("panel.manage", game_id=game_id))
+    return shown
+
+
+def _line_or_back(action: str, shown: panel.Panel) -> str | ResponseReturnValue:
+    form = {name: request.form.get(name, "") for name in ("date", "time", "zone", "hours", "seat")}
+    form.update(address=request.form.get("address", ""), reason=request.form.get("reason", ""))
+    line = panel.command_line(action, form, [seat.seat for seat in shown.seats])
+    if isinstance(line, panel.Invalid):
+        flash(f"Not done: {line.why}.", "bad")
+        return redirect(url_for("panel.manage", game_id=shown.game_id))
+    return line
+
+
+def _run(game_id: int, line: str) -> ResponseReturnValue:
+    key = f"panel:{game_id}:{secrets.token_hex(8)}"
+    result = panel.act(_runtime(), game_id, line, key)
+    verdict = "done" if result.done else "not done"
+    flash(f"{result.line}: {verdict} — {result.message}", "ok" if result.done else "bad")
+    return redirect(url_for("panel.manage", game_id=game_id))
+
+
+@blueprint.post("/games/<int:game_id>/manage/<action>")
+def change(game_id: int, action: str) -> ResponseReturnValue:
+    if action not in panel.ACTIONS:
+        abort(404)
+    guarded = _guard_post(game_id)
+    if not isinstance(guarded, panel.Panel):
+        return guarded
+    line = _line_or_back(action, guarded)
+    if not isinstance(line, str):
+        return line
+    if action == "rollback":
+        # Undoing a turn is the one change that cannot be taken back: ask once more.
+        return render_template(
+            "manage_rollback.html",
+            panel=guarded,
+            reason=line.removeprefix("ROLLBACK").strip(),
+            csrf_field=csrf.FIELD,
+            csrf_token=csrf.token(),
+        )
+    return _run(game_id, line)
+
+
+@blueprint.post("/games/<int:game_id>/manage/rollback/confirm")
+def rollback_confirmed(game_id: int) -> ResponseReturnValue:
+    guarded = _guard_post(game_id)
+    if not isinstance(guarded, panel.Panel):
+        return guarded
+    line = _line_or_back("rollback", guarded)
+    if not isinstance(line, str):
+        return line
+    return _run(game_id, line)
+
+
+@blueprint.route("/games/<int:game_id>/manage/logout", methods=["GET", "POST"])
+def logout(game_id: int) -> ResponseReturnValue:
+    held = session.get(SESSION_KEY)
+    if isinstance(held, dict) and isinstance(held.get("link"), str):
+        panel_links.end_session(_runtime(), held["link"])
+    session.clear()
+    flash("You have logged out of the game-master panel.", "ok")
+    return redirect(url_for("panel.get_link", game=game_id))
