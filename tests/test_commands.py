@@ -252,3 +252,17 @@ def test_resign_once_and_the_rest_of_the_mail_is_accounted_for(runtime: Runtime)
     ignored = section(text, "IGNORED")
     assert "RETREAT\n     -> not read: you resigned in the same mail" in ignored
     assert "RESIGN\n     -> RESIGN was already given above" in ignored
+
+
+def test_an_invited_player_gets_the_sections_before_the_game_starts(runtime: Runtime) -> None:
+    body = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\n"
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
+    invite = last_to(runtime, SPAIN)
+    deliver_mail(runtime, compose(SPAIN, str(invite["Reply-To"]), "FORMAT TEXT\nSTATUS\n9-4"))
+    text = answer(runtime, SPAIN)
+    assert "FORMAT TEXT\n     -> done:" in section(text, "DONE")
+    ignored = section(text, "IGNORED")
+    assert "STATUS\n     -> the game starts when every player has joined" in ignored
+    assert "9-4\n     -> not read: the game has not started yet" in ignored
+    deliver_mail(runtime, compose(SPAIN, str(invite["Reply-To"]), "JOIN"))
+    assert "JOIN\n     -> done: your seat is taken" in section(answer(runtime, SPAIN), "DONE")

@@ -318,7 +318,14 @@ def seat_mail(
     if game.status == "forming":
         started = "JOIN" in found and deadlines.join(session, runtime, game, seat)
         if not started:
-            reports.invitation_status(session, runtime, mail, record.id, game, seat)
+            for command in reading.commands:
+                if command.word == "JOIN":
+                    sections.did(command, "your seat is taken")
+                elif command.word not in ("PREFERENCES", "FORMAT", "VACATION"):
+                    sections.skip(command.line, "the game starts when every player has joined")
+            for line in order_lines:
+                sections.skip(line, "not read: the game has not started yet")
+            reports.invitation_status(session, runtime, mail, record.id, game, seat, sections)
         return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
     if game.status != "active":
         reports.reply_game_over(session, runtime, mail, record.id, game, seat, sections)

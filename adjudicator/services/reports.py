@@ -678,7 +678,13 @@ def gm_reply(
 
 
 def invitation_status(
-    session: Session, runtime: Runtime, mail: MailIn, inbound_id: int, game: Game, seat: Seat
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    inbound_id: int,
+    game: Game,
+    seat: Seat,
+    sections: commands.Sections | None = None,
 ) -> None:
     waiting = [other.seat for other in game.seats if other.joined_at is None]
     if seat.joined_at is None:
@@ -693,6 +699,6 @@ def invitation_status(
         key=f"inbound:{inbound_id}:reply",
         kind="invitation",
         template="notice",
-        extra={"message": message},
+        extra={"message": message, "sections": sections.json() if sections else None},
         replying_to=mail.message_id,
     )
