@@ -1,0 +1,340 @@
+"""One activation's actions (3.2 C) and close combat (3.2 D) for a wing, as a pure function.
+
+``orders`` is a list of JSON objects, at most one per unit of the wing (a unit left out holds):
+
+    {"unit": "R-HI-1", "action": "move", "path": [[3, 4], [3, 5]], "facing": 2}
+    {"unit": "R-HI-1", "action": "fire", "target": "P-LI-2"}       # musket, or the guns for ART
+    {"unit": "R-HI-1", "action": "salvo", "target": "P-LI-2"}      # HI only; sets its Salvo marker
+    {"unit": "R-CAV-1", "action": "pistol", "path": [...], "target": "P-LI-2"}  # either or both
+    {"unit": "R-HI-1", "action": "rally"}   /   {"unit": ..., "action": "reform"}
+    {"unit": "R-CAV-1", "action": "charge", "target": "P-HI-1", "path": [...], "facing": 1}
+    {"leader": "R-WC-A", "path": [[2, 3]]}  # the wing's commander (or its army commander) moves
+
+Actions happen in the listed order, each checked against the position the earlier ones left;
+then every charge declaration is fought, grouped by target in order of first declaration. Any
+problem rejects the whole activation with a message naming the unit and why, so a player never
+gets half an activation.
+
+Events are JSON objects with a "type": "move", "leader_move", "roll" (purpose, die, modifiers,
+total; a morale roll also has its target), "fire", "loss", "eliminated", "formation", "morale",
+"rally", "reform", "declare", "close_combat", "retreat", "leader_lost", "rout".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from adjudicator.core.chance import Chance
+from adjudicator.games.musket_and_pike.combat import (
+    disorder,
+    fire_problem,
+    resolve_close_combat,
+    resolve_fire,
+    roll,
+)
+from adjudicator.games.musket_and_pike.data import Ruleset
+from adjudicator.games.musket_and_pike.field import (
+    Event,
+    Field,
+    contacts,
+    field_for,
+    hex_json,
+    leader,
+    leader_bonus,
+    unit,
+)
+from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
+from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
+from adjudicator.games.musket_and_pike.scenario import Scenario
+from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position
+
+ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")
+
+
+@dataclass(frozen=True)
+class Action:
+    actor: str  # a unit id, or a leader id when ``leader`` is set
+    action: str
+    path: tuple[Hex, ...] = ()
+    facing: int | None = None
+    target: str | None = None
+    leader: bool = False
+
+
+def _path(raw: Any) -> tuple[Hex, ...] | None:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        return None
+    out: list[Hex] = []
+    for item in raw:
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in item)
+        ):
+            return None
+        out.append((item[0], item[1]))
+    return tuple(out)
+
+
+def parse_orders(
+    position: Position, wing_id: str, orders: Sequence[Mapping[str, Any]]
+) -> list[Action] | list[str]:
+    """The wing's actions, or every problem found in their form (not yet their legality)."""
+    problems: list[str] = []
+    actions: list[Action] = []
+    seen: set[str] = set()
+    wing = next((w for w in position.wings if w.id == wing_id), None)
+    if wing is None:
+        return [f"there is no wing {wing_id}"]
+    for number, entry in enumerate(orders):
+        if not isinstance(entry, Mapping):
+            problems.append(f"order {number + 1} is not an object")
+            continue
+        is_leader = "leader" in entry
+        actor = entry.get("leader" if is_leader else "unit")
+        name = str(actor)
+        if not isinstance(actor, str):
+            problems.append(f"order {number + 1} names no unit")
+            continue
+        if actor in seen:
+            problems.append(f"{name} has more than one action")
+        seen.add(actor)
+        action = str(entry.get("action", "move" if is_leader else ""))
+        if is_leader:
+            chief = leader(position, actor)
+            ours = chief is not None and (
+                chief.wing == wing_id or (chief.role == "AC" and chief.side == wing.side)
+            )
+            if not ours:
+                problems.append(f"{name} is not a leader of wing {wing_id}")
+            if action != "move":
+                problems.append(f"{name}: a leader can only move")
+        else:
+            mover = unit(position, actor)
+            if mover is None or mover.wing != wing_id:
+                problems.append(f"{name} is not a unit of wing {wing_id}")
+            elif mover.hex is None:
+                problems.append(f"{name} is no longer on the map")
+            if action not in ACTIONS:
+                problems.append(f"{name}: unknown action {action!r} (one of {', '.join(ACTIONS)})")
+        path = _path(entry.get("path"))
+        if path is None:
+            problems.append(f"{name}: path must be a list of [column, row]")
+            path = ()
+        facing = entry.get("facing")
+        if facing is not None and (
+            not isinstance(facing, int) or isinstance(facing, bool) or not 0 <= facing <= 5
+        ):
+            problems.append(f"{name}: facing must be 0..5")
+            facing = None
+        target = entry.get("target")
+        if target is not None and not isinstance(target, str):
+            problems.append(f"{name}: target must be a unit id")
+            target = None
+        if action in ("fire", "salvo", "charge") and target is None:
+            problems.append(f"{name}: {action} needs a target")
+        if action == "pistol" and not path and target is None:
+            problems.append(f"{name}: pistol needs a path, a target or both")
+        if action in ("fire", "salvo", "rally", "reform") and path:
+            problems.append(f"{name}: {action} takes no path")
+        actions.append(Action(actor, action, path, facing, target, is_leader))
+    return problems or actions
+
+
+def _move(
+    position: Position,
+    field: Field,
+    act: Action,
+    order: str,
+    events: list[Event],
+    facing: int | None = None,
+) -> Position | str:
+    mover = unit(position, act.actor)
+    assert mover is not None and mover.hex is not None
+    if act.path or act.action == "move":
+        cost = check_move(position, field, mover, act.path, order)
+        if isinstance(cost, str):
+            return cost
+    start = mover.hex
+    end = act.path[-1] if act.path else start
+    chosen = act.facing if act.facing is not None else facing
+    moved = replace(mover, hex=end, facing=mover.facing if chosen is None else chosen)
+    position = position.with_unit(moved)
+    if act.path or moved.facing != mover.facing:
+        events.append(
+            {
+                "type": "move",
+                "unit": mover.id,
+                "path": [hex_json(h) for h in (start, *act.path)],
+                "facing": moved.facing,
+            }
+        )
+    if any(mover.kind in field.terrain(where).disorders for where in act.path):
+        position = disorder(position, mover.id, events, cap="disordered")
+    return position
+
+
+def _improve(
+    position: Position, field: Field, act: Action, order: str, chance: Chance, events: list[Event]
+) -> Position | str:
+    """Rally (morale one step better) or reform (formation one step better) on one d10."""
+    mover = unit(position, act.actor)
+    assert mover is not None and mover.hex is not None
+    limits = field.rules.orders[order]
+    if contacts(position, mover.side, mover.hex):
+        return f"{mover.id}: no {act.action} next to an enemy"
+    modifiers = [
+        ("order", limits.rally_bonus),
+        ("leader", leader_bonus(position, mover.side, mover.hex)),
+    ]
+    if act.action == "rally":
+        if mover.morale_state == "good":
+            return f"{mover.id}: morale is already good"
+        goal, modifiers = mover.morale, [("rally", field.rules.rally_mod), *modifiers]
+        states, state = MORALE_STATES, mover.morale_state
+    else:
+        if mover.formation == "normal" or mover.morale_state == "routed":
+            return f"{mover.id}: reform needs a disordered or broken unit that is not routed"
+        goal, states, state = field.rules.reform_target, FORMATIONS, mover.formation
+    goal += sum(value for _, value in modifiers)
+    natural, _ = roll(chance, field, f"{act.action} {mover.id}", [], events)
+    events[-1].update({"modifiers": [[n, v] for n, v in modifiers if v], "target": goal})
+    success = natural <= goal
+    better = states[states.index(state) - 1] if success else state
+    events.append({"type": act.action, "unit": mover.id, "passed": success, "to": better})
+    if not success:
+        return position
+    if act.action == "rally":
+        return position.with_unit(replace(mover, morale_state=better))
+    return position.with_unit(replace(mover, formation=better))
+
+
+def _declare(
+    position: Position, field: Field, act: Action, order: str, events: list[Event]
+) -> Position | str:
+    mover = unit(position, act.actor)
+    target = unit(position, act.target or "")
+    assert mover is not None
+    if target is None or target.hex is None or target.side == mover.side:
+        return f"{mover.id}: {act.target} is not an enemy unit on the map"
+    facing = None
+    if act.path:
+        facing = facing_towards(act.path[-1], target.hex)
+    elif mover.hex is not None:
+        facing = facing_towards(mover.hex, target.hex)
+    moved = _move(position, field, act, order, events, facing=facing)
+    if isinstance(moved, str):
+        return moved
+    mover = unit(moved, act.actor)
+    assert mover is not None and mover.hex is not None
+    if distance(mover.hex, target.hex) != 1:
+        return f"{mover.id}: {target.id} is not next to it"
+    if aspect(mover.hex, mover.facing, target.hex) != "front":
+        return f"{mover.id}: {target.id} is not in its front"
+    events.append({"type": "declare", "unit": mover.id, "target": target.id})
+    return moved
+
+
+def _act(
+    position: Position,
+    field: Field,
+    act: Action,
+    order: str,
+    chance: Chance,
+    events: list[Event],
+    declared: dict[str, list[str]],
+) -> Position | str:
+    limits = field.rules.orders[order]
+    wording = order.replace("_", " ")
+    if act.leader:
+        chief = leader(position, act.actor)
+        assert chief is not None
+        problem = check_leader_path(position, field, chief, act.path)
+        if problem:
+            return problem
+        if act.path:
+            events.append(
+                {
+                    "type": "leader_move",
+                    "leader": chief.id,
+                    "path": [hex_json(h) for h in (chief.hex, *act.path)],
+                }
+            )
+            position = position.with_leader(replace(chief, hex=act.path[-1]))
+        return position
+    mover = unit(position, act.actor)
+    assert mover is not None
+    if mover.hex is None:
+        return f"{mover.id} is no longer on the map"
+    if mover.morale_state == "routed" and act.action != "rally":
+        return f"{mover.id} is routed: it may only rally"
+    if act.action in ("rally", "reform"):
+        if not limits.rally:
+            return f"{mover.id}: no {act.action} under {wording}"
+        return _improve(position, field, act, order, chance, events)
+    if act.action == "move":
+        return _move(position, field, act, order, events)
+    if act.action in ("fire", "salvo"):
+        weapon = (
+            "salvo" if act.action == "salvo" else "artillery" if mover.kind == "ART" else "musket"
+        )
+        target = unit(position, act.target or "")
+        problem = fire_problem(position, field, mover, target, weapon)
+        if problem:
+            return problem
+        if act.facing is not None:
+            return f"{mover.id}: a firing unit does not turn"
+        return resolve_fire(position, field, mover.id, str(act.target), weapon, chance, events)
+    if act.action == "pistol":
+        moved = _move(position, field, act, order, events)
+        if isinstance(moved, str) or act.target is None:
+            return moved
+        firer = unit(moved, mover.id)
+        assert firer is not None
+        problem = fire_problem(moved, field, firer, unit(moved, act.target), "pistol")
+        if problem:
+            return problem
+        return resolve_fire(moved, field, mover.id, act.target, "pistol", chance, events)
+    # charge: a close combat declaration, after an optional move into contact
+    if not limits.close_combat:
+        return f"{mover.id}: no close combat under {wording}"
+    if mover.kind not in field.rules.close_combat.kinds:
+        return f"{mover.id}: {mover.kind} units do not fight in close combat"
+    if mover.formation == "broken":
+        return f"{mover.id} is broken and cannot charge"
+    declared_position = _declare(position, field, act, order, events)
+    if not isinstance(declared_position, str):
+        declared.setdefault(str(act.target), []).append(mover.id)
+    return declared_position
+
+
+def resolve_activation(
+    position: Position,
+    wing_id: str,
+    orders: Sequence[Mapping[str, Any]],
+    chance: Chance,
+    *,
+    rules: Ruleset | None = None,
+    battle: Scenario | None = None,
+) -> tuple[Position, list[Event]] | str:
+    """The wing's actions and close combats; or why the orders cannot be carried out."""
+    parsed = parse_orders(position, wing_id, orders)
+    if parsed and isinstance(parsed[0], str):
+        return "; ".join(str(problem) for problem in parsed)
+    actions = [act for act in parsed if isinstance(act, Action)]
+    field = field_for(position, rules, battle)
+    order = position.wing(wing_id).order
+    events: list[Event] = []
+    declared: dict[str, list[str]] = {}
+    for act in actions:
+        done = _act(position, field, act, order, chance, events, declared)
+        if isinstance(done, str):
+            return done
+        position = done
+    for target, attackers in declared.items():
+        position = resolve_close_combat(position, field, attackers, target, chance, events)
+    return position, events

@@ -1,0 +1,172 @@
+"""The answers to the sequence of play's decisions: typed values, their text form and reading.
+
+Every answer has one canonical text (what a decision lists as legal and what a player mails back);
+the activation's unit actions are the exception and come as JSON for the actions module. Reading
+never raises: it returns the answer or a sentence saying what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.games.musket_and_pike.state import ORDERS
+
+JSON = Any
+
+
+@dataclass(frozen=True)
+class SetupOrders:
+    orders: tuple[tuple[str, str], ...]  # (wing, order), one per wing of the side
+
+
+@dataclass(frozen=True)
+class FirstWing:
+    wing: str
+
+
+@dataclass(frozen=True)
+class Activate:
+    wing: str | None  # None: pass
+
+
+@dataclass(frozen=True)
+class Preempt:
+    wing: str | None  # None: no attempt
+    ac: bool = False  # the army commander helps
+
+
+@dataclass(frozen=True)
+class ChangeOrder:
+    order: str | None  # None: keep the current order
+
+
+@dataclass(frozen=True)
+class Actions:
+    # One JSON object per acting unit or leader, charges (close combat) included, in the actions
+    # module's format; it checks them. A tuple so the answer stays a value.
+    orders: tuple[JSON, ...]
+
+
+@dataclass(frozen=True)
+class Continue:
+    go: bool
+
+
+Answer = SetupOrders | FirstWing | Activate | Preempt | ChangeOrder | Actions | Continue
+
+NO_ACTIONS: tuple[JSON, ...] = ()
+
+
+def text(answer: Answer) -> str:
+    """The canonical text of an answer (the unit actions are summarised, not written out)."""
+    match answer:
+        case SetupOrders(orders):
+            return "orders " + " ".join(f"{wing}={order}" for wing, order in orders)
+        case FirstWing(wing):
+            return f"first {wing}"
+        case Activate(None):
+            return "pass"
+        case Activate(wing):
+            return f"activate {wing}"
+        case Preempt(None, _):
+            return "no preempt"
+        case Preempt(wing, ac):
+            return f"preempt {wing}" + (" with ac" if ac else "")
+        case ChangeOrder(None):
+            return "keep order"
+        case ChangeOrder(order):
+            return f"change to {order}"
+        case Continue(go):
+            return "continue" if go else "stop"
+        case Actions(orders):
+            return "no actions" if not orders else f"actions ({len(orders)})"
+    raise AssertionError(f"unknown answer {answer!r}")
+
+
+def read(step: str, reply: JSON) -> Answer | str:
+    """The answer ``reply`` gives at ``step``, or why it is not one (legality is checked later)."""
+    if step == "actions":
+        return _read_actions(reply)
+    if not isinstance(reply, str):
+        return f"expected a text answer, not {type(reply).__name__}"
+    words = reply.strip().split()
+    if not words:
+        return "empty answer"
+    head, rest = words[0].lower(), words[1:]
+    reader = _READERS.get(step)
+    if reader is None:
+        return f"nothing is owed at step {step!r}"
+    return reader(head, rest)
+
+
+def _read_setup(head: str, rest: list[str]) -> Answer | str:
+    if head != "orders" or not rest:
+        return "write: orders WING=ORDER WING=ORDER ..."
+    pairs: list[tuple[str, str]] = []
+    for item in rest:
+        wing, eq, order = item.partition("=")
+        if not eq or not wing or order.lower() not in ORDERS:
+            return f"{item!r} is not WING=ORDER with ORDER one of {', '.join(ORDERS)}"
+        pairs.append((wing, order.lower()))
+    return SetupOrders(tuple(pairs))
+
+
+def _read_first(head: str, rest: list[str]) -> Answer | str:
+    if head != "first" or len(rest) != 1:
+        return "write: first WING"
+    return FirstWing(rest[0])
+
+
+def _read_activate(head: str, rest: list[str]) -> Answer | str:
+    if head == "pass" and not rest:
+        return Activate(None)
+    if head == "activate" and len(rest) == 1:
+        return Activate(rest[0])
+    return "write: activate WING, or pass"
+
+
+def _read_preempt(head: str, rest: list[str]) -> Answer | str:
+    lowered = [word.lower() for word in rest]
+    if head == "no" and lowered == ["preempt"]:
+        return Preempt(None)
+    if head == "preempt" and len(rest) == 1:
+        return Preempt(rest[0])
+    if head == "preempt" and len(rest) == 3 and lowered[1:] == ["with", "ac"]:
+        return Preempt(rest[0], ac=True)
+    return "write: preempt WING, preempt WING with ac, or no preempt"
+
+
+def _read_change(head: str, rest: list[str]) -> Answer | str:
+    lowered = [word.lower() for word in rest]
+    if head == "keep" and lowered == ["order"]:
+        return ChangeOrder(None)
+    if head == "change" and len(lowered) == 2 and lowered[0] == "to" and lowered[1] in ORDERS:
+        return ChangeOrder(lowered[1])
+    return f"write: keep order, or change to ORDER ({', '.join(ORDERS)})"
+
+
+def _read_continue(head: str, rest: list[str]) -> Answer | str:
+    if head in ("continue", "stop") and not rest:
+        return Continue(head == "continue")
+    return "write: continue, or stop"
+
+
+def _read_actions(reply: JSON) -> Answer | str:
+    if isinstance(reply, str):
+        if reply.strip().lower() == "no actions":
+            return Actions(NO_ACTIONS)
+        return "unit actions come as a JSON list (or write: no actions)"
+    if not isinstance(reply, list) or not all(isinstance(item, dict) for item in reply):
+        return "unit actions must be a list of objects, one per acting unit or leader"
+    return Actions(tuple(reply))
+
+
+_READERS = {
+    "setup_orders": _read_setup,
+    "first_wing": _read_first,
+    "activate": _read_activate,
+    "preempt": _read_preempt,
+    "order_change": _read_change,
+    "continuation": _read_continue,
+}

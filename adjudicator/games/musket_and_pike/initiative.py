@@ -1,0 +1,131 @@
+"""The initiative phase (4.1): which side activates the turn's first wing, and from which wings.
+
+Determined once per turn, at its start, from the orders the wings hold:
+
+- the senior order present is Charge if any wing holds it, else Make Ready, else Receive Charge;
+- the side with more wings holding it wins and chooses which of those wings activates first;
+- on equal counts (4.1.2) the side whose wing commander *holding that order* has the best rating
+  (-2 best) wins; equal ratings: both roll a die, the higher wins, ties are re-rolled. Counts of
+  junior orders never decide anything;
+- no wing holds any of the three (all Rally): a die roll decides (house rule);
+- a wing whose commander is off the map cannot be activated and does not count (house rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.core.chance import Chance
+from adjudicator.games.musket_and_pike.command import opposed_roll
+from adjudicator.games.musket_and_pike.state import Event, Position, Roll, Wing
+
+SENIORITY = ("charge", "make_ready", "receive_charge")  # Rally never takes part
+# A runaway re-roll loop is impossible with a fair die, but a broken Chance must not hang a worker.
+MAX_REROLLS = 100
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """Who won, for what reason, and the wings the winner may activate first."""
+
+    side: str | None  # None: no wing of either side can be activated this turn
+    senior: str | None  # None: all Rally (or nothing can activate)
+    choices: tuple[str, ...]  # wing ids, position order
+    events: tuple[Event, ...]
+
+
+def can_activate(position: Position, wing: Wing) -> bool:
+    """A wing may be activated when it has not finished and its commander is on the map."""
+    if wing.finished:
+        return False
+    commander = position.commander(wing.id)
+    return commander is not None and commander.hex is not None
+
+
+def eligible(position: Position, side: str) -> tuple[Wing, ...]:
+    return tuple(w for w in position.wings if w.side == side and can_activate(position, w))
+
+
+def senior_order(wings: tuple[Wing, ...]) -> str | None:
+    held = {wing.order for wing in wings}
+    for order in SENIORITY:
+        if order in held:
+            return order
+    return None
+
+
+def _best_rating(position: Position, wings: tuple[Wing, ...]) -> int:
+    ratings = [c.rating for w in wings if (c := position.commander(w.id)) is not None]
+    return min(ratings)
+
+
+def _die_off(position: Position, chance: Chance, purpose: str) -> tuple[str | None, list[Roll]]:
+    """Both sides roll, the higher wins; equal rolls are rolled again."""
+    first, second = position.sides
+    rolls: list[Roll] = []
+    for _ in range(MAX_REROLLS):
+        a = opposed_roll(chance, f"{purpose} {first}")
+        b = opposed_roll(chance, f"{purpose} {second}")
+        rolls += [a, b]
+        if a.total != b.total:
+            return (first if a.total > b.total else second), rolls
+    return None, rolls
+
+
+def determine(position: Position, chance: Chance) -> Initiative:
+    first, second = position.sides
+    mine = {first: eligible(position, first), second: eligible(position, second)}
+    every = mine[first] + mine[second]
+    if not every:
+        return Initiative(None, None, (), (Event("initiative", text="no wing can be activated"),))
+    senior = senior_order(every)
+    holding = {side: tuple(w for w in mine[side] if w.order == senior) for side in mine}
+    if senior is None:
+        # All Rally: only a side with a wing to activate can use the initiative.
+        if not mine[first] or not mine[second]:
+            side = first if mine[first] else second
+            why = f"only {side} has a wing that can be activated"
+            return _won(side, None, mine[side], why, ())
+        side_or_none, rolls = _die_off(position, chance, "initiative all rally")
+        why = "all wings hold Rally: die roll"
+        return _won_roll(position, side_or_none, None, mine, why, rolls)
+    count = {side: len(holding[side]) for side in holding}
+    if count[first] != count[second]:
+        side = first if count[first] > count[second] else second
+        against = count[position.other(side)]
+        why = f"{side} has more wings holding {senior} ({count[side]} to {against})"
+        return _won(side, senior, holding[side], why, ())
+    rating = {side: _best_rating(position, holding[side]) for side in holding}
+    if rating[first] != rating[second]:
+        side = first if rating[first] < rating[second] else second
+        why = (
+            f"equal wings holding {senior}; {side}'s best commander holding it is rated "
+            f"{rating[side]} against {rating[position.other(side)]}"
+        )
+        return _won(side, senior, holding[side], why, ())
+    side_or_none, rolls = _die_off(position, chance, "initiative tie-break")
+    why = f"equal wings holding {senior} and equal best ratings ({rating[first]}): die roll"
+    return _won_roll(position, side_or_none, senior, holding, why, rolls)
+
+
+def _won(
+    side: str, senior: str | None, wings: tuple[Wing, ...], why: str, rolls: tuple[Roll, ...]
+) -> Initiative:
+    choices = tuple(w.id for w in wings)
+    event = Event("initiative", side=side, text=f"{side} wins the initiative: {why}", rolls=rolls)
+    return Initiative(side, senior, choices, (event,))
+
+
+def _won_roll(
+    position: Position,
+    side: str | None,
+    senior: str | None,
+    wings: dict[str, tuple[Wing, ...]],
+    why: str,
+    rolls: list[Roll],
+) -> Initiative:
+    if side is None:
+        # Only a Chance that never stops tying gets here; the first side is a stable fallback.
+        side = position.sides[0]
+        why += " (no decision after many re-rolls: first side)"
+    return _won(side, senior, wings[side], why, tuple(rolls))

@@ -1,0 +1,163 @@
+"""Movement under orders: path costs, the simple zone of control, and each order's limits.
+
+A path is the list of hexes a unit enters, in order, starting next to its hex. It may not enter
+any occupied hex (friends included: units do not pass through each other here), may not cross
+impassable terrain, costs each entered hex's terrain cost for the unit's kind, and ends at the
+first hex next to an enemy when ``contact_stops`` is on. Facing changes are free.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+from adjudicator.games.musket_and_pike.data import OrderLimits
+from adjudicator.games.musket_and_pike.field import Field, contacts, nearest_enemy, occupant
+from adjudicator.games.musket_and_pike.hexes import Hex, direction_to, neighbours
+from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
+
+
+def allowance(field: Field, mover: Unit, path: Sequence[Hex]) -> int:
+    """Movement points for this path: the kind's allowance, plus the road bonus when the unit
+    starts on a road and every hex it enters is road."""
+    base = field.rules.allowance[mover.kind]
+    if mover.hex is None or not path:
+        return base
+    road = field.rules.terrain["road"].letter
+    if all(field.scenario.letter(where) == road for where in (mover.hex, *path)):
+        return base + field.rules.road_bonus.get(mover.kind, 0)
+    return base
+
+
+def _step_problem(position: Position, field: Field, mover: Unit, here: Hex, there: Hex) -> str:
+    if direction_to(here, there) is None:
+        return f"{list(there)} is not next to {list(here)}"
+    if not field.on_map(there):
+        return f"{list(there)} is off the map"
+    if not field.terrain(there).passable(mover.kind):
+        return f"{mover.kind} may not enter {field.terrain(there).name} at {list(there)}"
+    other = occupant(position, there)
+    if other is not None and other.id != mover.id:
+        return f"{list(there)} is occupied by {other.id}"
+    return ""
+
+
+def path_cost(position: Position, field: Field, mover: Unit, path: Sequence[Hex]) -> int | str:
+    """The movement points the path costs, or why it cannot be walked (terrain, units, contact)."""
+    if mover.hex is None:
+        return f"{mover.id} is not on the map"
+    here, spent = mover.hex, 0
+    for number, there in enumerate(path):
+        problem = _step_problem(position, field, mover, here, there)
+        if problem:
+            return f"{mover.id}: {problem}"
+        spent += field.terrain(there).cost[mover.kind]
+        last = number == len(path) - 1
+        if field.rules.contact_stops and not last and contacts(position, mover.side, there):
+            return f"{mover.id}: the move must stop at {list(there)}, next to an enemy"
+        here = there
+    if spent > allowance(field, mover, path):
+        return f"{mover.id}: the path costs {spent}, more than {allowance(field, mover, path)}"
+    return spent
+
+
+def order_problem(position: Position, limits: OrderLimits, mover: Unit, path: Sequence[Hex]) -> str:
+    """Why the wing's order forbids this move ("" when it allows it)."""
+    if mover.hex is None:
+        return f"{mover.id} is not on the map"
+    start, end = mover.hex, (path[-1] if path else mover.hex)
+    order = limits.order.replace("_", " ")
+    if limits.max_hexes and len(path) > limits.max_hexes:
+        return f"{mover.id}: under {order} a unit moves at most {limits.max_hexes} hex(es)"
+    before, after = contacts(position, mover.side, start), contacts(position, mover.side, end)
+    gap = nearest_enemy(position, mover.side, start)
+    new_contact = bool(after - before)
+    if new_contact and limits.into_contact == "never":
+        return f"{mover.id}: under {order} no move may end in contact"
+    if (
+        new_contact
+        and limits.into_contact == "near"
+        and (gap is None or gap > limits.near_distance)
+    ):
+        return (
+            f"{mover.id}: under {order} a move starting more than {limits.near_distance} hexes "
+            "from the enemy may not end in contact"
+        )
+    if limits.must_close:
+        if before and path:
+            return f"{mover.id}: under {order} a unit already in contact may only turn"
+        ending = nearest_enemy(position, mover.side, end)
+        if not before and gap is not None and (ending is None or ending >= gap):
+            return f"{mover.id}: under {order} the move must end nearer an enemy"
+    return ""
+
+
+def check_move(
+    position: Position, field: Field, mover: Unit, path: Sequence[Hex], order: str
+) -> int | str:
+    """The path's cost when the unit may take it under its wing's order; else why not."""
+    cost = path_cost(position, field, mover, path)
+    if isinstance(cost, str):
+        return cost
+    return order_problem(position, field.rules.orders[order], mover, path) or cost
+
+
+def reachable(position: Position, field: Field, mover: Unit) -> dict[Hex, tuple[Hex, ...]]:
+    """Every hex the unit can reach by terrain and units alone, with a cheapest path to it."""
+    if mover.hex is None:
+        return {}
+    # Road moves get more points; search with the larger allowance and let check_move re-cost.
+    budget = field.rules.allowance[mover.kind] + field.rules.road_bonus.get(mover.kind, 0)
+    best: dict[Hex, int] = {mover.hex: 0}
+    paths: dict[Hex, tuple[Hex, ...]] = {mover.hex: ()}
+    queue: list[tuple[int, Hex]] = [(0, mover.hex)]
+    while queue:
+        spent, here = heapq.heappop(queue)
+        if spent > best.get(here, spent):
+            continue
+        if here != mover.hex and field.rules.contact_stops and contacts(position, mover.side, here):
+            continue  # entering contact ends the move
+        for there in neighbours(here):
+            if _step_problem(position, field, mover, here, there):
+                continue
+            total = spent + field.terrain(there).cost[mover.kind]
+            if total <= budget and total < best.get(there, budget + 1):
+                best[there] = total
+                paths[there] = (*paths[here], there)
+                heapq.heappush(queue, (total, there))
+    return paths
+
+
+def legal_moves(
+    position: Position, field: Field, mover: Unit, order: str
+) -> dict[Hex, tuple[Hex, ...]]:
+    """The hexes the unit may end its move in under ``order``, each with a legal path to it.
+
+    Each hex is tried with its cheapest path. The order limits look only at where a move starts
+    and ends and at its length, so this misses a hex only when its cheapest path is longer than
+    ``max_hexes`` but a dearer, shorter one is not (possible only for limits above one hex)."""
+    found: dict[Hex, tuple[Hex, ...]] = {}
+    for end, path in reachable(position, field, mover).items():
+        if not isinstance(check_move(position, field, mover, path, order), str):
+            found[end] = path
+    return found
+
+
+def check_leader_path(position: Position, field: Field, mover: Leader, path: Sequence[Hex]) -> str:
+    """Why a leader may not take this path ("" when he may): a fixed cost per hex, any passable
+    ground, never into an enemy unit's hex."""
+    if mover.hex is None:
+        return f"{mover.id} is not on the map"
+    if len(path) * field.rules.leader_cost > field.rules.leader_allowance:
+        return f"{mover.id}: a leader moves at most {field.rules.leader_allowance} points"
+    here = mover.hex
+    for there in path:
+        if direction_to(here, there) is None or not field.on_map(there):
+            return f"{mover.id}: {list(there)} is not a map hex next to {list(here)}"
+        if not field.terrain(there).cost:
+            return f"{mover.id}: no one may enter {field.terrain(there).name} at {list(there)}"
+        other = occupant(position, there)
+        if other is not None and other.side != mover.side:
+            return f"{mover.id}: {list(there)} holds the enemy {other.id}"
+        here = there
+    return ""

@@ -1,0 +1,345 @@
+"""The Musket & Pike map as a PNG for mail: terrain hexes, counters, leaders, wing orders, and
+arrows for the last activation's moves, fire and close combat (from its events).
+
+Sizes, colours and fonts come from ``art.toml``; nothing here decides a rule. Orders handed in
+secretly at set-up are never drawn: during set-up every wing's order shows as "?".
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
+from adjudicator.games.musket_and_pike.field import Event
+from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
+from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+ORDER_WORDS = {
+    "charge": "Charge",
+    "make_ready": "Make Ready",
+    "receive_charge": "Receive Charge",
+    "rally": "Rally",
+}
+PALETTE_COLOURS = 256  # an indexed PNG: a map of flat fills needs few, and stays small
+
+
+@functools.cache
+def art() -> Mapping[str, Any]:
+    text = resources.files("adjudicator.games.musket_and_pike").joinpath("art.toml").read_text()
+    return tomllib.loads(text)
+
+
+def _colour(value: Sequence[int]) -> Colour:
+    return (int(value[0]), int(value[1]), int(value[2]))
+
+
+def colour(name: str) -> Colour:
+    return _colour(art()["colours"][name])
+
+
+def side_colour(position: Position, side: str) -> Colour:
+    palette = art()["sides"]
+    if side in palette.get("named", {}):
+        return _colour(palette["named"][side])
+    index = position.sides.index(side) if side in position.sides else 0
+    return _colour(palette["order"][index % len(palette["order"])])
+
+
+@functools.cache
+def font(size: int, bold: bool = False) -> Font:
+    """The first art font found on this machine; Pillow's own font as the last resort."""
+    for name in art()["fonts"]["bold" if bold else "regular"]:
+        try:
+            return ImageFont.truetype(str(name), size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where hexes fall on the canvas for one map size."""
+
+    radius: float
+    origin: Point
+    width: int
+    height: int
+    map_bottom: float
+
+    def centre(self, where: Hex) -> Point:
+        column, row = where
+        x = self.origin[0] + self.radius + 1.5 * self.radius * column
+        y = self.origin[1] + SQRT3 * self.radius * (row + 0.5 + 0.5 * (column & 1))
+        return (x, y)
+
+    def corners(self, where: Hex, shrink: float = 0.0) -> list[Point]:
+        x, y = self.centre(where)
+        size = self.radius - shrink
+        return [
+            (x + size * math.cos(math.radians(60 * k)), y + size * math.sin(math.radians(60 * k)))
+            for k in range(6)
+        ]
+
+    def toward(self, where: Hex, facing: int, reach: float) -> Point:
+        """The point ``reach`` radii from the centre, across hexside ``facing``."""
+        x, y = self.centre(where)
+        bearing = math.radians(60 * facing)
+        return (
+            x + reach * self.radius * math.sin(bearing),
+            y - reach * self.radius * math.cos(bearing),
+        )
+
+
+def layout(battle: Scenario) -> Layout:
+    canvas = art()["canvas"]
+    margin, width = int(canvas["margin"]), int(canvas["width"])
+    across = 1.5 * (battle.width - 1) + 2
+    radius = min((width - 2 * margin) / across, float(canvas["max_radius"]))
+    map_height = SQRT3 * radius * (battle.height + 0.5)
+    top = int(canvas["header"]) + margin
+    left = (width - across * radius) / 2
+    bottom = top + map_height
+    return Layout(
+        radius=radius,
+        origin=(left, top),
+        width=width,
+        height=int(bottom + margin + int(canvas["panel"])),
+        map_bottom=bottom,
+    )
+
+
+class _Painter:
+    def __init__(self, image: Image.Image, place: Layout, position: Position) -> None:
+        self.draw = ImageDraw.Draw(image)
+        self.place = place
+        self.position = position
+
+    def text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
+        self.draw.text(xy, words, fill=fill, font=font(size, bold), anchor="mm")
+
+    def left_text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
+        self.draw.text(xy, words, fill=fill, font=font(size, bold), anchor="lm")
+
+    def arrow(self, points: Sequence[Point], fill: Colour, width: int) -> None:
+        if len(points) < 2:
+            return
+        self.draw.line(list(points), fill=fill, width=width, joint="curve")
+        (x0, y0), (x1, y1) = points[-2], points[-1]
+        angle = math.atan2(y1 - y0, x1 - x0)
+        size = 4 + 2 * width
+        head = [
+            (x1, y1),
+            (x1 - size * math.cos(angle - 0.45), y1 - size * math.sin(angle - 0.45)),
+            (x1 - size * math.cos(angle + 0.45), y1 - size * math.sin(angle + 0.45)),
+        ]
+        self.draw.polygon(head, fill=fill)
+
+
+def _terrain(paint: _Painter, battle: Scenario, rules: Ruleset) -> None:
+    shades = art()["terrain"]
+    small = paint.place.radius >= 20
+    for row in range(battle.height):
+        for column in range(battle.width):
+            where = (column, row)
+            name = rules.letters[battle.letter(where)]
+            fill = _colour(shades.get(name, art()["colours"]["background"]))
+            paint.draw.polygon(paint.place.corners(where), fill=fill, outline=colour("hex_edge"))
+            if small:
+                x, y = paint.place.centre(where)
+                label = f"{column}.{row}"
+                paint.text((x, y - 0.7 * paint.place.radius), label, 8, colour("muted"))
+
+
+def _badge(paint: _Painter, xy: Point, words: str, fill: Colour, ink: Colour) -> None:
+    x, y = xy
+    half = 5 + 2.5 * len(words)
+    paint.draw.rounded_rectangle((x - half, y - 6, x + half, y + 6), 3, fill=fill, outline=ink)
+    paint.text((x, y), words, 9, ink, bold=True)
+
+
+def _counter(paint: _Painter, piece: Unit) -> None:
+    assert piece.hex is not None
+    place = paint.place
+    x, y = place.centre(piece.hex)
+    half = 0.56 * place.radius
+    body = side_colour(paint.position, piece.side)
+    routed = piece.morale_state == "routed"
+    tick_from = place.toward(piece.hex, piece.facing, 0.56)
+    tick_to = place.toward(piece.hex, piece.facing, 0.84)
+    paint.draw.line([tick_from, tick_to], fill=body, width=4)
+    edge = colour("routed") if routed else colour("ink")
+    paint.draw.rounded_rectangle(
+        (x - half, y - half, x + half, y + half),
+        4,
+        fill=body,
+        outline=edge,
+        width=3 if routed else 1,
+    )
+    ink = colour("counter_ink")
+    paint.text((x, y - 0.33 * half * 2 / 1.2), piece.kind, 9, ink, bold=True)
+    paint.text((x, y + 1), str(piece.sp), 14, ink, bold=True)
+    paint.text((x, y + 0.62 * half), f"m{piece.morale}", 8, ink)
+    if piece.formation != "normal":
+        mark = "D" if piece.formation == "disordered" else "B"
+        _badge(paint, (x + half, y - half), mark, colour(piece.formation), colour("ink"))
+    if piece.morale_state != "good":
+        mark = "S" if piece.morale_state == "shaken" else "R"
+        fill = colour("shaken") if mark == "S" else colour("routed")
+        ink_mark = colour("ink") if mark == "S" else colour("counter_ink")
+        _badge(paint, (x + half, y + half), mark, fill, ink_mark)
+    if piece.salvo:
+        _badge(paint, (x - half, y - half), "Sv", colour("salvo"), body)
+    if piece.fired:
+        _badge(paint, (x - half, y - half), "F", colour("salvo"), body)
+
+
+def _leaders(paint: _Painter) -> None:
+    stacks: dict[Hex, list[Leader]] = {}
+    for chief in paint.position.leaders:
+        if chief.hex is not None:
+            stacks.setdefault(chief.hex, []).append(chief)
+    size = max(6.0, 0.24 * paint.place.radius)
+    for where, chiefs in stacks.items():
+        x, y = paint.place.centre(where)
+        for number, chief in enumerate(chiefs):
+            cx, cy = x - 0.72 * paint.place.radius, y - size * (len(chiefs) - 1) + 2 * size * number
+            fill = colour("leader_finished") if chief.finished else colour("leader")
+            paint.draw.ellipse(
+                (cx - size, cy - size, cx + size, cy + size),
+                fill=fill,
+                outline=side_colour(paint.position, chief.side),
+                width=2,
+            )
+            label = "F" if chief.finished else chief.role[0]
+            paint.text((cx, cy), label, 9, colour("ink"), bold=True)
+
+
+def _arrows(paint: _Painter, events: Iterable[Event], kinds: frozenset[str]) -> None:
+    sides = {piece.id: piece.side for piece in paint.position.units}
+    sides.update({chief.id: chief.side for chief in paint.position.leaders})
+    centre = paint.place.centre
+    for event in events:
+        kind = event.get("type")
+        if kind not in kinds:
+            continue
+        if kind in ("move", "leader_move", "retreat", "rout") and len(event.get("path", [])) >= 1:
+            points = [centre((int(h[0]), int(h[1]))) for h in event["path"]]
+            owner = str(event.get("unit", event.get("leader", "")))
+            tint = side_colour(paint.position, sides.get(owner, ""))
+            if kind in ("retreat", "rout"):
+                tint = colour("muted")
+            if len(points) >= 2:
+                paint.arrow(points, tint, 2 if kind == "leader_move" else 3)
+        elif kind in ("fire", "close_combat") and event.get("from") and event.get("to"):
+            start = centre((int(event["from"][0]), int(event["from"][1])))
+            end = centre((int(event["to"][0]), int(event["to"][1])))
+            # Stop short of the target's centre so its counter stays readable.
+            end = (start[0] + 0.7 * (end[0] - start[0]), start[1] + 0.7 * (end[1] - start[1]))
+            tint = colour("fire") if kind == "fire" else colour("melee")
+            paint.arrow([start, end], tint, 2 if kind == "fire" else 4)
+
+
+def _header(paint: _Painter, battle: Scenario) -> None:
+    height = int(art()["canvas"]["header"])
+    paint.draw.rectangle((0, 0, paint.place.width, height), fill=colour("header"))
+    position = paint.position
+    words = f"MUSKET & PIKE  ·  {battle.title}  ·  turn {position.turn} of {position.last_turn}"
+    words += f"  ·  {position.phase}"
+    if position.winner:
+        words += f"  ·  {battle.side(position.winner).name} wins"
+    paint.left_text((14, height / 2), words, 17, colour("header_ink"), bold=True)
+
+
+def _panel(paint: _Painter, battle: Scenario) -> None:
+    position, place = paint.position, paint.place
+    top = place.map_bottom + int(art()["canvas"]["margin"]) / 2
+    paint.draw.rectangle((0, top, place.width, place.height), fill=colour("panel"))
+    column_width = place.width / max(1, len(position.sides))
+    secret = position.phase == "setup"
+    for number, side in enumerate(position.sides):
+        x = 14 + number * column_width
+        tint = side_colour(position, side)
+        lost, level = position.lost(side), position.break_level(side)
+        heading = f"{battle.side(side).name}: lost {lost} SP, breaks at {level}"
+        paint.left_text((x, top + 14), heading, 14, tint, bold=True)
+        line = top + 34
+        for wing in (w for w in position.wings if w.side == side):
+            chief = position.commander(wing.id)
+            rating = "off map" if chief is None or chief.hex is None else f"WC {chief.rating}"
+            order = "?" if secret else ORDER_WORDS.get(wing.order, wing.order)
+            marks = [f"act {wing.activations}"] if wing.activations else []
+            marks += ["F"] if wing.finished else []
+            marks += ["Bypassed"] if wing.bypassed else []
+            words = f"{battle.names.get(wing.id, wing.id)} [{wing.id}]: {order} · {rating}"
+            words += f"  {' '.join(marks)}" if marks else ""
+            paint.left_text((x, line), words, 12, colour("ink"))
+            line += 17
+        gone = [x.id for x in position.leaders if x.side == side and x.lost_this_turn]
+        if gone:
+            paint.left_text((x, line), "leaders lost: " + ", ".join(gone), 12, colour("fire"))
+
+
+def render(
+    position: Position,
+    events: Iterable[Event] = (),
+    *,
+    rules: Ruleset | None = None,
+    battle: Scenario | None = None,
+) -> bytes:
+    """The position (and the given events' arrows) as PNG bytes."""
+    rules = rules or ruleset()
+    battle = battle or scenario(position.scenario)
+    place = layout(battle)
+    image = Image.new("RGB", (place.width, place.height), colour("background"))
+    paint = _Painter(image, place, position)
+    _header(paint, battle)
+    _terrain(paint, battle, rules)
+    shown = list(events)
+    # Paths go under the counters (they end on one); fire and combat go over them.
+    _arrows(paint, shown, frozenset({"move", "leader_move", "retreat", "rout"}))
+    for piece in position.units:
+        if piece.hex is not None:
+            _counter(paint, piece)
+    _leaders(paint)
+    _arrows(paint, shown, frozenset({"fire", "close_combat"}))
+    _panel(paint, battle)
+    out = io.BytesIO()
+    _indexed(image).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _art_colours() -> list[Colour]:
+    data = art()
+    sides = data["sides"]
+    named = [*data["colours"].values(), *sides["order"], *sides.get("named", {}).values()]
+    named += list(data["terrain"].values())
+    return list(dict.fromkeys(_colour(value) for value in named))
+
+
+def _indexed(image: Image.Image) -> Image.Image:
+    """The picture in a 256-colour palette that keeps every art colour exact (so sides, terrain
+    and marks stay true) and fills the rest with the picture's own anti-aliasing shades."""
+    fixed = _art_colours()
+    shades = image.quantize(PALETTE_COLOURS - len(fixed), dither=Image.Dither.NONE)
+    extra = shades.getpalette() or []
+    colours = [*fixed, *(tuple(extra[i : i + 3]) for i in range(0, len(extra), 3))]
+    flat: list[int] = []
+    for rgb in colours[:PALETTE_COLOURS]:
+        flat.extend(rgb)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat)
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)

@@ -1,0 +1,53 @@
+"""The wiring between the sequence of play and the unit-level modules (actions, close combat, rout).
+
+The sequence machine takes its unit-level steps as functions (``sequence.Resolvers``) so it can be
+tested alone; this module builds the real ones. The actions and rout modules write their events as
+JSON objects with a "type"; they are carried over unchanged in ``Event.data``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from adjudicator.core.chance import Chance
+from adjudicator.games.musket_and_pike import actions, rout
+from adjudicator.games.musket_and_pike.command import CommandRules
+from adjudicator.games.musket_and_pike.data import Ruleset
+from adjudicator.games.musket_and_pike.scenario import Scenario
+from adjudicator.games.musket_and_pike.sequence import Advance, Resolvers
+from adjudicator.games.musket_and_pike.state import Event, Position
+
+JSON = Any
+
+
+def _events(records: Iterable[Mapping[str, JSON]], wing: str | None) -> tuple[Event, ...]:
+    return tuple(Event(str(r.get("type", "unit")), wing=wing, data=dict(r)) for r in records)
+
+
+def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None) -> Resolvers:
+    """Resolvers that hand steps C, D (actions.resolve_activation) and the rout phase
+    (rout.resolve_rout) to their modules, with the given ruleset and scenario (default: the
+    packaged ruleset and the position's own scenario)."""
+
+    def activation(
+        position: Position, wing_id: str, orders: tuple[JSON, ...], chance: Chance
+    ) -> Advance | str:
+        done = actions.resolve_activation(
+            position, wing_id, list(orders), chance, rules=rules, battle=battle
+        )
+        if isinstance(done, str):
+            return done
+        moved, records = done
+        return moved, _events(records, wing_id)
+
+    def rout_phase(position: Position, chance: Chance) -> Advance:
+        moved, records = rout.resolve_rout(position, chance, rules=rules, battle=battle)
+        return moved, _events(records, None)
+
+    return Resolvers(activation=activation, rout=rout_phase)
+
+
+def command_rules(rules: Ruleset) -> CommandRules:
+    """The packaged ruleset as the sequence reads it (mypy checks that the fields fit)."""
+    return rules
