@@ -1,0 +1,809 @@
+"""Reading one line of a player's mail: words to a decision answer, a wing order, a unit action, a
+standing instruction, a complaint with a "did you mean", or "not an order" (greetings, chatter).
+
+This layer knows the order words and the position's ids (for case-insensitive matching and
+suggestions), not the rules: ``receipts`` judges each reading against the decision owed.
+
+Hexes are written ``column.row`` as the map labels them (``3.7``); ``3,7``, ``(3,7)`` and
+``[3, 7]`` are read the same.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
+from adjudicator.games.musket_and_pike import decisions, sequence, standing
+from adjudicator.games.musket_and_pike.command import CommandRules
+from adjudicator.games.musket_and_pike.decisions import (
+    Activate,
+    ChangeOrder,
+    Continue,
+    FirstWing,
+    Preempt,
+    SetupOrders,
+)
+from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
+from adjudicator.games.musket_and_pike.state import ORDERS, Position
+
+JSON = Any
+Hex = tuple[int, int]
+# Checks one activation's unit actions without keeping anything: None, or why they fail.
+ActionCheck = Callable[[Position, str, list[JSON]], str | None]
+
+# The closed set of line codes (the receipts add theirs: see receipts.CODES).
+GRAMMAR_CODES = (
+    "unknown-word",
+    "unknown-unit",
+    "unknown-wing",
+    "unknown-order",
+    "malformed",
+    "bad-hex",
+)
+
+TOKEN = re.compile(
+    r"[(\[]?\s*(\d+)\s*[.,]\s*(\d+)\s*[)\]]?"  # a hex: 3.7, 3,7, (3,7), [3, 7]
+    r"|(=)"
+    r"|([a-z0-9][a-z0-9_\-]*)"
+)
+ORDER_WORDS = {
+    "charge": "charge",
+    "attack": "charge",
+    "make_ready": "make_ready",
+    "make-ready": "make_ready",
+    "makeready": "make_ready",
+    "ready": "make_ready",
+    "mr": "make_ready",
+    "receive_charge": "receive_charge",
+    "receive-charge": "receive_charge",
+    "receivecharge": "receive_charge",
+    "receive": "receive_charge",
+    "rc": "receive_charge",
+    "rally": "rally",
+}
+ORDER_PAIRS = {("make", "ready"): "make_ready", ("receive", "charge"): "receive_charge"}
+VERBS = {
+    "move": "move",
+    "moves": "move",
+    "mv": "move",
+    "go": "move",
+    "march": "move",
+    "fire": "fire",
+    "fires": "fire",
+    "shoot": "fire",
+    "salvo": "salvo",
+    "volley": "salvo",
+    "pistol": "pistol",
+    "pistols": "pistol",
+    "rally": "rally",
+    "reform": "reform",
+    "charge": "charge",
+    "charges": "charge",
+    "attack": "charge",
+    "assault": "charge",
+    "melee": "charge",
+    "face": "face",
+    "turn": "face",
+    "hold": "hold",
+    "stay": "hold",
+}
+DECISION_WORDS = {
+    "first": "first",
+    "activate": "activate",
+    "act": "activate",
+    "pass": "pass",
+    "preempt": "preempt",
+    "pre-empt": "preempt",
+    "interrupt": "preempt",
+    "keep": "keep",
+    "change": "change",
+    "continue": "continue",
+    "stop": "stop",
+    "orders": "orders",
+    "order": "orders",
+    "standing": "standing",
+    "no": "no",
+    "dont": "no",
+    "none": "none",
+}
+NO_WHAT = {"preempt": "preempt", "pre-empt": "preempt", "actions": "actions", "action": "actions"}
+NO_WHAT.update({"change": "change", "orders": "actions", "continuation": "stop", "more": "stop"})
+# Words a misspelt first word is compared with ("acitvate" -> ACTIVATE); the verbs come after an id.
+FUZZY_WORDS = (
+    "first",
+    "activate",
+    "pass",
+    "preempt",
+    "keep",
+    "change",
+    "continue",
+    "stop",
+    "orders",
+    "standing",
+)
+FUZZY_CUTOFF = 0.75
+ID_CUTOFF = 0.5
+
+
+# --- readings ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerLine:
+    """An answer to one of the sequence's decisions, in ``decisions.text`` form."""
+
+    step: str
+    text: str
+
+
+@dataclass(frozen=True)
+class WingOrders:
+    """Secret set-up orders for one or more wings."""
+
+    pairs: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class UnitLine:
+    """One unit's (or leader's) action, as the actions module's JSON; ``order`` None: it holds."""
+
+    actor: str
+    order: JSON | None
+
+    @property
+    def canonical(self) -> str:
+        return action_text(self.order) if self.order is not None else f"{self.actor} HOLD"
+
+
+@dataclass(frozen=True)
+class NoActions:
+    pass
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    kind: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Complaint:
+    code: str
+    reason: str
+    suggestion: str | None = None
+
+
+Reading = AnswerLine | WingOrders | UnitLine | NoActions | StandingLine | Complaint
+
+
+# --- names --------------------------------------------------------------------------------------
+
+
+def _squash(word: str) -> str:
+    return word.lower().replace("-", "").replace("_", "")
+
+
+@dataclass(frozen=True)
+class Names:
+    """The position's ids, matched case- and hyphen-insensitively."""
+
+    wings: tuple[str, ...]
+    units: tuple[str, ...]
+    leaders: tuple[str, ...]
+
+    @staticmethod
+    def of(position: Position) -> Names:
+        return Names(
+            tuple(w.id for w in position.wings),
+            tuple(u.id for u in position.units),
+            tuple(x.id for x in position.leaders),
+        )
+
+    def find(self, word: str, pool: tuple[str, ...]) -> str | None:
+        squashed = _squash(word)
+        return next((ident for ident in pool if _squash(ident) == squashed), None)
+
+    def near(self, word: str, pool: tuple[str, ...]) -> str | None:
+        """The id most like ``word``; on equal likeness the one with more letters in the same
+        places (R-HL-1: R-HI-1 rather than R-LI-1)."""
+        typed = _squash(word)
+
+        def likeness(ident: str) -> tuple[float, int]:
+            other = _squash(ident)
+            ratio = difflib.SequenceMatcher(None, typed, other).ratio()
+            return ratio, sum(1 for a, b in zip(typed, other, strict=False) if a == b)
+
+        scored = [(likeness(ident), ident) for ident in pool]
+        best = max(scored, default=None, key=lambda item: item[0])
+        return best[1] if best is not None and best[0][0] >= ID_CUTOFF else None
+
+
+# --- tokens -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    word: str | None = None
+    hex: Hex | None = None
+    eq: bool = False
+
+
+def tokenize(line: str) -> list[Token]:
+    # Apostrophes go first so "don't" reads as "dont"; other punctuation just separates words.
+    text = line.lower().replace("'", "").replace("\u2019", "")
+    tokens: list[Token] = []
+    for column, row, eq, word in TOKEN.findall(text):
+        if column:
+            tokens.append(Token(hex=(int(column), int(row))))
+        elif eq:
+            tokens.append(Token(eq=True))
+        else:
+            tokens.append(Token(word=word))
+    return tokens
+
+
+def hex_text(where: Hex) -> str:
+    return f"{where[0]}.{where[1]}"
+
+
+def _path_json(path: list[Hex]) -> list[list[int]]:
+    return [[c, r] for c, r in path]
+
+
+def action_text(order: JSON) -> str:
+    """A unit's (or leader's) action JSON as its canonical mail line."""
+    path = " ".join(hex_text((int(h[0]), int(h[1]))) for h in order.get("path", []))
+    if "leader" in order:
+        return f"{order['leader']} MOVE {path}".strip()
+    words = [str(order["unit"]), str(order["action"]).upper()]
+    if path:
+        words.append(path)
+    if order.get("target"):
+        words.append(str(order["target"]))
+    if order.get("facing") is not None:
+        words += ["FACE", DIRECTION_NAMES[int(order["facing"])]]
+    return " ".join(words)
+
+
+# --- one line -----------------------------------------------------------------------------------
+
+
+def read_line(raw: str, names: Names) -> Reading | None:
+    """What one line says; None when it is not an order at all."""
+    if raw.strip().startswith(">"):
+        return None
+    tokens = tokenize(raw)
+    if not tokens or tokens[0].word is None:
+        return None
+    head = tokens[0].word
+    rest = tokens[1:]
+    if head in DECISION_WORDS:
+        return _decision(DECISION_WORDS[head], rest, names)
+    wing = names.find(head, names.wings)
+    if wing is not None:
+        return _wing_orders(tokens, names)
+    actor = names.find(head, names.units) or names.find(head, names.leaders)
+    if actor is not None:
+        return _unit(actor, actor in names.leaders, rest, names)
+    return _unknown(head, rest, names)
+
+
+def _unknown(head: str, rest: list[Token], names: Names) -> Reading | None:
+    guess = difflib.get_close_matches(head, FUZZY_WORDS, n=1, cutoff=FUZZY_CUTOFF)
+    if guess and len(rest) <= 4:
+        return Complaint("unknown-word", f"{head!r} is not an order word", guess[0].upper())
+    verb = rest[0].word if rest else None
+    # CHARGE and RALLY are orders and actions both: unit ids carry a number, wing ids need not.
+    unit_like = verb in VERBS and any(ch.isdigit() for ch in head)
+    if rest and (rest[0].eq or _order_at(rest, 0) is not None) and not unit_like:
+        return Complaint(
+            "unknown-wing", f"there is no wing {head!r}", names.near(head, names.wings)
+        )
+    looks_like_unit = verb in VERBS or (rest and rest[0].hex is not None)
+    if looks_like_unit or (len(rest) <= 3 and any(ch.isdigit() for ch in head) and "-" in head):
+        pool = names.units + names.leaders + names.wings
+        near = names.near(head, pool)
+        return Complaint("unknown-unit", f"there is no unit, leader or wing {head!r}", near)
+    return None
+
+
+def _order_at(tokens: list[Token], index: int) -> tuple[str, int] | None:
+    """The order named at ``index`` (one or two words) and the index after it."""
+    if index >= len(tokens):
+        return None
+    word = tokens[index].word
+    following = tokens[index + 1].word if index + 1 < len(tokens) else None
+    if word is not None and following is not None and (word, following) in ORDER_PAIRS:
+        return ORDER_PAIRS[(word, following)], index + 2
+    if word in ORDER_WORDS:
+        return ORDER_WORDS[word], index + 1
+    return None
+
+
+def _order_complaint(tokens: list[Token], index: int) -> Complaint:
+    word = tokens[index].word if index < len(tokens) else None
+    near = difflib.get_close_matches(word or "", list(ORDERS), n=1, cutoff=0.5)
+    choices = ", ".join(o.upper() for o in ORDERS)
+    if word is None:
+        return Complaint("unknown-order", f"an order is missing: one of {choices}")
+    return Complaint(
+        "unknown-order", f"{word!r} is not an order: one of {choices}", near[0] if near else None
+    )
+
+
+def _wing_at(tokens: list[Token], index: int, names: Names) -> str | Complaint:
+    if index >= len(tokens) or tokens[index].word is None:
+        return Complaint("malformed", "a wing is missing", names.wings[0] if names.wings else None)
+    word = str(tokens[index].word)
+    wing = names.find(word, names.wings)
+    if wing is None:
+        return Complaint(
+            "unknown-wing", f"there is no wing {word!r}", names.near(word, names.wings)
+        )
+    return wing
+
+
+def _wing_orders(tokens: list[Token], names: Names) -> Reading:
+    """``R-A=charge R-B=make ready`` or ``R-A charge``: one or more wing/order pairs."""
+    pairs: list[tuple[str, str]] = []
+    index = 0
+    while index < len(tokens):
+        wing = _wing_at(tokens, index, names)
+        if isinstance(wing, Complaint):
+            return wing
+        index += 1
+        while index < len(tokens) and (tokens[index].eq or tokens[index].word in ("to", "is")):
+            index += 1
+        found = _order_at(tokens, index)
+        if found is None:
+            if index < len(tokens) and tokens[index].word in DECISION_WORDS:
+                verb = str(tokens[index].word).upper()
+                reason = "a wing's decision starts with the word, not the wing"
+                return Complaint("malformed", reason, f"{verb} {wing}")
+            return _order_complaint(tokens, index)
+        order, index = found
+        pairs.append((wing, order))
+    return WingOrders(tuple(pairs))
+
+
+def _decision(word: str, rest: list[Token], names: Names) -> Reading:
+    words = [t.word for t in rest if t.word is not None]
+    if word == "standing":
+        if not words:
+            return Complaint("malformed", "STANDING takes PREEMPT, CONTINUE or RETREAT")
+        read = standing.read(words[0], words[1:])
+        if isinstance(read, str):
+            return Complaint("malformed", read)
+        return StandingLine(*read)
+    if word == "orders":
+        if not rest:
+            return Complaint("malformed", "write: ORDERS WING=ORDER WING=ORDER ...")
+        return _wing_orders(rest, names)
+    if word == "pass":
+        return AnswerLine("activate", decisions.text(Activate(None)))
+    if word in ("continue", "stop"):
+        return AnswerLine("continuation", decisions.text(Continue(word == "continue")))
+    if word == "none" and not words:
+        return NoActions()
+    if word in ("no", "none"):
+        what = NO_WHAT.get(words[0]) if words else None
+        if what == "preempt":
+            return AnswerLine("preempt", decisions.text(Preempt(None)))
+        if what == "actions":
+            return NoActions()
+        if what == "change":
+            return AnswerLine("order_change", decisions.text(ChangeOrder(None)))
+        if what == "stop":
+            return AnswerLine("continuation", decisions.text(Continue(False)))
+        return Complaint("malformed", "write NO PREEMPT, NO ACTIONS or NO CHANGE", "NO PREEMPT")
+    if word == "keep":
+        return AnswerLine("order_change", decisions.text(ChangeOrder(None)))
+    if word == "change":
+        index = 0
+        while index < len(rest) and rest[index].word in ("order", "orders", "to", "into"):
+            index += 1
+        found = _order_at(rest, index)
+        if found is None:
+            return _order_complaint(rest, index)
+        return AnswerLine("order_change", decisions.text(ChangeOrder(found[0])))
+    index = 1 if words[:1] == ["wing"] else 0
+    wing = _wing_at(rest, index, names)
+    if isinstance(wing, Complaint):
+        return wing
+    if word == "first":
+        return AnswerLine("first_wing", decisions.text(FirstWing(wing)))
+    if word == "activate":
+        return AnswerLine("activate", decisions.text(Activate(wing)))
+    helped = any(w in ("ac", "commander", "general") for w in words)
+    return AnswerLine("preempt", decisions.text(Preempt(wing, ac=helped)))
+
+
+def _facing(word: str | None) -> int | None:
+    if word is None:
+        return None
+    upper = word.upper()
+    if upper in DIRECTION_NAMES:
+        return DIRECTION_NAMES.index(upper)
+    if word.isdigit() and int(word) < len(DIRECTION_NAMES):
+        return int(word)
+    return None
+
+
+def _unit(actor: str, is_leader: bool, rest: list[Token], names: Names) -> Reading:
+    """``<unit> VERB [hexes] [target] [FACE dir]``; a line of hexes alone is a move."""
+    index = 0
+    verb = "move"
+    if rest and rest[0].word is not None:
+        known = VERBS.get(rest[0].word)
+        if known is None:
+            near = difflib.get_close_matches(rest[0].word, list(VERBS), n=1, cutoff=0.6)
+            suggestion = f"{actor} {VERBS[near[0]].upper()}" if near else None
+            reason = f"{rest[0].word!r} is not an action: MOVE, FIRE, SALVO, PISTOL, RALLY, "
+            return Complaint("unknown-word", reason + "REFORM, CHARGE or HOLD", suggestion)
+        verb, index = known, 1
+    elif not rest:
+        return Complaint("malformed", f"what does {actor} do? e.g. {actor} MOVE 3.7", None)
+    path: list[Hex] = []
+    target: str | None = None
+    facing: int | None = None
+    while index < len(rest):
+        token = rest[index]
+        index += 1
+        if token.hex is not None:
+            path.append(token.hex)
+            continue
+        word = str(token.word)
+        if word in ("face", "facing", "turn"):
+            facing = _facing(rest[index].word if index < len(rest) else None)
+            if facing is None:
+                return Complaint(
+                    "malformed", "FACE takes N, NE, SE, S, SW or NW", f"{actor} FACE N"
+                )
+            index += 1
+            continue
+        if word in ("to", "at", "on", "via", "then", "and", "target"):
+            continue
+        enemy = names.find(word, names.units)
+        if enemy is not None and target is None:
+            target = enemy
+            continue
+        if word.isdigit() or re.fullmatch(r"[a-z]\d+", word):
+            reason = f"{word!r} is not a hex: write column.row as the map shows it, e.g. 3.7"
+            return Complaint("bad-hex", reason)
+        guess = names.near(word, names.units)
+        return Complaint("unknown-unit", f"there is no unit {word!r}", guess)
+    return _action(actor, is_leader, verb, path, target, facing)
+
+
+def _action(
+    actor: str, is_leader: bool, verb: str, path: list[Hex], target: str | None, facing: int | None
+) -> Reading:
+    if is_leader:
+        if verb != "move" or target is not None or facing is not None:
+            return Complaint("malformed", "a leader can only move: LEADER MOVE 3.7 3.8")
+        if not path:
+            return Complaint("malformed", f"{actor} MOVE needs the hexes it enters")
+        return UnitLine(actor, {"leader": actor, "path": _path_json(path)})
+    if verb == "hold":
+        return UnitLine(actor, None)
+    if verb == "face":
+        verb = "move"
+        if facing is None:
+            return Complaint("malformed", "FACE takes N, NE, SE, S, SW or NW", f"{actor} FACE N")
+    order: dict[str, JSON] = {"unit": actor, "action": verb}
+    if verb == "move":
+        if not path and facing is None:
+            return Complaint("malformed", "MOVE needs the hexes entered, in order, or a FACE")
+        if target is not None:
+            return Complaint("malformed", "MOVE takes no target", f"{actor} CHARGE {target}")
+    elif verb in ("fire", "salvo", "charge"):
+        if target is None:
+            return Complaint("malformed", f"{verb.upper()} needs an enemy unit to aim at")
+        if verb != "charge" and path:
+            return Complaint("malformed", f"{verb.upper()} takes no hexes: the unit stands")
+    elif verb == "pistol":
+        if not path and target is None:
+            return Complaint("malformed", "PISTOL takes hexes to move, a target, or both")
+    elif path or target is not None:
+        return Complaint("malformed", f"{verb.upper()} takes nothing after it")
+    if path:
+        order["path"] = _path_json(path)
+    if target is not None:
+        order["target"] = target
+    if facing is not None:
+        order["facing"] = facing
+    return UnitLine(actor, order)
+
+
+# --- a whole mail -------------------------------------------------------------------------------
+
+# The receipts' own codes, beside GRAMMAR_CODES: why a well-formed line is refused now.
+RECEIPT_CODES = ("no-decision", "not-now", "not-yours", "illegal", "duplicate")
+CODES = GRAMMAR_CODES + RECEIPT_CODES
+UNIT_STEPS = ("order_change", "actions")
+# Unit actions are checked by a dry run with dice of no game: only a failure every roll shares
+# (a wrong path, a target out of range) refuses a line; the real dice come at resolution.
+DRY_SEED = b"musket-and-pike dry run"
+
+
+@dataclass
+class _Mail:
+    """What the lines of one mail add up to while they are read."""
+
+    answer: str | None = None
+    answer_line: int = 0
+    pairs: dict[str, str] | None = None
+    units: dict[str, tuple[int, UnitLine]] | None = None
+    no_actions: bool = False
+    standing: dict[str, str] | None = None
+
+
+def read_mail(
+    position: Position, seat: str, text: str, rules: CommandRules, check: ActionCheck
+) -> OrderReport:
+    """Every line's receipt and the canonical order set (see ``orders_json``)."""
+    names = Names.of(position)
+    owed = sequence.pending(position, rules)
+    decision = owed.get(seat)
+    legal = tuple(decisions.text(a) for a in sequence.legal_answers(position, seat, rules))
+    mail = _Mail(pairs={}, units={}, standing={})
+    reports: dict[int, LineReport] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        reading = read_line(raw, names)
+        reports[number] = _judge(position, seat, decision, legal, mail, number, raw, reading)
+    _dry_run(position, mail, reports, check)
+    orders = _orders(position, seat, decision, mail, reports)
+    lines = tuple(reports[n] for n in sorted(reports))
+    return OrderReport(lines, orders, _missing(position, seat, decision, mail, orders))
+
+
+def _line(number: int, raw: str, status: LineStatus, **more: str | None) -> LineReport:
+    return LineReport(number, raw, status, **more)
+
+
+def _judge(
+    position: Position,
+    seat: str,
+    decision: Decision | None,
+    legal: tuple[str, ...],
+    mail: _Mail,
+    number: int,
+    raw: str,
+    reading: Reading | None,
+) -> LineReport:
+    rejected, accepted = LineStatus.REJECTED, LineStatus.ACCEPTED
+    if reading is None:
+        why = "quoted text" if raw.strip().startswith(">") else "not an order"
+        return _line(number, raw, LineStatus.IGNORED, reason=why)
+    if isinstance(reading, Complaint):
+        return _line(
+            number,
+            raw,
+            rejected,
+            code=reading.code,
+            reason=reading.reason,
+            suggestion=reading.suggestion,
+        )
+    if isinstance(reading, StandingLine):
+        assert mail.standing is not None
+        mail.standing[reading.kind] = reading.value
+        meaning = standing.MEANING.get((reading.kind, reading.value), "asked for each time")
+        canonical = standing.phrase(reading.kind, reading.value)
+        return _line(number, raw, accepted, canonical=canonical, reason=meaning)
+    if decision is None:
+        who = ", ".join(sorted(sequence.pending(position))) or "nobody"
+        why = f"you owe no decision now (waiting for: {who}); STANDING lines are always read"
+        return _line(number, raw, rejected, code="no-decision", reason=why)
+    step = position.step
+    if isinstance(reading, AnswerLine):
+        if reading.step != step and not (reading.step == "order_change" and step == "actions"):
+            return _line(
+                number,
+                raw,
+                rejected,
+                code="not-now",
+                reason=f"now owed: {decision.prompt}",
+                suggestion=" | ".join(legal[:6]) or None,
+            )
+        if reading.step != step or mail.answer is not None:
+            why = "one answer per decision: the first one counts"
+            if reading.step != step:
+                why = "the order change is past: this activation's unit actions are owed"
+            return _line(number, raw, LineStatus.IGNORED, reason=why)
+        if reading.text not in legal:
+            near = difflib.get_close_matches(reading.text, list(legal), n=1, cutoff=0.5)
+            why = f"{reading.text} is not open now; open: {', '.join(legal)}"
+            return _line(
+                number,
+                raw,
+                rejected,
+                code="illegal",
+                reason=why,
+                suggestion=near[0] if near else None,
+            )
+        mail.answer, mail.answer_line = reading.text, number
+        return _line(number, raw, accepted, canonical=reading.text)
+    if isinstance(reading, WingOrders):
+        return _judge_wings(position, seat, step, mail, number, raw, reading, decision)
+    if step not in UNIT_STEPS:
+        why = "unit actions come when your wing's activation reaches them; "
+        why += f"now owed: {decision.prompt}"
+        return _line(number, raw, rejected, code="not-now", reason=why)
+    if isinstance(reading, NoActions):
+        if mail.no_actions:
+            return _line(number, raw, LineStatus.IGNORED, reason="said already")
+        mail.no_actions = True
+        return _line(number, raw, accepted, canonical="NO ACTIONS")
+    return _judge_unit(position, mail, number, raw, reading)
+
+
+def _judge_wings(
+    position: Position,
+    seat: str,
+    step: str,
+    mail: _Mail,
+    number: int,
+    raw: str,
+    reading: WingOrders,
+    decision: Decision,
+) -> LineReport:
+    rejected = LineStatus.REJECTED
+    if step != "setup_orders":
+        why = "wing orders are given at set-up; later a wing tries CHANGE TO <order> "
+        why += f"(now owed: {decision.prompt})"
+        return _line(number, raw, rejected, code="not-now", reason=why)
+    assert mail.pairs is not None
+    for wing, _ in reading.pairs:
+        if position.wing(wing).side != seat:
+            return _line(number, raw, rejected, code="not-yours", reason=f"{wing} is not your wing")
+        if wing in mail.pairs:
+            why = f"{wing} already has an order in this mail"
+            return _line(number, raw, rejected, code="duplicate", reason=why)
+    mail.pairs.update(dict(reading.pairs))
+    canonical = "orders " + " ".join(f"{wing}={order}" for wing, order in reading.pairs)
+    return _line(number, raw, LineStatus.ACCEPTED, canonical=canonical)
+
+
+def _judge_unit(
+    position: Position, mail: _Mail, number: int, raw: str, reading: UnitLine
+) -> LineReport:
+    rejected = LineStatus.REJECTED
+    assert position.current is not None and mail.units is not None
+    wing = position.wing(position.current)
+    actor = reading.actor
+    if isinstance(reading.order, dict) and "leader" in reading.order:
+        chief = next(x for x in position.leaders if x.id == actor)
+        ours = chief.wing == wing.id or (chief.role == "AC" and chief.side == wing.side)
+        if not ours:
+            why = f"{actor} is not a leader of the activated wing {wing.id}"
+            return _line(number, raw, rejected, code="not-yours", reason=why)
+    else:
+        unit = next(u for u in position.units if u.id == actor)
+        if unit.wing != wing.id:
+            why = f"{actor} belongs to {unit.wing}; the activated wing is {wing.id}"
+            return _line(number, raw, rejected, code="not-yours", reason=why)
+        if unit.hex is None:
+            why = f"{actor} is no longer on the map"
+            return _line(number, raw, rejected, code="illegal", reason=why)
+    if actor in mail.units:
+        why = f"{actor} already has an action on line {mail.units[actor][0]}: one action per unit"
+        return _line(number, raw, rejected, code="duplicate", reason=why)
+    mail.units[actor] = (number, reading)
+    return _line(number, raw, LineStatus.ACCEPTED, canonical=reading.canonical)
+
+
+def _dry_run(
+    position: Position, mail: _Mail, reports: dict[int, LineReport], check: ActionCheck
+) -> None:
+    """Refuse the unit lines the actions module refuses whatever the dice (see DRY_SEED)."""
+    assert mail.units is not None
+    if not mail.units or position.current is None:
+        return
+    if mail.answer is not None and mail.answer != decisions.text(ChangeOrder(None)):
+        return  # the order may change first: the actions are checked when they are resolved
+    problem = check(position, position.current, _unit_orders(mail))
+    if problem is None:
+        return
+    named = [
+        (n, line)
+        for actor, (n, line) in mail.units.items()
+        if re.search(rf"\b{re.escape(actor)}\b", problem)
+    ]
+    for number, line in named or list(mail.units.values()):
+        # A refused line is no order: it must not reach the set even though the mail is refused.
+        mail.units.pop(line.actor, None)
+        old = reports[number]
+        reports[number] = replace(
+            old, status=LineStatus.REJECTED, canonical=None, code="illegal", reason=problem
+        )
+
+
+def _unit_orders(mail: _Mail) -> list[JSON]:
+    assert mail.units is not None
+    return [line.order for _, line in mail.units.values() if line.order is not None]
+
+
+def _orders(
+    position: Position,
+    seat: str,
+    decision: Decision | None,
+    mail: _Mail,
+    reports: dict[int, LineReport],
+) -> JSON | None:
+    step = position.step
+    answer: JSON | None = mail.answer
+    acted = bool(mail.units) or mail.no_actions
+    extra: dict[str, JSON] = {}
+    if decision is not None and step == "setup_orders":
+        assert mail.pairs is not None
+        mine = [w.id for w in position.wings if w.side == seat]
+        if mail.pairs and all(w in mail.pairs for w in mine):
+            answer = decisions.text(SetupOrders(tuple((w, mail.pairs[w]) for w in mine)))
+    if decision is not None and step == "actions" and acted:
+        answer = _unit_orders(mail)
+    if decision is not None and step == "order_change" and acted:
+        answer = answer or decisions.text(ChangeOrder(None))
+        extra["actions"] = _unit_orders(mail)
+    if mail.standing:
+        extra["standing"] = dict(sorted(mail.standing.items()))
+    if answer is None and not extra.get("standing"):
+        return None
+    return {"step": step, "answer": answer, **extra}
+
+
+def _missing(
+    position: Position, seat: str, decision: Decision | None, mail: _Mail, orders: JSON | None
+) -> tuple[str, ...]:
+    if decision is None:
+        return ()
+    notes: list[str] = []
+    answered = orders is not None and orders.get("answer") is not None
+    step = position.step
+    if step == "setup_orders" and not answered:
+        assert mail.pairs is not None
+        lacking = [w.id for w in position.wings if w.side == seat and w.id not in mail.pairs]
+        notes.append(f"an order for every wing: none yet for {', '.join(lacking)}")
+    elif not answered:
+        notes.append(f"{decision.prompt} (at the deadline: {decision.default})")
+    if (
+        step in UNIT_STEPS
+        and answered
+        and position.current is not None
+        and (mail.units or mail.no_actions)
+    ):
+        assert mail.units is not None
+        idle = [
+            u.id
+            for u in position.units
+            if u.wing == position.current and u.hex is not None and u.id not in mail.units
+        ]
+        if idle and not mail.no_actions:
+            notes.append(f"no action for {', '.join(idle)}: they hold")
+    return tuple(notes)
+
+
+# --- the canonical order set --------------------------------------------------------------------
+
+
+def orders_text(orders: JSON) -> str | None:
+    """An order set as a player would mail it; ``read_mail`` reads it back to the same set."""
+    if not isinstance(orders, dict):
+        return None
+    lines: list[str] = []
+    answer = orders.get("answer")
+    if isinstance(answer, str):
+        lines.append(answer)
+    elif isinstance(answer, list):
+        lines += [action_text(order) for order in answer] or ["NO ACTIONS"]
+    actions = orders.get("actions")
+    if isinstance(actions, list):
+        lines += [action_text(order) for order in actions] or ["NO ACTIONS"]
+    for kind, value in dict(orders.get("standing") or {}).items():
+        lines.append(standing.phrase(str(kind), str(value)))
+    return "\n".join(lines) if lines else None
