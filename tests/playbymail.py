@@ -55,14 +55,20 @@ def deliver_mail(runtime: Runtime, raw: bytes, to: list[str] | None = None) -> i
     return stored.id
 
 
-def sent(runtime: Runtime) -> list[EmailMessage]:
-    """Every mail in the outbox Maildir, oldest first (by outbox id in the file name)."""
+def sent(runtime: Runtime, since: int = 0) -> list[EmailMessage]:
+    """Every mail in the outbox Maildir, oldest first (by outbox id in the file name); with
+    ``since``, only those after the first ``since`` (long games need not re-read them all)."""
     folder = runtime.config.outbox_dir / "new"
     if not folder.is_dir():
         return []
     paths = sorted(folder.iterdir(), key=lambda p: int(p.name.split(".pbem")[1].split(".")[0]))
     parser = BytesParser(policy=policy.default)
-    return [parser.parsebytes(path.read_bytes()) for path in paths]  # type: ignore[misc]
+    return [parser.parsebytes(path.read_bytes()) for path in paths[since:]]  # type: ignore[misc]
+
+
+def sent_count(runtime: Runtime) -> int:
+    folder = runtime.config.outbox_dir / "new"
+    return sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0
 
 
 def text_of(message: EmailMessage) -> str:

@@ -145,7 +145,7 @@ def test_the_list_filters_by_game_and_status_with_counts(runtime: Runtime) -> No
     assert client.get("/?game=chess").status_code == 400
     api = client.get("/api/games?game=2demayo&status=active").get_json()
     assert [row["id"] for row in api["games"]] == [active]
-    assert api["counts"]["game"] == {"2demayo": 1, "thermopyles": 1}
+    assert api["counts"]["game"] == {"2demayo": 1, "musketpike": 0, "thermopyles": 1}
     assert api["counts"]["status"] == {"active": 1, "forming": 1, "finished": 1}
     assert client.get("/api/games?status=sleeping").status_code == 400
 

@@ -193,10 +193,13 @@ def test_a_game_page_shows_syntax_examples_cards_and_commands(runtime: Runtime, 
         names = [f"Spartan {value}" for value in set(data.spartans)]
         names += [f"Persian {card.id}" for card in data.persians]
         texts = [f"reach {card.red} to send it to the Graveyard" for card in data.persians]
-    else:
+    elif key == "2demayo":
         cards = dos_cards().cards
         names = [name for card in cards for name in (card.en, card.es, card.keyword)]
         texts = [card.help for card in cards]
+    else:  # a game without card data of its own here: whatever card_texts() lists
+        names = [card.name for card in rules.card_texts()]
+        texts = [card.text for card in rules.card_texts()]
     for name in names:
         assert name in shown, name
     for text in texts:

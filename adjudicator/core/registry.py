@@ -10,9 +10,10 @@ from adjudicator.core.contract import Game
 def _games() -> dict[str, Game[Any]]:
     # Imported here, not at module top, so `core` does not depend on `games` at import time.
     from adjudicator.games.dos_de_mayo import GAME as DOS_DE_MAYO
+    from adjudicator.games.musket_and_pike.game import MusketAndPike
     from adjudicator.games.thermopyles import GAME as THERMOPYLES
 
-    return {game.key: game for game in (THERMOPYLES, DOS_DE_MAYO)}
+    return {game.key: game for game in (THERMOPYLES, DOS_DE_MAYO, MusketAndPike())}
 
 
 _REGISTRY: dict[str, Game[Any]] | None = None

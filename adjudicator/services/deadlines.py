@@ -350,8 +350,14 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
             assert game.deadline is not None
             turn = play.latest_turn(session, game.id)
             on_file = current_orders(session, game, turn.number + 1)
+            rules = play.rules_for(game)
+            # Only seats that owe something now: in a game of one decision at a time, the other
+            # player has nothing to send and must not be nagged.
+            owed = set(rules.pending(rules.load(turn.state)))
             for seat in game.seats:
-                if seat.seat in on_file or seat.reminded_sequence == game.deadline_sequence:
+                if seat.seat not in owed or seat.seat in on_file:
+                    continue
+                if seat.reminded_sequence == game.deadline_sequence:
                     continue
                 # Not marked as reminded: a player back before the deadline is reminded then.
                 if preferences.on_vacation(seat.player, now):

@@ -394,6 +394,12 @@ def seat_mail(
         reports.turn_report(
             session, runtime, game, seat, new_turn, resolution, shown, mail, reading, sections
         )
+        # A game of several players that moves on each answer (one decision at a time): the
+        # others see every step too, and the next decision gets its own deadline.
+        for other in game.seats:
+            if other.id != seat.id:
+                reports.turn_report(session, runtime, game, other, new_turn, resolution, None, None)
+        deadlines.open_deadline(game, utcnow())
         return Verdict("done", f"turn {new_turn.number} resolved", game.id)
     # Processed after the turn it was written for had been resolved: say so, never drop it.
     late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at

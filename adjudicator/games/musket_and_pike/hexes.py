@@ -12,6 +12,7 @@ The arithmetic goes through cube coordinates, where neighbours and distance are 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator
 
@@ -51,6 +52,9 @@ def step(where: Hex, direction: int) -> Hex:
     return from_cube((x + dx, y + dy, z + dz))
 
 
+# Legal-move searches ask for the same few hundred hexes' neighbours hundreds of thousands of
+# times a game; the answer never changes, so it is worked out once.
+@functools.cache
 def neighbours(where: Hex) -> tuple[Hex, ...]:
     """The six hexes around ``where``, in facing order 0..5 (off-map ones included)."""
     return tuple(step(where, direction) for direction in range(DIRECTIONS))
@@ -64,10 +68,8 @@ def distance(a: Hex, b: Hex) -> int:
 
 def direction_to(a: Hex, b: Hex) -> int | None:
     """The side of ``a`` that ``b`` lies across, when they are adjacent; else None."""
-    for direction, other in enumerate(neighbours(a)):
-        if other == b:
-            return direction
-    return None
+    around = neighbours(a)
+    return around.index(b) if b in around else None
 
 
 def centre(where: Hex) -> tuple[float, float]:
