@@ -11,7 +11,7 @@ from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.core.registry import get
-from adjudicator.models import Game, Submission
+from adjudicator.models import Game, Submission, utcnow
 from adjudicator.services import deadlines, play
 from adjudicator.services.runtime import Runtime
 
@@ -21,9 +21,10 @@ RULES = get("musketpike")
 
 
 def start(runtime: Runtime) -> int:
+    # No SCHEDULE: each decision gets the hours of the game's decision_hours option.
     body = (
-        f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {ROYALIST}\nPARLIAMENT {PARLIAMENT}\n"
-        "SCHEDULE 24h\n"
+        f"NEW MUSKETPIKE scenario=skirmish decision_hours=12\nROYALIST {ROYALIST}\n"
+        f"PARLIAMENT {PARLIAMENT}\n"
     )
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
     for address in PLAYERS.values():
@@ -32,6 +33,9 @@ def start(runtime: Runtime) -> int:
     with runtime.db.session() as session:
         game = session.scalars(select(Game)).one()
         assert game.status == "active" and game.deadline is not None
+        assert game.schedule == "12h"
+        left = game.deadline - utcnow()
+        assert timedelta(hours=11, minutes=59) < left <= timedelta(hours=12), left
         return game.id
 
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.core import registry
+from adjudicator.core.contract import Game as Rules
 from adjudicator.mail import addresses, dkim, extract
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
@@ -224,7 +226,7 @@ def start_gm_game(
             rules.key,
             addresses,
             options,
-            settings.get("SCHEDULE", "48h"),
+            settings.get("SCHEDULE") or default_schedule(rules, options),
             settings.get("TIMEZONE", "UTC"),
             int(settings.get("GRACE", "0")),
             settings.get("EARLY", "yes").lower() not in ("no", "off", "false"),
@@ -253,6 +255,14 @@ def dkim_refusal(
     details = {"game": game, "verdict": record.dkim or "not checked"}
     reports.reply_problem(session, runtime, mail, record.id, "dkim-required", details)
     return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
+
+
+def default_schedule(rules: Rules[Any], options: dict[str, str]) -> str:
+    """The schedule when the game master names none: a game of one decision at a time gives
+    each decision the hours of its ``decision_hours`` option; other games run 48-hour turns."""
+    checked = rules.check_options(options)
+    hours = checked.get("decision_hours") if isinstance(checked, dict) else None
+    return f"{hours}h" if hours else "48h"
 
 
 def gm_mail(
