@@ -89,6 +89,15 @@ def test_bad_choice_and_unknown_order() -> None:
     assert {"bad-choice", "unknown-order"} <= rule_codes(raw)
 
 
+def test_the_last_turn_rule_is_a_known_choice() -> None:
+    assert ruleset().last_turn == "fewer_losses"
+    raw = raw_rules()
+    raw["victory"]["last_turn"] = "coin"
+    parsed = parse_ruleset(raw)
+    assert isinstance(parsed, list)
+    assert [p.code for p in parsed if "victory.last_turn" in p.message] == ["bad-choice"]
+
+
 def test_unknown_kind() -> None:
     raw = raw_rules()
     raw["movement"]["allowance"]["PIKE"] = 3

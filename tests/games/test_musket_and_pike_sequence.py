@@ -472,3 +472,22 @@ def test_the_actions_module_checks_the_unit_actions() -> None:
         position, position.active, "no actions", Chance(b"s", "t", 31), rules, wired
     )
     assert not isinstance(done, str) and done[0].step in ("continuation", "activate", "preempt")
+
+
+def test_a_draw_rule_gives_no_winner_at_the_last_turn() -> None:
+    # The same end as the "smaller share" case, under the other house rule: nobody wins.
+    position = build(
+        {
+            "last_turn": 1,
+            "lost_sp": {"royalist": 4, "parliament": 3},
+            "break_levels": {"royalist": 20, "parliament": 10},
+            "wings": [
+                {"id": "RL", "side": "royalist", "order": "charge", "wc": 0, "wc_hex": None},
+                {"id": "PL", "side": "parliament", "order": "rally", "wc": 0, "wc_hex": None},
+            ],
+        }
+    )
+    chance = Chance(b"x" * 32, "case", 0)
+    for rule, winner in (("draw", None), ("fewer_losses", "royalist")):
+        ended, _ = sequence.start_turn(position, chance, CommandTable(last_turn=rule))
+        assert (ended.phase, ended.winner) == ("over", winner), rule

@@ -42,6 +42,11 @@ class CommandRules(Protocol):
         """Bands (highest natural roll, rating of the replacement or None: none this turn),
         in rising order of roll."""
 
+    @property
+    def last_turn(self) -> str:
+        """Who wins when the last turn ends with both armies in the field: "draw" or
+        "fewer_losses" (the smaller share of its break level lost)."""
+
 
 ORDER_CHANGE_DEFAULT: dict[tuple[str, str], int] = {
     ("make_ready", "charge"): 6,
@@ -70,6 +75,7 @@ class CommandTable:
         default_factory=lambda: dict(ORDER_CHANGE_DEFAULT)
     )
     leader_replacement: Sequence[tuple[int, int | None]] = ((2, None), (6, 0), (9, -1), (10, -2))
+    last_turn: str = "fewer_losses"
 
 
 def command_roll(

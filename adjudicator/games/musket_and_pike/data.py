@@ -29,6 +29,9 @@ RULESET_CODES = (
     "table-gap",
 )
 CONTACT_RULES = ("always", "never", "near")
+# Who wins when the last turn ends with both armies in the field [house]: nobody, or the side
+# that has spent the smaller share of its break level.
+LAST_TURN_RULES = ("draw", "fewer_losses")
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,8 @@ class Ruleset:
     reform_target: int
     rout_hexes: Mapping[str, int]
     rout_blocked_sp: int
+    # Victory.
+    last_turn: str  # one of LAST_TURN_RULES
 
     def replacement_rating(self, roll: int) -> int:
         """The new leader's rating for a leader replacement roll."""
@@ -527,9 +532,18 @@ def parse_ruleset(raw: Mapping[str, Any]) -> Ruleset | list[Problem]:
         reform_target=read.number(read.table(raw, "reform", ""), "target", "reform", low=0),
         rout_hexes=read.per_kind(rout, "hexes", "rout"),
         rout_blocked_sp=read.number(rout, "blocked_sp", "rout", low=0),
+        last_turn=_last_turn(raw, read),
         **command,
     )
     return read.problems or ruleset
+
+
+def _last_turn(raw: Mapping[str, Any], read: _Reader) -> str:
+    rule = read.table(raw, "victory", "").get("last_turn")
+    if rule not in LAST_TURN_RULES:
+        read.problem("bad-choice", f"victory.last_turn must be one of {LAST_TURN_RULES}")
+        return "draw"
+    return str(rule)
 
 
 def load_ruleset(text: str) -> Ruleset:

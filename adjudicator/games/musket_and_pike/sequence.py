@@ -539,12 +539,28 @@ def _markers(position: Position, events: Events, ctx: _Ctx) -> Advance:
     if broken:
         return _withdraw(position, broken, events)
     if position.turn >= position.last_turn:
+        winner = _last_turn_winner(position, ctx.rules.last_turn)
         text = f"turn {position.turn} was the last: the battle ends"
-        ended = _over(position, None, "last turn played")
-        return ended, (*events, Event("game-end", text=text))
+        if winner is not None:
+            text += f"; {winner} holds the field, having lost the smaller share of its army"
+        ended = _over(position, winner, "last turn played")
+        return ended, (*events, Event("game-end", winner, None, text))
     nxt = replace(position, turn=position.turn + 1)
     events = (*events, Event("turn", text=f"turn {nxt.turn} begins"))
     return _start_turn(nxt, events, ctx)
+
+
+def _last_turn_winner(position: Position, rule: str) -> str | None:
+    """The winner when the last turn ends with both armies in the field (a house rule)."""
+    if rule != "fewer_losses":
+        return None
+    # Compared as fractions of each break level, without rounding: lost_a/break_a < lost_b/break_b.
+    first, second = position.sides
+    a = position.lost(first) * max(1, position.break_level(second))
+    b = position.lost(second) * max(1, position.break_level(first))
+    if a == b:
+        return None
+    return first if a < b else second
 
 
 def _replace_leader(position: Position, leader_id: str, ctx: _Ctx) -> tuple[Leader, Event]:
