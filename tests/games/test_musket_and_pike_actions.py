@@ -8,7 +8,7 @@ from typing import Any
 
 from adjudicator.core.chance import Chance, ChanceEvent, verify
 from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.combat import close_combat_modifiers, fire_row
+from adjudicator.games.musket_and_pike.combat import close_combat_modifiers, fire_row, retreat
 from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.field import Event, field_for, unit
 from adjudicator.games.musket_and_pike.hexes import Hex, distance
@@ -400,3 +400,50 @@ def test_a_blocked_router_loses_sp() -> None:
     trapped = piece(after, "P-HI-1")
     assert trapped.hex == (3, 2) and trapped.sp == 6 and after.lost("parliament") == 1
     assert events[0] == {"type": "rout", "unit": "P-HI-1", "path": []}
+
+
+# --- standing retreat preference ----------------------------------------------------------------
+
+
+def alone(position: Position, keep: dict[str, Hex], **changes: Any) -> Position:
+    """Only the units in ``keep``, where given; every other unit off the map."""
+    for piece_ in position.units:
+        where = keep.get(piece_.id)
+        extra = changes if piece_.id == "R-HI-1" else {}
+        position = position.with_unit(replace(piece_, hex=where, **extra))
+    return position
+
+
+def preferring(position: Position, value: str) -> Position:
+    return replace(position, extra=(("standing.royalist.retreat", value),))
+
+
+def test_a_retreat_follows_the_standing_preference() -> None:
+    # The enemy to the west: the farthest steps are NE (3,2) and SE (3,3), both three away.
+    position = alone(opening(), {"R-HI-1": (2, 3), "P-HI-1": (0, 3)})
+    field = field_for(position)
+    ways = {}
+    for value in (None, "away", "edge"):
+        start = position if value is None else preferring(position, value)
+        events: list[Event] = []
+        after = retreat(start, field, "R-HI-1", 1, events)
+        ways[value] = piece(after, "R-HI-1").hex
+    # Away (and no instruction): the first farthest side; toward my edge: the one nearer row 5.
+    assert ways[None] == ways["away"] == (3, 2)
+    assert ways["edge"] == (3, 3)
+
+
+def test_a_rout_runs_home_when_the_side_prefers_its_edge() -> None:
+    position = alone(
+        opening(),
+        {"R-HI-1": (2, 3), "P-HI-1": (0, 3)},
+        morale_state="routed",
+        formation="broken",
+    )
+    first_steps = {}
+    for value in ("away", "edge"):
+        _, events = resolve_rout(preferring(position, value), Chance(SEED, "test", 1))
+        first_steps[value] = events[0]["path"][0]
+    # Away: farthest from the enemy; edge: straight for home without letting the enemy nearer.
+    assert first_steps["away"] == [3, 3]
+    assert first_steps["edge"] == [2, 4]

@@ -296,13 +296,21 @@ def close_combat_modifiers(
 def retreat(
     position: Position, field: Field, unit_id: str, hexes: int, events: list[Event]
 ) -> Position:
-    """Fall back ``hexes`` hexes, each step to the free neighbour farthest from the nearest enemy
-    (ties: lowest side number). A unit that cannot step at all loses SP instead."""
+    """Fall back ``hexes`` hexes, each step to a free neighbour farther from the nearest enemy:
+    the farthest (ties: lowest side number), or, when the side's standing instruction says
+    RETREAT TOWARD MY EDGE, the one nearest its own map edge. A unit that cannot step at all
+    loses SP instead."""
     mover = unit(position, unit_id)
     if mover is None or mover.hex is None or hexes <= 0:
         return position
     path: list[Hex] = []
     here = mover.hex
+    toward_edge = position.standing(mover.side, "retreat") == "edge"
+    home = field.home_row(mover.side)
+
+    def gap(where: Hex) -> int:
+        return nearest_enemy(position, mover.side, where) or 0
+
     for _ in range(hexes):
         here_gap = nearest_enemy(position, mover.side, here) or 0
         options = [
@@ -316,7 +324,10 @@ def retreat(
         ]
         if not options:
             break
-        here = max(options, key=lambda where: nearest_enemy(position, mover.side, where) or 0)
+        if toward_edge:
+            here = max(options, key=lambda where: (-abs(where[1] - home), gap(where)))
+        else:
+            here = max(options, key=gap)
         path.append(here)
     if not path:
         events.append({"type": "retreat", "unit": unit_id, "path": [], "blocked": True})

@@ -1,9 +1,11 @@
 """The rout phase (3.3): every routed unit runs from the enemy; off the map it is gone.
 
 Each step goes to the neighbour farthest from the nearest enemy, ties going towards the side's
-own map edge, then to the lowest side number. A step off the map is allowed and eliminates the
-unit. Terrain costs do not slow a rout, but impassable ground and other units stop it. Routers go
-in the order of the position's units, so earlier routers may block later ones.
+own map edge, then to the lowest side number; a side whose standing instruction is RETREAT
+TOWARD MY EDGE runs homeward instead wherever that brings the enemy no nearer. A step off the
+map is allowed and eliminates the unit. Terrain costs do not slow a rout, but impassable ground
+and other units stop it. Routers go in the order of the position's units, so earlier routers may
+block later ones.
 """
 
 from __future__ import annotations
@@ -36,7 +38,33 @@ def _away(position: Position, field: Field, router: Unit, where: Hex) -> tuple[i
     return (gap, -abs(where[1] - home))
 
 
+def _toward_edge(position: Position, field: Field, router: Unit, here: Hex) -> Hex | None:
+    """RETREAT TOWARD MY EDGE: a step nearer home that brings the enemy no nearer, if any."""
+    home = field.home_row(router.side)
+    gap_here = nearest_enemy(position, router.side, here) or 0
+    better = [
+        where
+        for where in neighbours(here)
+        if field.on_map(where)
+        and field.terrain(where).passable(router.kind)
+        and occupant(position, where) is None
+        and (nearest_enemy(position, router.side, where) or 0) >= gap_here
+        and abs(where[1] - home) < abs(here[1] - home)
+    ]
+    if not better:
+        return None
+    return max(
+        better,
+        key=lambda w: (-abs(w[1] - home), nearest_enemy(position, router.side, w) or 0),
+    )
+
+
 def _next_step(position: Position, field: Field, router: Unit, here: Hex) -> Hex | None:
+    if position.standing(router.side, "retreat") == "edge":
+        homeward = _toward_edge(position, field, router, here)
+        if homeward is not None:
+            return homeward
+    # Away from the enemy: the rule, and the fallback when no step homeward is safe.
     current = _away(position, field, router, here)
     options = [
         where

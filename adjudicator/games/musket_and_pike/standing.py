@@ -20,7 +20,7 @@ from adjudicator.games.musket_and_pike import sequence
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import Answer, Continue, Preempt
 from adjudicator.games.musket_and_pike.field import contacts
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.state import STANDING_PREFIX, Position
 
 KINDS = ("preempt", "continue", "retreat")
 VALUES: dict[str, tuple[str, ...]] = {
@@ -29,7 +29,7 @@ VALUES: dict[str, tuple[str, ...]] = {
     "retreat": ("edge", "away"),
 }
 ASK = "ask"
-PREFIX = "standing."
+PREFIX = STANDING_PREFIX
 # How each value is written back in a mail: ``read`` reads every one of these to the same value.
 PHRASES: dict[tuple[str, str], str] = {
     ("preempt", "never"): "NEVER",

@@ -40,6 +40,10 @@ class StateError(ValueError):
     """A stored position that does not read back: missing or wrongly typed fields."""
 
 
+# Where standing instructions live in ``Position.extra``: ``standing.<side>.<kind>``.
+STANDING_PREFIX = "standing."
+
+
 @dataclass(frozen=True)
 class Unit:
     id: str
@@ -131,6 +135,10 @@ class Position:
 
     def lost(self, side: str) -> int:
         return dict(self.lost_sp).get(side, 0)
+
+    def standing(self, side: str, kind: str) -> str | None:
+        """A side's standing instruction of one kind (standing.py writes them), if given."""
+        return dict(self.extra).get(f"{STANDING_PREFIX}{side}.{kind}")
 
     def break_level(self, side: str) -> int:
         return dict(self.break_levels).get(side, 0)
