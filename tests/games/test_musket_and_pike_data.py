@@ -254,3 +254,32 @@ def test_line_of_sight() -> None:
         path = hexes.line(a, b)
         assert len(path) == hexes.distance(a, b) + 1
         assert all(hexes.distance(x, y) == 1 for x, y in itertools.pairwise(path))
+
+
+# --- the tables on the help page ------------------------------------------------------------------
+
+
+def test_the_help_page_prints_the_tables_the_rules_use() -> None:
+    from adjudicator.core.registry import get
+    from adjudicator.games.musket_and_pike.tables import tables_text
+
+    rules = ruleset()
+    text = tables_text(rules)
+    assert max(len(line) for line in text.splitlines()) <= 78
+    assert f"pre-emption succeeds on <= {rules.preempt_max}" in text
+    for terrain in rules.terrain.values():
+        assert f"{terrain.name} ({terrain.letter}):" in text
+    for weapon in rules.weapons.values():
+        assert f"  {weapon.name} (" in text
+    assert "  Make Ready                   6             10" in text  # a row of order change
+    game = get("musketpike")
+    assert game is not None and text in game.help_text()
+    # Typed-in numbers show at once: the page is written from the data, not kept beside it.
+    raw = raw_rules()
+    raw["command"]["preempt_max"] = 3
+    raw["terrain"]["woods"]["cover"] = 4
+    changed = parse_ruleset(raw)
+    assert not isinstance(changed, list), changed
+    other = tables_text(changed)
+    assert "pre-emption succeeds on <= 3" in other
+    assert "woods (W): 2/1/3/-, cover 4" in other

@@ -41,6 +41,7 @@ from adjudicator.games.musket_and_pike.movement import legal_moves
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
+from adjudicator.games.musket_and_pike.tables import tables_text
 from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view
 
 DEFAULT_SCENARIO = "braddock-down"
@@ -303,8 +304,10 @@ class MusketAndPike(Game[Position]):
 
 @functools.cache
 def help_text() -> str:
+    """help.txt, then the house tables written out from ruleset.toml (what the rules use)."""
     package = resources.files("adjudicator.games.musket_and_pike")
-    return package.joinpath("help.txt").read_text(encoding="utf-8")
+    written = package.joinpath("help.txt").read_text(encoding="utf-8")
+    return written.rstrip("\n") + "\n\n" + tables_text(ruleset()) + "\n"
 
 
 # --- helpers -----------------------------------------------------------------------------------
