@@ -12,7 +12,7 @@ import pytest
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.grammar import CODES
+from adjudicator.games.musket_and_pike.receipts import CODES
 from adjudicator.games.musket_and_pike.state import Position
 
 GAME = MusketAndPike()

@@ -30,7 +30,14 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
-from adjudicator.games.musket_and_pike import actions, decisions, grammar, sequence, standing
+from adjudicator.games.musket_and_pike import (
+    actions,
+    decisions,
+    grammar,
+    receipts,
+    sequence,
+    standing,
+)
 from adjudicator.games.musket_and_pike.combat import fire_problem
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import ruleset
@@ -126,7 +133,7 @@ class MusketAndPike(Game[Position]):
         return out
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
-        return grammar.read_mail(state, seat, text, _rules(), check_actions)
+        return receipts.read_mail(state, seat, text, _rules(), check_actions)
 
     def default_orders(self, state: Position, seat: str) -> JSON:
         rules = _rules()

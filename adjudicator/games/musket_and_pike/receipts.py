@@ -1,0 +1,300 @@
+"""Judging a whole mail against the decision owed: each line's reading (``grammar``) becomes a
+receipt line, accepted, refused with a code and a reason, or ignored, and the accepted lines
+become the order set the game resolves. Unit actions are tried by a dry run with dice of no
+game, so a line is refused only for a fault every roll shares.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, replace
+
+from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
+from adjudicator.games.musket_and_pike import decisions, sequence, standing
+from adjudicator.games.musket_and_pike.command import CommandRules
+from adjudicator.games.musket_and_pike.decisions import (
+    ChangeOrder,
+    SetupOrders,
+)
+from adjudicator.games.musket_and_pike.grammar import (
+    GRAMMAR_CODES,
+    JSON,
+    ActionCheck,
+    AnswerLine,
+    Complaint,
+    Names,
+    NoActions,
+    Reading,
+    StandingLine,
+    UnitLine,
+    WingOrders,
+    read_line,
+)
+from adjudicator.games.musket_and_pike.state import Position
+
+# The receipts' own codes, beside GRAMMAR_CODES: why a well-formed line is refused now.
+RECEIPT_CODES = ("no-decision", "not-now", "not-yours", "illegal", "duplicate")
+CODES = GRAMMAR_CODES + RECEIPT_CODES
+UNIT_STEPS = ("order_change", "actions")
+# Unit actions are checked by a dry run with dice of no game: only a failure every roll shares
+# (a wrong path, a target out of range) refuses a line; the real dice come at resolution.
+DRY_SEED = b"musket-and-pike dry run"
+
+
+@dataclass
+class _Mail:
+    """What the lines of one mail add up to while they are read."""
+
+    answer: str | None = None
+    answer_line: int = 0
+    pairs: dict[str, str] | None = None
+    units: dict[str, tuple[int, UnitLine]] | None = None
+    no_actions: bool = False
+    standing: dict[str, str] | None = None
+
+
+def read_mail(
+    position: Position, seat: str, text: str, rules: CommandRules, check: ActionCheck
+) -> OrderReport:
+    """Every line's receipt and the canonical order set (see ``orders_json``)."""
+    names = Names.of(position)
+    owed = sequence.pending(position, rules)
+    decision = owed.get(seat)
+    legal = tuple(decisions.text(a) for a in sequence.legal_answers(position, seat, rules))
+    mail = _Mail(pairs={}, units={}, standing={})
+    reports: dict[int, LineReport] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        reading = read_line(raw, names)
+        reports[number] = _judge(position, seat, decision, legal, mail, number, raw, reading)
+    _dry_run(position, mail, reports, check)
+    orders = _orders(position, seat, decision, mail, reports)
+    lines = tuple(reports[n] for n in sorted(reports))
+    return OrderReport(lines, orders, _missing(position, seat, decision, mail, orders))
+
+
+def _line(number: int, raw: str, status: LineStatus, **more: str | None) -> LineReport:
+    return LineReport(number, raw, status, **more)
+
+
+def _judge(
+    position: Position,
+    seat: str,
+    decision: Decision | None,
+    legal: tuple[str, ...],
+    mail: _Mail,
+    number: int,
+    raw: str,
+    reading: Reading | None,
+) -> LineReport:
+    rejected, accepted = LineStatus.REJECTED, LineStatus.ACCEPTED
+    if reading is None:
+        why = "quoted text" if raw.strip().startswith(">") else "not an order"
+        return _line(number, raw, LineStatus.IGNORED, reason=why)
+    if isinstance(reading, Complaint):
+        return _line(
+            number,
+            raw,
+            rejected,
+            code=reading.code,
+            reason=reading.reason,
+            suggestion=reading.suggestion,
+        )
+    if isinstance(reading, StandingLine):
+        assert mail.standing is not None
+        mail.standing[reading.kind] = reading.value
+        meaning = standing.MEANING.get((reading.kind, reading.value), "asked for each time")
+        canonical = standing.phrase(reading.kind, reading.value)
+        return _line(number, raw, accepted, canonical=canonical, reason=meaning)
+    if decision is None:
+        who = ", ".join(sorted(sequence.pending(position))) or "nobody"
+        why = f"you owe no decision now (waiting for: {who}); STANDING lines are always read"
+        return _line(number, raw, rejected, code="no-decision", reason=why)
+    step = position.step
+    if isinstance(reading, AnswerLine):
+        if reading.step != step and not (reading.step == "order_change" and step == "actions"):
+            return _line(
+                number,
+                raw,
+                rejected,
+                code="not-now",
+                reason=f"now owed: {decision.prompt}",
+                suggestion=" | ".join(legal[:6]) or None,
+            )
+        if reading.step != step or mail.answer is not None:
+            why = "one answer per decision: the first one counts"
+            if reading.step != step:
+                why = "the order change is past: this activation's unit actions are owed"
+            return _line(number, raw, LineStatus.IGNORED, reason=why)
+        if reading.text not in legal:
+            near = difflib.get_close_matches(reading.text, list(legal), n=1, cutoff=0.5)
+            why = f"{reading.text} is not open now; open: {', '.join(legal)}"
+            return _line(
+                number,
+                raw,
+                rejected,
+                code="illegal",
+                reason=why,
+                suggestion=near[0] if near else None,
+            )
+        mail.answer, mail.answer_line = reading.text, number
+        return _line(number, raw, accepted, canonical=reading.text)
+    if isinstance(reading, WingOrders):
+        return _judge_wings(position, seat, step, mail, number, raw, reading, decision)
+    if step not in UNIT_STEPS:
+        why = "unit actions come when your wing's activation reaches them; "
+        why += f"now owed: {decision.prompt}"
+        return _line(number, raw, rejected, code="not-now", reason=why)
+    if isinstance(reading, NoActions):
+        if mail.no_actions:
+            return _line(number, raw, LineStatus.IGNORED, reason="said already")
+        mail.no_actions = True
+        return _line(number, raw, accepted, canonical="NO ACTIONS")
+    return _judge_unit(position, mail, number, raw, reading)
+
+
+def _judge_wings(
+    position: Position,
+    seat: str,
+    step: str,
+    mail: _Mail,
+    number: int,
+    raw: str,
+    reading: WingOrders,
+    decision: Decision,
+) -> LineReport:
+    rejected = LineStatus.REJECTED
+    if step != "setup_orders":
+        why = "wing orders are given at set-up; later a wing tries CHANGE TO <order> "
+        why += f"(now owed: {decision.prompt})"
+        return _line(number, raw, rejected, code="not-now", reason=why)
+    assert mail.pairs is not None
+    for wing, _ in reading.pairs:
+        if position.wing(wing).side != seat:
+            return _line(number, raw, rejected, code="not-yours", reason=f"{wing} is not your wing")
+        if wing in mail.pairs:
+            why = f"{wing} already has an order in this mail"
+            return _line(number, raw, rejected, code="duplicate", reason=why)
+    mail.pairs.update(dict(reading.pairs))
+    canonical = "orders " + " ".join(f"{wing}={order}" for wing, order in reading.pairs)
+    return _line(number, raw, LineStatus.ACCEPTED, canonical=canonical)
+
+
+def _judge_unit(
+    position: Position, mail: _Mail, number: int, raw: str, reading: UnitLine
+) -> LineReport:
+    rejected = LineStatus.REJECTED
+    assert position.current is not None and mail.units is not None
+    wing = position.wing(position.current)
+    actor = reading.actor
+    if isinstance(reading.order, dict) and "leader" in reading.order:
+        chief = next(x for x in position.leaders if x.id == actor)
+        ours = chief.wing == wing.id or (chief.role == "AC" and chief.side == wing.side)
+        if not ours:
+            why = f"{actor} is not a leader of the activated wing {wing.id}"
+            return _line(number, raw, rejected, code="not-yours", reason=why)
+    else:
+        unit = next(u for u in position.units if u.id == actor)
+        if unit.wing != wing.id:
+            why = f"{actor} belongs to {unit.wing}; the activated wing is {wing.id}"
+            return _line(number, raw, rejected, code="not-yours", reason=why)
+        if unit.hex is None:
+            why = f"{actor} is no longer on the map"
+            return _line(number, raw, rejected, code="illegal", reason=why)
+    if actor in mail.units:
+        why = f"{actor} already has an action on line {mail.units[actor][0]}: one action per unit"
+        return _line(number, raw, rejected, code="duplicate", reason=why)
+    mail.units[actor] = (number, reading)
+    return _line(number, raw, LineStatus.ACCEPTED, canonical=reading.canonical)
+
+
+def _dry_run(
+    position: Position, mail: _Mail, reports: dict[int, LineReport], check: ActionCheck
+) -> None:
+    """Refuse the unit lines the actions module refuses whatever the dice (see DRY_SEED)."""
+    assert mail.units is not None
+    if not mail.units or position.current is None:
+        return
+    if mail.answer is not None and mail.answer != decisions.text(ChangeOrder(None)):
+        return  # the order may change first: the actions are checked when they are resolved
+    problem = check(position, position.current, _unit_orders(mail))
+    if problem is None:
+        return
+    named = [
+        (n, line)
+        for actor, (n, line) in mail.units.items()
+        if re.search(rf"\b{re.escape(actor)}\b", problem)
+    ]
+    for number, line in named or list(mail.units.values()):
+        # A refused line is no order: it must not reach the set even though the mail is refused.
+        mail.units.pop(line.actor, None)
+        old = reports[number]
+        reports[number] = replace(
+            old, status=LineStatus.REJECTED, canonical=None, code="illegal", reason=problem
+        )
+
+
+def _unit_orders(mail: _Mail) -> list[JSON]:
+    assert mail.units is not None
+    return [line.order for _, line in mail.units.values() if line.order is not None]
+
+
+def _orders(
+    position: Position,
+    seat: str,
+    decision: Decision | None,
+    mail: _Mail,
+    reports: dict[int, LineReport],
+) -> JSON | None:
+    step = position.step
+    answer: JSON | None = mail.answer
+    acted = bool(mail.units) or mail.no_actions
+    extra: dict[str, JSON] = {}
+    if decision is not None and step == "setup_orders":
+        assert mail.pairs is not None
+        mine = [w.id for w in position.wings if w.side == seat]
+        if mail.pairs and all(w in mail.pairs for w in mine):
+            answer = decisions.text(SetupOrders(tuple((w, mail.pairs[w]) for w in mine)))
+    if decision is not None and step == "actions" and acted:
+        answer = _unit_orders(mail)
+    if decision is not None and step == "order_change" and acted:
+        answer = answer or decisions.text(ChangeOrder(None))
+        extra["actions"] = _unit_orders(mail)
+    if mail.standing:
+        extra["standing"] = dict(sorted(mail.standing.items()))
+    if answer is None and not extra.get("standing"):
+        return None
+    return {"step": step, "answer": answer, **extra}
+
+
+def _missing(
+    position: Position, seat: str, decision: Decision | None, mail: _Mail, orders: JSON | None
+) -> tuple[str, ...]:
+    if decision is None:
+        return ()
+    notes: list[str] = []
+    answered = orders is not None and orders.get("answer") is not None
+    step = position.step
+    if step == "setup_orders" and not answered:
+        assert mail.pairs is not None
+        lacking = [w.id for w in position.wings if w.side == seat and w.id not in mail.pairs]
+        notes.append(f"an order for every wing: none yet for {', '.join(lacking)}")
+    elif not answered:
+        notes.append(f"{decision.prompt} (at the deadline: {decision.default})")
+    if (
+        step in UNIT_STEPS
+        and answered
+        and position.current is not None
+        and (mail.units or mail.no_actions)
+    ):
+        assert mail.units is not None
+        idle = [
+            u.id
+            for u in position.units
+            if u.wing == position.current and u.hex is not None and u.id not in mail.units
+        ]
+        if idle and not mail.no_actions:
+            notes.append(f"no action for {', '.join(idle)}: they hold")
+    return tuple(notes)
