@@ -139,7 +139,9 @@ def test_forged_and_expired_links_are_refused(runtime: Runtime) -> None:
     payload = URLSafeSerializer("test-secret-key", salt=panel_links.SALT).loads(token)
     # Signed with another key, or with one character of the signature changed.
     forged = URLSafeSerializer("another-key", salt=panel_links.SALT).dumps(payload)
-    flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
+    # The signature's first character carries six whole bits (its last may be only padding).
+    body, _, signature = token.rpartition(".")
+    flipped = f"{body}.{'A' if signature[0] != 'A' else 'B'}{signature[1:]}"
     for bad in (forged, flipped, "nonsense"):
         response = client.get(f"/gm/{bad}")
         assert response.status_code == 403

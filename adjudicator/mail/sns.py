@@ -25,26 +25,19 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 SNS_HOST = re.compile(r"^https://sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?/")
 
 # The fields each message type signs, in the documented order; Subject only when present.
+_SUBSCRIPTION_FIELDS = (
+    "Message",
+    "MessageId",
+    "SubscribeURL",
+    "Timestamp",
+    "Token",
+    "TopicArn",
+    "Type",
+)
 SIGNED_FIELDS: dict[str, tuple[str, ...]] = {
     "Notification": ("Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type"),
-    "SubscriptionConfirmation": (
-        "Message",
-        "MessageId",
-        "SubscribeURL",
-        "Timestamp",
-        "Token",
-        "TopicArn",
-        "Type",
-    ),
-    "UnsubscribeConfirmation": (
-        "Message",
-        "MessageId",
-        "SubscribeURL",
-        "Timestamp",
-        "Token",
-        "TopicArn",
-        "Type",
-    ),
+    "SubscriptionConfirmation": _SUBSCRIPTION_FIELDS,
+    "UnsubscribeConfirmation": _SUBSCRIPTION_FIELDS,
 }
 
 HASHES: dict[str, Callable[[], hashes.HashAlgorithm]] = {"1": hashes.SHA1, "2": hashes.SHA256}

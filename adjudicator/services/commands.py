@@ -23,8 +23,6 @@ ALONE = ("STATUS", "ORDERS", "HISTORY", "RESIGN", "JOIN", "WAIT")
 WITH_ARGUMENTS = ("HELP", "VACATION", "PREFERENCES", "FORMAT")
 WORDS = ("HELP", *ALONE, "VACATION", "PREFERENCES", "FORMAT")
 ALIASES = {"PREFERENCE": "PREFERENCES", "PREFS": "PREFERENCES"}
-# Kept for callers that only need the plain words.
-GAME_COMMANDS = ("HELP", *ALONE)
 # DKIM: "required" takes orders only from mail whose DKIM signature verifies for the sender's
 # domain (Game.require_dkim); "optional", the default, takes them from any mail.
 SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS", "DELAY", "DKIM")

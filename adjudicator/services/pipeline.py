@@ -46,7 +46,7 @@ class Verdict:
 def process(runtime: Runtime, inbound_id: int) -> Verdict:
     """Process the message once; a second call (a duplicate task) finds it done and does nothing."""
     try:
-        signature = _dkim_verdict(runtime, inbound_id)
+        first = _read_first(runtime, inbound_id)
         with runtime.db.session() as session:
             query = select(InboundMessage).where(InboundMessage.id == inbound_id)
             if runtime.db.is_postgres:
@@ -57,7 +57,7 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
             if record.status != "received":
                 return Verdict(record.status, "already processed")
             record.attempts += 1
-            verdict = handle(session, runtime, record, signature)
+            verdict = handle(session, runtime, record, first)
             suppressed = safety.take_suppressed(session, record.id)
             if suppressed:
                 verdict = replace(verdict, reason=f"{verdict.reason}; {suppressed}")
@@ -77,10 +77,18 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
         return Verdict("failed", f"internal error: {error}")
 
 
-def _dkim_verdict(runtime: Runtime, inbound_id: int) -> str | None:
-    """The DKIM verdict, worked out before the processing transaction opens: checking a
-    signature may wait on DNS, and on SQLite that transaction holds the database's write lock.
-    None when the message needs none (already processed, unreadable, or no sender)."""
+@dataclass(frozen=True)
+class _Read:
+    """A message read, and its DKIM verdict, before the processing transaction opens."""
+
+    mail: MailIn | Unreadable
+    signature: str | None
+
+
+def _read_first(runtime: Runtime, inbound_id: int) -> _Read | None:
+    """Read the message and check its DKIM signature outside the processing transaction:
+    checking may wait on DNS, and on SQLite that transaction holds the database's write lock.
+    None when there is nothing to process (no such message, or already processed)."""
     with runtime.db.session() as session:
         record = session.get(InboundMessage, inbound_id)
         if record is None or record.status != "received":
@@ -88,15 +96,15 @@ def _dkim_verdict(runtime: Runtime, inbound_id: int) -> str | None:
         raw = record.raw
     mail = read(raw)
     if isinstance(mail, Unreadable) or mail.automatic:
-        return None
-    return dkim.verify(raw, mail.sender.rsplit("@", 1)[-1])
+        return _Read(mail, None)
+    return _Read(mail, dkim.verify(raw, mail.sender.rsplit("@", 1)[-1]))
 
 
 def handle(
-    session: Session, runtime: Runtime, record: InboundMessage, signature: str | None = None
+    session: Session, runtime: Runtime, record: InboundMessage, first: _Read | None = None
 ) -> Verdict:
-    """One message's way through the steps; ``signature`` is its DKIM verdict when known."""
-    mail = read(record.raw)
+    """One message's way through the steps; ``first`` is its reading when already done."""
+    mail = first.mail if first is not None else read(record.raw)
     if isinstance(mail, Unreadable):
         return Verdict("failed", f"unreadable: {mail.reason}")
     record.sender, record.subject = mail.sender, mail.subject[:1000]
@@ -114,6 +122,7 @@ def handle(
     if mail.automatic:
         return Verdict("ignored", f"automatic mail, never answered ({mail.automatic})")
     # Recorded for every message a person sent; games with require_dkim act only on "pass".
+    signature = first.signature if first is not None else None
     record.dkim = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
     domain = runtime.config.mail_domain
     ours = [a for a in (record.envelope_to or mail.recipients) if a.lower().endswith("@" + domain)]

@@ -16,7 +16,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import Resolution
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
-from adjudicator.models import Challenge, Game, Player, Seat, Turn, utcnow
+from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow
 from adjudicator.services.runtime import Runtime
 
 
@@ -166,6 +166,19 @@ def apply_orders(
         game.score = list(outcome.score)
     session.flush()
     return turn, resolution
+
+
+def seats_with_orders(session: Session, game_id: int, turn_number: int) -> set[str]:
+    """The seats with an accepted order set on file for a turn (whether, never what)."""
+    return set(
+        session.scalars(
+            select(Submission.seat).where(
+                Submission.game_id == game_id,
+                Submission.turn_number == turn_number,
+                Submission.accepted.is_(True),
+            )
+        )
+    )
 
 
 def seed_revealed(game: Game) -> bool:

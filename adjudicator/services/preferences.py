@@ -56,11 +56,6 @@ def preference(player: Player, key: str, value: str) -> tuple[bool, str]:
     )
 
 
-def apply(player: Player, settings: list[tuple[str, str]]) -> list[str]:
-    """Several ``PREFERENCES <key> <value>`` at once, one sentence each."""
-    return [preference(player, key, value)[1] for key, value in settings]
-
-
 def mail_format(player: Player, value: str) -> tuple[bool, str]:
     chosen = value.strip().upper()
     if chosen == "TEXT":

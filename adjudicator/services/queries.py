@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
-from adjudicator.models import Challenge, Game, InboundMessage, Player, Submission, Turn
+from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
 from adjudicator.services import play
 from adjudicator.services.lifecycle import leaderboard
 
@@ -276,17 +276,7 @@ class GamePage:
 def _seat_rows(
     session: Session, game: Game, next_turn: int | None, owed: set[str]
 ) -> list[SeatRow]:
-    on_file: set[str] = set()
-    if next_turn is not None:
-        on_file = set(
-            session.scalars(
-                select(Submission.seat).where(
-                    Submission.game_id == game.id,
-                    Submission.turn_number == next_turn,
-                    Submission.accepted.is_(True),
-                )
-            )
-        )
+    on_file = set() if next_turn is None else play.seats_with_orders(session, game.id, next_turn)
     return [
         SeatRow(
             seat=seat.seat,

@@ -396,15 +396,7 @@ def who_sent(session: Session, game: Game) -> str:
         return ""
     turn = play.latest_turn(session, game.id)
     owed = sorted(rules.pending(rules.load(turn.state)))
-    sent = set(
-        session.scalars(
-            select(Submission.seat).where(
-                Submission.game_id == game.id,
-                Submission.turn_number == turn.number + 1,
-                Submission.accepted.is_(True),
-            )
-        )
-    )
+    sent = play.seats_with_orders(session, game.id, turn.number + 1)
     if not owed:
         return ""
     have = [seat for seat in owed if seat in sent]

@@ -52,7 +52,6 @@ from adjudicator.games.musket_and_pike.tables import tables_text
 from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view
 
 DEFAULT_SCENARIO = "braddock-down"
-TEST_SCENARIO = "skirmish"
 DECISION_HOURS = ("6", "12", "24", "48", "72")
 HOURS_KEY = "option.decision_hours"
 # A standing instruction answers at most this many decisions in a row; each one ends an

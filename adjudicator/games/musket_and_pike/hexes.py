@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 Hex = tuple[int, int]
 Cube = tuple[int, int, int]
@@ -174,9 +174,3 @@ def line_of_sight(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> bool:
 def on_map(where: Hex, width: int, height: int) -> bool:
     column, row = where
     return 0 <= column < width and 0 <= row < height
-
-
-def all_hexes(width: int, height: int) -> Iterator[Hex]:
-    for row in range(height):
-        for column in range(width):
-            yield (column, row)
