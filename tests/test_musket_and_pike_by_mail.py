@@ -4,26 +4,31 @@ past its deadline is taken by its default. On SQLite and PostgreSQL, through the
 
 from __future__ import annotations
 
+import html
 import random
+from dataclasses import replace
 from datetime import timedelta
 
+import pytest
 from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.core.registry import get
-from adjudicator.models import Game, Submission, utcnow
+from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.models import Game, Submission, Turn, utcnow
 from adjudicator.services import deadlines, play
 from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"
 PLAYERS = {"royalist": ROYALIST, "parliament": PARLIAMENT}
 RULES = get("musketpike")
 
 
-def start(runtime: Runtime) -> int:
+def start(runtime: Runtime, battle: str = "skirmish") -> int:
     # No SCHEDULE: each decision gets the hours of the game's decision_hours option.
     body = (
-        f"NEW MUSKETPIKE scenario=skirmish decision_hours=12\nROYALIST {ROYALIST}\n"
+        f"NEW MUSKETPIKE scenario={battle} decision_hours=12\nROYALIST {ROYALIST}\n"
         f"PARLIAMENT {PARLIAMENT}\n"
     )
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
@@ -61,6 +66,7 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
     choose = random.Random(7)
     answered = 0
     defaulted = False
+    choosing = False
     for _ in range(400):
         seats, state = owed(runtime, game_id)
         if not seats:
@@ -82,6 +88,10 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
             orders = choose.choice(list(RULES.legal_orders(state, seat)))
             text = RULES.orders_text(orders)
             assert text, orders
+            if seat == "royalist" and not choosing:
+                # The royalist player chooses its routers' paths by mail: the rout phase asks.
+                text = "STANDING RETREAT ASK ME\n" + text
+                choosing = True
             address = PLAYERS[seat]
             before = sent_count(runtime)
             deliver_mail(runtime, compose(address, addresses[seat], text))
@@ -110,3 +120,120 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
     # Both players were mailed every step: each got the final report.
     last = {str(m["To"]): text_of(m) for m in sent(runtime, sent_count(runtime) - 2)}
     assert set(last) == set(PLAYERS.values())
+    # Every step's dice reached both players with their purpose and modifiers, and the archive
+    # numbers the stored rows as steps, each with the same report.
+    mails = [(str(m["To"]), text_of(m).replace("\r\n", "\n")) for m in sent(runtime)]
+    with runtime.db.session() as session:
+        turns = session.scalars(
+            select(Turn).where(Turn.game_id == game_id, Turn.number > 0).order_by(Turn.number)
+        ).all()
+        rolled = [(turn.number, turn.facts) for turn in turns if turn.facts.get("dice")]
+        rout_paths = [turn.orders for turn in turns if turn.facts.get("step") == "rout_paths"]
+    assert len(rolled) > 5
+    # Whenever the dice routed a royalist unit, the royalist player was asked for its path and
+    # answered by mail (whether they do is up to the dice: the next test makes sure of it).
+    assert all(list(orders) == ["royalist"] for orders in rout_paths), rout_paths
+    web = create_app(runtime).test_client()
+    for number, facts in rolled:
+        report = RULES.step_report(facts)
+        assert report.count("d10 for ") == len(facts["dice"]), report
+        for address in PLAYERS.values():
+            told = [
+                text for to, text in mails if to == address and f"step {number} resolved" in text
+            ]
+            assert told and all(report in text for text in told), (report, told)
+        page = web.get(f"/games/{game_id}/turns/{number}").get_data(as_text=True)
+        assert f"Step {number}" in page and "Step by step" in page
+        assert html.escape(report.splitlines()[1].strip()) in page
+
+
+def late_in_turn_one(opening: Position) -> Position:
+    """R-HI-1 routed at 2.3 and P-HI-1 at 0.3 alone on the field, late in turn 1: parliament has
+    passed and royalist is to activate or pass (the game's options kept)."""
+    field = {"R-HI-1": (2, 3), "P-HI-1": (0, 3)}
+    units = tuple(replace(u, hex=field.get(u.id)) for u in opening.units)
+    position = replace(
+        opening,
+        units=units,
+        phase="activation",
+        turn=1,
+        step="activate",
+        active="royalist",
+        passes=1,
+        initiative="royalist",
+    )
+    routed = next(u for u in units if u.id == "R-HI-1")
+    return position.with_unit(replace(routed, morale_state="routed", formation="broken"))
+
+
+def test_a_routed_units_path_is_asked_for_and_answered_by_mail(runtime: Runtime) -> None:
+    """A player with STANDING RETREAT ASK ME is asked at the rout phase for the path of each
+    routed unit, in the step's mail, and the path mailed back is checked and run."""
+    assert RULES is not None
+    game_id = start(runtime)
+    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    # The battle as it stands late in turn 1: R-HI-1 routed at 2.3, P-HI-1 at 0.3 alone on the
+    # field, parliament has passed and royalist is to activate or pass.
+    with runtime.db.session() as session:
+        latest = play.latest_turn(session, game_id)
+        latest.state = RULES.dump(late_in_turn_one(RULES.load(latest.state)))
+    before = sent_count(runtime)
+    text = "STANDING RETREAT ASK ME\nPASS"
+    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], text))
+    asked = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
+    assert set(asked) == set(PLAYERS.values())
+    assert "rout phase: the path of each routed unit (R-HI-1)" in asked[ROYALIST]
+    assert "<unit> ROUT <hex> <hex> ..." in asked[ROYALIST]
+    assert "royalist owes step" in asked[PARLIAMENT]
+    seats, state = owed(runtime, game_id)
+    assert seats == ["royalist"] and getattr(state, "step", None) == "rout_paths"
+    # A path into the enemy is refused on its line, and nothing moves.
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], "R-HI-1 ROUT 1.3"))
+    receipt = text_of(sent(runtime, before)[0])
+    assert "nearer the enemy" in receipt
+    assert owed(runtime, game_id)[0] == ["royalist"]
+    # The player's own path, toward home: run, and both players are told.
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], "R-HI-1 ROUT 2.4 3.4 4.4"))
+    told = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
+    assert set(told) == set(PLAYERS.values())
+    for text in told.values():
+        assert "R-HI-1 routs to 2.4 3.4 4.4" in text and "R-HI-1: 2.3 → 4.4" in text, text
+    _, after = owed(runtime, game_id)
+    assert after is not None and [u.hex for u in after.units if u.id == "R-HI-1"] == [(4, 4)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
+    """The full scenario, 20x14 hexes and ten turns, every decision answered by mail with a
+    random legal answer, to the end; every answer accepted and every step mailed to both."""
+    assert RULES is not None
+    game_id = start(runtime, "braddock-down")
+    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    choose = random.Random(11)
+    steps = 0
+    for _ in range(2_000):
+        seats, state = owed(runtime, game_id)
+        if not seats:
+            break
+        for seat in seats:
+            text = RULES.orders_text(choose.choice(list(RULES.legal_orders(state, seat))))
+            assert text
+            before = sent_count(runtime)
+            deliver_mail(runtime, compose(PLAYERS[seat], addresses[seat], text))
+            assert {str(m["To"]) for m in sent(runtime, before)} == set(PLAYERS.values())
+            steps += 1
+    else:
+        raise AssertionError("Braddock Down did not end by mail")
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.status == "finished" and game.result, game.status
+        refused = session.scalars(
+            select(Submission).where(Submission.game_id == game_id, Submission.accepted.is_(False))
+        ).all()
+        assert refused == []
+        last = play.latest_turn(session, game_id)
+        assert RULES.load(last.state).phase == "over"
+    assert steps > 100, steps

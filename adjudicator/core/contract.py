@@ -132,6 +132,9 @@ class Game(abc.ABC, Generic[StateT]):
     schema_version: int = 1
     # True where a seat's order is resolved the moment it arrives (solitaire), not at a deadline.
     resolves_on_receipt: bool = False
+    # What one stored turn is called in mail and on the archive: a battle resolved one small
+    # decision at a time calls each a "step", and its own turns are a count inside the position.
+    turn_noun: str = "turn"
 
     def option_defaults(self) -> dict[str, str]:
         return {option.key: option.default for option in self.options}
@@ -204,6 +207,12 @@ class Game(abc.ABC, Generic[StateT]):
     def card_texts(self) -> Sequence[CardText]:
         """The game's cards for the help page, from its card data; none where it has no cards."""
         return ()
+
+    def step_report(self, facts: Mapping[str, JSON]) -> str:
+        """A resolution's public facts as a report in words (every die with its purpose and
+        modifiers, what happened in order, what changed), for the turn mail and the archive;
+        empty where the outcomes and the position say it all."""
+        return ""
 
     def orders_text(self, orders: JSON) -> str | None:
         """A canonical order set written as a player would mail it (``parse_orders`` reads it

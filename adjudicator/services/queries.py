@@ -97,10 +97,12 @@ class TurnPage:
     cards_played: list[dict[str, Any]] = field(default_factory=list)
     defaulted: list[str] = field(default_factory=list)
     view: dict[str, Any] = field(default_factory=dict)
+    noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
+    report: str = ""  # the game's step report from the public facts, where it writes one
 
     @property
     def title(self) -> str:
-        return "Opening position" if self.number == 0 else f"Turn {self.number}"
+        return "Opening position" if self.number == 0 else f"{self.noun.capitalize()} {self.number}"
 
 
 SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
@@ -214,6 +216,8 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         cards_played=list(shown.get("cards_played_last_turn", [])) if turn.number else [],
         defaulted=[str(seat) for seat in defaulted],
         view=shown,
+        noun=rules.turn_noun,
+        report=rules.step_report(turn.facts) if isinstance(turn.facts, dict) else "",
     )
 
 
@@ -258,6 +262,7 @@ class GamePage:
     turns: list[TurnPage]
     seats: list[SeatRow] = field(default_factory=list)
     next_turn: int | None = None  # the turn whose orders are being taken, while it runs
+    noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
 
     @property
     def live_turns(self) -> list[TurnPage]:
@@ -312,6 +317,7 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
         turns=turns,
         seats=_seat_rows(session, game, next_turn, owed),
         next_turn=next_turn,
+        noun=rules.turn_noun,
     )
 
 

@@ -58,7 +58,8 @@ def position(
     """The seat's view of a turn in words and as a picture, plus what it may do next."""
     state = rules.load(turn.state)
     view = rules.view(state, seat.seat)
-    decision = rules.pending(state).get(seat.seat)
+    owed = rules.pending(state)
+    decision = owed.get(seat.seat)
     description = rules.describe(view)
     picture = Picture(
         content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
@@ -71,6 +72,7 @@ def position(
         "description": description,
         "prompt": decision.prompt if decision else "",
         "legal": list(decision.legal) if decision else [],
+        "waiting_for": sorted(owed),
         "picture_cid": picture.content_id,
         "picture_alt": description,
     }
@@ -150,6 +152,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "check_url": check_url(runtime, game, seat),
         "status": game.status,
         "on_receipt": rules.resolves_on_receipt,
+        "turn_noun": rules.turn_noun,
         "schedule": game.schedule,
         "result": game.result,
         "seed": game.seed.hex() if revealed else None,
@@ -267,6 +270,7 @@ def turn_report(
     reading: commands.Reading | None = None,
     sections: commands.Sections | None = None,
 ) -> None:
+    rules = play.rules_for(game)
     answers = (
         command_context(session, runtime, game, seat, reading, sections)
         if reading is not None and sections is not None
@@ -292,6 +296,8 @@ def turn_report(
                 for event in resolution.events
                 if event.kind == "die"
             ],
+            # Public facts only: what both players and the archive are shown.
+            "step_report": rules.step_report(resolution.facts),
             "away": away(game, utcnow()),
             **answers,
         },

@@ -92,6 +92,7 @@ def _turn(game_id: int, turn: queries.TurnPage, full: bool) -> dict[str, Any]:
             cards_played=turn.cards_played,
             defaulted=turn.defaulted,
             report=turn.description,
+            step_report=turn.report,
             view=turn.view,
         )
     return shown

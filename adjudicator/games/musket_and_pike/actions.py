@@ -200,9 +200,11 @@ def _improve(
         if mover.formation == "normal" or mover.morale_state == "routed":
             return f"{mover.id}: reform needs a disordered or broken unit that is not routed"
         goal, states, state = field.rules.reform_target, FORMATIONS, mover.formation
+    base = goal
     goal += sum(value for _, value in modifiers)
     natural, _ = roll(chance, field, f"{act.action} {mover.id}", [], events)
-    events[-1].update({"modifiers": [[n, v] for n, v in modifiers if v], "target": goal})
+    modified = [[n, v] for n, v in modifiers if v]
+    events[-1].update({"modifiers": modified, "base": base, "target": goal})
     success = natural <= goal
     better = states[states.index(state) - 1] if success else state
     events.append({"type": act.action, "unit": mover.id, "passed": success, "to": better})

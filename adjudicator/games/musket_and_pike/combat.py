@@ -118,6 +118,7 @@ def morale_check(
             "purpose": purpose,
             "die": natural,
             "modifiers": [[name, value] for name, value in modifiers if value],
+            "base": target.morale,
             "target": goal,
             "total": natural,
         }

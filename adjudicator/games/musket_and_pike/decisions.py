@@ -53,9 +53,18 @@ class Continue:
     go: bool
 
 
-Answer = SetupOrders | FirstWing | Activate | Preempt | ChangeOrder | Actions | Continue
+@dataclass(frozen=True)
+class RoutPaths:
+    # The rout phase, for a side that asks to choose (STANDING RETREAT ASK ME): one
+    # {"unit": id, "action": "rout", "path": [[col, row], ...]} per router given a path; the
+    # others run by default.
+    paths: tuple[JSON, ...]
+
+
+Answer = SetupOrders | FirstWing | Activate | Preempt | ChangeOrder | Actions | Continue | RoutPaths
 
 NO_ACTIONS: tuple[JSON, ...] = ()
+DEFAULT_ROUTS = "default routs"
 
 
 def text(answer: Answer) -> str:
@@ -81,6 +90,8 @@ def text(answer: Answer) -> str:
             return "continue" if go else "stop"
         case Actions(orders):
             return "no actions" if not orders else f"actions ({len(orders)})"
+        case RoutPaths(paths):
+            return DEFAULT_ROUTS if not paths else f"rout paths ({len(paths)})"
     raise AssertionError(f"unknown answer {answer!r}")
 
 
@@ -88,6 +99,8 @@ def read(step: str, reply: JSON) -> Answer | str:
     """The answer ``reply`` gives at ``step``, or why it is not one (legality is checked later)."""
     if step == "actions":
         return _read_actions(reply)
+    if step == "rout_paths":
+        return _read_routs(reply)
     if not isinstance(reply, str):
         return f"expected a text answer, not {type(reply).__name__}"
     words = reply.strip().split()
@@ -160,6 +173,39 @@ def _read_actions(reply: JSON) -> Answer | str:
     if not isinstance(reply, list) or not all(isinstance(item, dict) for item in reply):
         return "unit actions must be a list of objects, one per acting unit or leader"
     return Actions(tuple(reply))
+
+
+def _read_routs(reply: JSON) -> Answer | str:
+    if isinstance(reply, str):
+        if reply.strip().lower() in (DEFAULT_ROUTS, "no actions"):
+            return RoutPaths(())
+        return f"rout paths come as a JSON list (or write: {DEFAULT_ROUTS})"
+    if not isinstance(reply, list):
+        return "rout paths must be a list of objects, one per routed unit given a path"
+    paths: list[JSON] = []
+    for item in reply:
+        path = item.get("path", []) if isinstance(item, dict) else None
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("unit"), str)
+            or item.get("action", "move") not in ("move", "rout")
+            or not isinstance(path, list)
+            or not all(_is_hex(h) for h in path)
+        ):
+            return f"a rout path is a unit and the hexes it runs through, not {item!r}"
+        paths.append({"unit": item["unit"], "action": "rout", "path": [[h[0], h[1]] for h in path]})
+    units = [p["unit"] for p in paths]
+    if len(set(units)) != len(units):
+        return "one path per routed unit"
+    return RoutPaths(tuple(paths))
+
+
+def _is_hex(value: JSON) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in value)
+    )
 
 
 _READERS = {

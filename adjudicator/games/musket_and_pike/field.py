@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adjudicator.games.musket_and_pike.data import Ruleset, Terrain, ruleset
-from adjudicator.games.musket_and_pike.hexes import Hex, distance, neighbours
+from adjudicator.games.musket_and_pike.hexes import Cube, Hex, neighbours, to_cube
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
 
@@ -49,27 +49,79 @@ def leader(position: Position, leader_id: str) -> Leader | None:
     return next((x for x in position.leaders if x.id == leader_id), None)
 
 
+@dataclass(frozen=True)
+class _Index:
+    """Who stands where in one position, worked out once: the move search asks "who is in this
+    hex" and "how far is the enemy" hundreds of thousands of times in a position that does not
+    change while it asks."""
+
+    occupants: dict[Hex, Unit]
+    sides: dict[str, tuple[Unit, ...]]  # the units on the map, by side
+    cubes: dict[str, tuple[Cube, ...]]  # where each side's units stand, in cube coordinates
+
+
+def _built(position: Position) -> _Index:
+    occupants: dict[Hex, Unit] = {}
+    sides: dict[str, list[Unit]] = {}
+    for u in position.units:
+        if u.hex is not None:
+            # The first unit listed wins a shared hex, as a scan of the units would find it.
+            occupants.setdefault(u.hex, u)
+            sides.setdefault(u.side, []).append(u)
+    return _Index(
+        occupants,
+        {side: tuple(units) for side, units in sides.items()},
+        {side: tuple(to_cube(u.hex) for u in units if u.hex) for side, units in sides.items()},
+    )
+
+
+# The index of the last position asked about. Positions are immutable, so the same object always
+# has the same index; a new position (every change makes one) gets a new index.
+_LAST: tuple[Position, _Index] | None = None
+
+
+def _index(position: Position) -> _Index:
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is position:
+        return last[1]
+    index = _built(position)
+    _LAST = (position, index)
+    return index
+
+
 def on_board(position: Position) -> list[Unit]:
     return [u for u in position.units if u.hex is not None]
 
 
 def occupant(position: Position, where: Hex) -> Unit | None:
-    return next((u for u in position.units if u.hex == where), None)
+    return _index(position).occupants.get(where)
 
 
 def enemies(position: Position, side: str) -> list[Unit]:
-    return [u for u in on_board(position) if u.side != side]
+    index = _index(position)
+    return [u for other, units in index.sides.items() if other != side for u in units]
 
 
 def contacts(position: Position, side: str, where: Hex) -> frozenset[str]:
     """The enemy units next to ``where``: a unit there would be in contact with them."""
-    around = set(neighbours(where))
-    return frozenset(u.id for u in enemies(position, side) if u.hex in around)
+    occupants = _index(position).occupants
+    return frozenset(
+        found.id
+        for there in neighbours(where)
+        if (found := occupants.get(there)) is not None and found.side != side
+    )
 
 
 def nearest_enemy(position: Position, side: str, where: Hex) -> int | None:
     """Hexes to the nearest enemy unit on the map; None when there is none."""
-    gaps = [distance(where, u.hex) for u in enemies(position, side) if u.hex is not None]
+    x, y, z = to_cube(where)
+    gaps = [
+        max(abs(x - ex), abs(y - ey), abs(z - ez))
+        for other, cubes in _index(position).cubes.items()
+        if other != side
+        for ex, ey, ez in cubes
+    ]
     return min(gaps) if gaps else None
 
 

@@ -35,6 +35,7 @@ from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
     receipts,
+    report,
     sequence,
     standing,
 )
@@ -44,7 +45,8 @@ from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.decisions import Actions, Answer
 from adjudicator.games.musket_and_pike.field import contacts, enemies, field_for, nearest_enemy
 from adjudicator.games.musket_and_pike.hexes import aspect, distance
-from adjudicator.games.musket_and_pike.movement import legal_moves
+from adjudicator.games.musket_and_pike.movement import first_legal_moves
+from adjudicator.games.musket_and_pike.report import event_words
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
@@ -92,11 +94,16 @@ def _options() -> tuple[Option, ...]:
     )
 
 
-def check_actions(position: Position, wing_id: str, orders: list[JSON]) -> str | None:
-    """Why the actions module refuses these unit actions, with dice of no game (None: it takes
-    them). Only faults every roll shares show up here; the real dice come at resolution."""
-    done = actions.resolve_activation(position, wing_id, orders, Chance(DRY_SEED, "dry", 0))
-    return done if isinstance(done, str) else None
+def check_actions(position: Position, owner: str, orders: list[JSON]) -> str | None:
+    """Why the actions module refuses these unit actions of the wing ``owner``, with dice of no
+    game (None: it takes them); at the rout phase, why the rout module refuses the side
+    ``owner``'s chosen paths. Only faults every roll shares show up here."""
+    dry = Chance(DRY_SEED, "dry", 0)
+    if position.step == "rout_paths":
+        done = unit_resolvers().rout(position, dry, owner, tuple(orders))
+        return done if isinstance(done, str) else None
+    moved = actions.resolve_activation(position, owner, orders, dry)
+    return moved if isinstance(moved, str) else None
 
 
 def _answer_json(answer: Answer) -> JSON:
@@ -112,6 +119,7 @@ class MusketAndPike(Game[Position]):
     options = _options()
     schema_version = SCHEMA
     resolves_on_receipt = True
+    turn_noun = "step"
 
     # --- starting and asking ----------------------------------------------------------------
 
@@ -159,6 +167,8 @@ class MusketAndPike(Game[Position]):
                 {"step": "actions", "answer": orders}
                 for orders in _action_sets(state, state.current)
             ]
+        if state.step == "rout_paths":
+            answers.append({"step": "rout_paths", "answer": _written_routs(state, seat)})
         return answers
 
     # --- resolving ----------------------------------------------------------------------------
@@ -192,8 +202,11 @@ class MusketAndPike(Game[Position]):
             outcomes.append(OrderOutcome("", "", "nothing", "no decision was answered"))
         facts = {
             "step": step_before,
+            "turn": state.turn,
+            "last_turn": state.last_turn,
             "events": [_public_event(e) for e in events],
-            "dice": _dice(events),
+            "dice": report.dice(events),
+            "changes": report.changes(state, position),
         }
         return Resolution(position, tuple(outcomes), tuple(chance.events), facts)
 
@@ -304,6 +317,9 @@ class MusketAndPike(Game[Position]):
     def help_text(self) -> str:
         return help_text()
 
+    def step_report(self, facts: Mapping[str, JSON]) -> str:
+        return report.step_report(facts)
+
     def orders_text(self, orders: JSON) -> str | None:
         return grammar.orders_text(orders)
 
@@ -319,6 +335,7 @@ def help_text() -> str:
 # --- helpers -----------------------------------------------------------------------------------
 
 OUTCOME_CODES = (
+    "rout-paths",
     "setup-orders",
     "first-wing",
     "activate",
@@ -341,6 +358,7 @@ _STEP_CODES = {
     "order_change": "order-change",
     "actions": "actions",
     "continuation": "continuation",
+    "rout_paths": "rout-paths",
 }
 
 
@@ -350,82 +368,22 @@ def _said(reply: JSON) -> str:
     return str(reply)
 
 
-def _hexes(path: Sequence[Sequence[int]]) -> str:
-    return " ".join(f"{h[0]}.{h[1]}" for h in path)
-
-
-def event_words(event: Event) -> str:
-    """One event in a few words: its own text, or (for the unit-level records of the actions
-    and rout modules) a sentence made from the record."""
-    if event.text:
-        return event.text
-    data = dict(event.data or {})
-    kind, unit = data.get("type"), data.get("unit", data.get("leader", ""))
-    if kind in ("move", "leader_move", "retreat", "rout"):
-        where = _hexes(data.get("path", [])[1:] if kind.endswith("move") else data.get("path", []))
-        verb = {"move": "moves", "leader_move": "moves", "retreat": "retreats", "rout": "routs"}
-        return f"{unit} {verb[kind]} {'to ' + where if where else 'nowhere'}"
-    if kind == "roll":
-        return f"die for {data.get('purpose')}: {data.get('die')}, total {data.get('total')}"
-    if kind == "fire":
-        hits = data.get("hits")
-        return f"{unit} fires ({data.get('weapon')}) at {data.get('target')}: {hits} hit(s)"
-    if kind == "loss":
-        return f"{unit} loses {data.get('sp')} SP ({data.get('left')} left)"
-    if kind == "eliminated":
-        return f"{unit} is eliminated"
-    if kind in ("formation", "morale") and data.get("to"):
-        return f"{unit} becomes {data.get('to')}"
-    if kind == "morale":
-        return f"{unit} passes its morale check"
-    if kind in ("rally", "reform"):
-        return f"{unit} {kind} {'succeeds' if data.get('passed') else 'fails'}"
-    if kind == "declare":
-        return f"{unit} charges {data.get('target')}"
-    if kind == "close_combat":
-        if data.get("cancelled"):
-            return f"close combat against {data.get('target')} does not happen"
-        return f"close combat: {', '.join(data.get('attackers', []))} against {data.get('target')}"
-    if kind == "leader_lost":
-        return f"{unit} is lost"
-    return str(kind)
-
-
 def _outcome(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> OrderOutcome:
     code = "pass" if reply == "pass" else _STEP_CODES.get(step, "actions")
     texts = [event_words(e) for e in happened if (e.data or {}).get("type") != "roll"]
-    detail = "; ".join(t for t in texts if t) or f"{_said(reply)}: done"
+    detail = "; ".join(t for t in texts if t) or "done"
     if step == "setup_orders":
         # The orders stay secret until revealed; the reveal itself is a public event.
         return OrderOutcome(seat, _said(reply), code, detail, public=False)
     if step == "actions":
         detail = f"{len(reply) if isinstance(reply, list) else 0} unit action(s); " + detail
+    if step == "rout_paths":
+        detail = f"{len(reply) if isinstance(reply, list) else 0} path(s) chosen; " + detail
     return OrderOutcome(seat, _said(reply), code, detail)
 
 
 def _public_event(event: Event) -> dict[str, JSON]:
     return {**event.to_json(), "words": event_words(event)}
-
-
-def _dice(events: Sequence[Event]) -> list[dict[str, JSON]]:
-    """Every die of the resolution with its purpose, modifiers and total, in order."""
-    out: list[dict[str, JSON]] = []
-    for event in events:
-        for roll in event.rolls:
-            out.append(roll.to_json())
-        data = event.data or {}
-        if data.get("type") == "roll":
-            out.append(
-                {
-                    "purpose": data.get("purpose"),
-                    "natural": data.get("die"),
-                    "modifiers": data.get("modifiers", []),
-                    "total": data.get("total"),
-                    "target": data.get("target"),
-                    "success": None,
-                }
-            )
-    return out
 
 
 def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
@@ -443,7 +401,26 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
             "<unit> RALLY | REFORM | HOLD",
             "NO ACTIONS",
         )
+    if state.step == "rout_paths":
+        running = ", ".join(state.routers(seat))
+        return (
+            f"<unit> ROUT <hex> <hex> ...   routed: {running}",
+            "DEFAULT ROUTS   (every router runs away from the nearest enemy)",
+        )
     return decision.legal
+
+
+def _written_routs(state: Position, side: str) -> list[JSON]:
+    """The default rout moves written out as chosen paths: what a player who copies the
+    default would mail (random play-outs use it to exercise the chosen-path route)."""
+    done = unit_resolvers().rout(state, Chance(DRY_SEED, "dry", 0), side, ())
+    assert not isinstance(done, str), done
+    paths: dict[str, JSON] = {}
+    for event in done[1]:
+        data = event.data or {}
+        if data.get("type") == "rout":
+            paths[str(data["unit"])] = [list(h) for h in data.get("path", [])]
+    return [{"unit": u, "action": "rout", "path": paths.get(u, [])} for u in state.routers(side)]
 
 
 def _action_sets(position: Position, wing_id: str) -> list[list[JSON]]:
@@ -489,12 +466,15 @@ def _unit_candidates(position: Position, field: Any, unit: Any, order: str) -> l
     if unit.morale_state == "shaken":
         out.append({"unit": unit.id, "action": "rally"})
     if not contacts(position, unit.side, unit.hex):
-        moves = legal_moves(position, field, unit, order)
-        ends = sorted(
-            (end for end in moves if end != unit.hex),
-            key=lambda end: (nearest_enemy(position, unit.side, end) or 0, end),
+        nearest = first_legal_moves(
+            position,
+            field,
+            unit,
+            order,
+            lambda end: (nearest_enemy(position, unit.side, end) or 0, end),
+            MOVES_PER_UNIT,
         )
-        for end in ends[:MOVES_PER_UNIT]:
-            path = [[c, r] for c, r in moves[end]]
+        for _, moves in nearest:
+            path = [[c, r] for c, r in moves]
             out.append({"unit": unit.id, "action": "move", "path": path})
     return out

@@ -87,6 +87,11 @@ VERBS = {
     "turn": "face",
     "hold": "hold",
     "stay": "hold",
+    # The rout phase's chosen paths (STANDING RETREAT ASK ME); MOVE is read the same there.
+    "rout": "rout",
+    "routs": "rout",
+    "run": "rout",
+    "flee": "rout",
 }
 DECISION_WORDS = {
     "first": "first",
@@ -106,6 +111,7 @@ DECISION_WORDS = {
     "no": "no",
     "dont": "no",
     "none": "none",
+    "default": "default",
 }
 NO_WHAT = {"preempt": "preempt", "pre-empt": "preempt", "actions": "actions", "action": "actions"}
 NO_WHAT.update({"change": "change", "orders": "actions", "continuation": "stop", "more": "stop"})
@@ -121,6 +127,7 @@ FUZZY_WORDS = (
     "stop",
     "orders",
     "standing",
+    "default",
 )
 FUZZY_CUTOFF = 0.75
 ID_CUTOFF = 0.5
@@ -382,6 +389,8 @@ def _decision(word: str, rest: list[Token], names: Names) -> Reading:
         return _wing_orders(rest, names)
     if word == "pass":
         return AnswerLine("activate", decisions.text(Activate(None)))
+    if word == "default":
+        return AnswerLine("rout_paths", decisions.DEFAULT_ROUTS)
     if word in ("continue", "stop"):
         return AnswerLine("continuation", decisions.text(Continue(word == "continue")))
     if word == "none" and not words:
@@ -487,6 +496,11 @@ def _action(
         return UnitLine(actor, {"leader": actor, "path": _path_json(path)})
     if verb == "hold":
         return UnitLine(actor, None)
+    if verb == "rout":
+        if target is not None or facing is not None or not path:
+            why = f"ROUT takes the hexes the unit runs through: {actor} ROUT 3.7 3.8"
+            return Complaint("malformed", why)
+        return UnitLine(actor, {"unit": actor, "action": "rout", "path": _path_json(path)})
     if verb == "face":
         verb = "move"
         if facing is None:

@@ -9,7 +9,8 @@ first hex next to an enemy when ``contact_stops`` is on. Facing changes are free
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from adjudicator.games.musket_and_pike.data import OrderLimits
 from adjudicator.games.musket_and_pike.field import Field, contacts, nearest_enemy, occupant
@@ -104,8 +105,15 @@ def check_move(
 
 def reachable(position: Position, field: Field, mover: Unit) -> dict[Hex, tuple[Hex, ...]]:
     """Every hex the unit can reach by terrain and units alone, with a cheapest path to it."""
+    return _search(position, field, mover)[0]
+
+
+def _search(
+    position: Position, field: Field, mover: Unit
+) -> tuple[dict[Hex, tuple[Hex, ...]], dict[Hex, int]]:
+    """Cheapest paths by terrain and units alone, and what each costs (see ``reachable``)."""
     if mover.hex is None:
-        return {}
+        return {}, {}
     # Road moves get more points; search with the larger allowance and let check_move re-cost.
     budget = field.rules.allowance[mover.kind] + field.rules.road_bonus.get(mover.kind, 0)
     best: dict[Hex, int] = {mover.hex: 0}
@@ -118,14 +126,19 @@ def reachable(position: Position, field: Field, mover: Unit) -> dict[Hex, tuple[
         if here != mover.hex and field.rules.contact_stops and contacts(position, mover.side, here):
             continue  # entering contact ends the move
         for there in neighbours(here):
-            if _step_problem(position, field, mover, here, there):
+            # _step_problem's checks, without its words: this loop runs for every edge.
+            if not field.on_map(there):
                 continue
-            total = spent + field.terrain(there).cost[mover.kind]
+            ground = field.terrain(there)
+            other = occupant(position, there)
+            if not ground.passable(mover.kind) or (other is not None and other.id != mover.id):
+                continue
+            total = spent + ground.cost[mover.kind]
             if total <= budget and total < best.get(there, budget + 1):
                 best[there] = total
                 paths[there] = (*paths[here], there)
                 heapq.heappush(queue, (total, there))
-    return paths
+    return paths, best
 
 
 def legal_moves(
@@ -135,12 +148,48 @@ def legal_moves(
 
     Each hex is tried with its cheapest path. The order limits look only at where a move starts
     and ends and at its length, so this misses a hex only when its cheapest path is longer than
-    ``max_hexes`` but a dearer, shorter one is not (possible only for limits above one hex)."""
-    found: dict[Hex, tuple[Hex, ...]] = {}
-    for end, path in reachable(position, field, mover).items():
-        if not isinstance(check_move(position, field, mover, path, order), str):
-            found[end] = path
+    ``max_hexes`` but a dearer, shorter one is not (possible only for limits above one hex).
+
+    Every search path is walkable by construction (each step was checked, and the search never
+    goes on from a hex in contact), so only what ``check_move`` adds to that is checked here:
+    the allowance without the road bonus, and the order's limits."""
+    paths, costs = _search(position, field, mover)
+    return {
+        end: path
+        for end, path in paths.items()
+        if _allowed(field, mover, path, costs[end], order, position)
+    }
+
+
+def first_legal_moves(
+    position: Position,
+    field: Field,
+    mover: Unit,
+    order: str,
+    rank: Callable[[Hex], Any],
+    count: int,
+) -> list[tuple[Hex, tuple[Hex, ...]]]:
+    """The first ``count`` moves of ``legal_moves`` (leaving the hex) in ``rank`` order, found
+    without checking the order's limits for every other end: random play-outs want only a few."""
+    paths, costs = _search(position, field, mover)
+    found: list[tuple[Hex, tuple[Hex, ...]]] = []
+    for end in sorted((end for end in paths if end != mover.hex), key=rank):
+        if _allowed(field, mover, paths[end], costs[end], order, position):
+            found.append((end, paths[end]))
+            if len(found) == count:
+                break
     return found
+
+
+def _allowed(
+    field: Field, mover: Unit, path: tuple[Hex, ...], cost: int, order: str, position: Position
+) -> bool:
+    """What ``check_move`` adds to a search path: the allowance without the road bonus, and the
+    order's limits."""
+    base = field.rules.allowance[mover.kind]
+    if cost > base and cost > allowance(field, mover, path):
+        return False
+    return not order_problem(position, field.rules.orders[order], mover, path)
 
 
 def check_leader_path(position: Position, field: Field, mover: Leader, path: Sequence[Hex]) -> str:

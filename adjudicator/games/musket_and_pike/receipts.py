@@ -69,7 +69,7 @@ def read_mail(
             continue
         reading = read_line(raw, names)
         reports[number] = _judge(position, seat, decision, legal, mail, number, raw, reading)
-    _dry_run(position, mail, reports, check)
+    _dry_run(position, seat, mail, reports, check)
     orders = _orders(position, seat, decision, mail, reports)
     lines = tuple(reports[n] for n in sorted(reports))
     return OrderReport(lines, orders, _missing(position, seat, decision, mail, orders))
@@ -143,6 +143,8 @@ def _judge(
         return _line(number, raw, accepted, canonical=reading.text)
     if isinstance(reading, WingOrders):
         return _judge_wings(position, seat, step, mail, number, raw, reading, decision)
+    if step == "rout_paths":
+        return _judge_router(position, seat, mail, number, raw, reading)
     if step not in UNIT_STEPS:
         why = "unit actions come when your wing's activation reaches them; "
         why += f"now owed: {decision.prompt}"
@@ -182,6 +184,39 @@ def _judge_wings(
     return _line(number, raw, LineStatus.ACCEPTED, canonical=canonical)
 
 
+def _judge_router(
+    position: Position, seat: str, mail: _Mail, number: int, raw: str, reading: Reading
+) -> LineReport:
+    """A line at the rout phase: a routed unit's path (ROUT or MOVE with hexes; HOLD is the
+    empty path, open only to a unit with nowhere to run), or NO ACTIONS for the defaults."""
+    rejected, accepted = LineStatus.REJECTED, LineStatus.ACCEPTED
+    assert mail.units is not None
+    if isinstance(reading, NoActions):
+        mail.no_actions = True
+        return _line(number, raw, accepted, canonical=decisions.DEFAULT_ROUTS.upper())
+    order = reading.order if isinstance(reading, UnitLine) else None
+    pathed = order is None or (
+        order.get("action") in ("move", "rout")
+        and "leader" not in order
+        and not order.get("target")
+        and order.get("facing") is None
+    )
+    if not isinstance(reading, UnitLine) or not pathed:
+        why = "at the rout phase only paths are read: UNIT ROUT <hex> <hex> ..., or DEFAULT ROUTS"
+        return _line(number, raw, rejected, code="not-now", reason=why)
+    running = position.routers(seat)
+    if reading.actor not in running:
+        why = f"{reading.actor} is not one of your routed units ({', '.join(running)})"
+        return _line(number, raw, rejected, code="not-yours", reason=why)
+    if reading.actor in mail.units:
+        why = f"{reading.actor} already has a path on line {mail.units[reading.actor][0]}"
+        return _line(number, raw, rejected, code="duplicate", reason=why)
+    path = order.get("path", []) if order is not None else []
+    line = UnitLine(reading.actor, {"unit": reading.actor, "action": "rout", "path": path})
+    mail.units[reading.actor] = (number, line)
+    return _line(number, raw, accepted, canonical=line.canonical)
+
+
 def _judge_unit(
     position: Position, mail: _Mail, number: int, raw: str, reading: UnitLine
 ) -> LineReport:
@@ -211,15 +246,22 @@ def _judge_unit(
 
 
 def _dry_run(
-    position: Position, mail: _Mail, reports: dict[int, LineReport], check: ActionCheck
+    position: Position,
+    seat: str,
+    mail: _Mail,
+    reports: dict[int, LineReport],
+    check: ActionCheck,
 ) -> None:
-    """Refuse the unit lines the actions module refuses whatever the dice (see DRY_SEED)."""
+    """Refuse the unit lines the actions (or rout) module refuses whatever the dice (see
+    DRY_SEED). The check is given the activated wing, or at the rout phase the side."""
     assert mail.units is not None
-    if not mail.units or position.current is None:
+    owner = seat if position.step == "rout_paths" else position.current
+    if not mail.units or owner is None:
         return
-    if mail.answer is not None and mail.answer != decisions.text(ChangeOrder(None)):
+    keep = decisions.text(ChangeOrder(None))
+    if position.step == "order_change" and mail.answer not in (None, keep):
         return  # the order may change first: the actions are checked when they are resolved
-    problem = check(position, position.current, _unit_orders(mail))
+    problem = check(position, owner, _unit_orders(mail))
     if problem is None:
         return
     named = [
@@ -259,6 +301,8 @@ def _orders(
             answer = decisions.text(SetupOrders(tuple((w, mail.pairs[w]) for w in mine)))
     if decision is not None and step == "actions" and acted:
         answer = _unit_orders(mail)
+    if decision is not None and step == "rout_paths" and acted:
+        answer = _unit_orders(mail) if mail.units else decisions.DEFAULT_ROUTS
     if decision is not None and step == "order_change" and acted:
         answer = answer or decisions.text(ChangeOrder(None))
         extra["actions"] = _unit_orders(mail)
@@ -283,6 +327,10 @@ def _missing(
         notes.append(f"an order for every wing: none yet for {', '.join(lacking)}")
     elif not answered:
         notes.append(f"{decision.prompt} (at the deadline: {decision.default})")
+    if step == "rout_paths" and answered and mail.units:
+        by_default = [u for u in position.routers(seat) if u not in mail.units]
+        if by_default:
+            notes.append(f"no path for {', '.join(by_default)}: it runs by default")
     if (
         step in UNIT_STEPS
         and answered

@@ -27,8 +27,8 @@ def _events(records: Iterable[Mapping[str, JSON]], wing: str | None) -> tuple[Ev
 
 def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None) -> Resolvers:
     """Resolvers that hand steps C, D (actions.resolve_activation) and the rout phase
-    (rout.resolve_rout) to their modules, with the given ruleset and scenario (default: the
-    packaged ruleset and the position's own scenario)."""
+    (rout.rout_side, a side at a time) to their modules, with the given ruleset and scenario
+    (default: the packaged ruleset and the position's own scenario)."""
 
     def activation(
         position: Position, wing_id: str, orders: tuple[JSON, ...], chance: Chance
@@ -41,8 +41,14 @@ def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None)
         moved, records = done
         return moved, _events(records, wing_id)
 
-    def rout_phase(position: Position, chance: Chance) -> Advance:
-        moved, records = rout.resolve_rout(position, chance, rules=rules, battle=battle)
+    def rout_phase(
+        position: Position, chance: Chance, side: str, paths: tuple[JSON, ...]
+    ) -> Advance | str:
+        chosen = {str(p["unit"]): [(int(h[0]), int(h[1])) for h in p["path"]] for p in paths}
+        done = rout.rout_side(position, chance, side, chosen, rules=rules, battle=battle)
+        if isinstance(done, str):
+            return done
+        moved, records = done
         return moved, _events(records, None)
 
     return Resolvers(activation=activation, rout=rout_phase)

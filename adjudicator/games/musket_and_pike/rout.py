@@ -6,10 +6,17 @@ TOWARD MY EDGE runs homeward instead wherever that brings the enemy no nearer. A
 map is allowed and eliminates the unit. Terrain costs do not slow a rout, but impassable ground
 and other units stop it. Routers go in the order of the position's units, so earlier routers may
 block later ones.
+
+A side whose standing instruction is RETREAT ASK chooses its routers' paths by mail (the
+sequence's "rout_paths" decision); a chosen path is checked here: one hex at a time into an open
+neighbour, never nearer the nearest enemy, never back into a hex it has left, the full rout
+distance unless it leaves the map or no way farther from the enemy is open. A router not given
+a path runs as the default above.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.core.chance import Chance
@@ -38,17 +45,28 @@ def _away(position: Position, field: Field, router: Unit, where: Hex) -> tuple[i
     return (gap, -abs(where[1] - home))
 
 
+def _open(position: Position, field: Field, router: Unit, where: Hex) -> bool:
+    """A map hex a router may enter: ground it can cross, and nobody in it."""
+    return (
+        field.on_map(where)
+        and field.terrain(where).passable(router.kind)
+        and occupant(position, where) is None
+    )
+
+
+def _gap(position: Position, router: Unit, where: Hex) -> int:
+    return nearest_enemy(position, router.side, where) or 0
+
+
 def _toward_edge(position: Position, field: Field, router: Unit, here: Hex) -> Hex | None:
     """RETREAT TOWARD MY EDGE: a step nearer home that brings the enemy no nearer, if any."""
     home = field.home_row(router.side)
-    gap_here = nearest_enemy(position, router.side, here) or 0
+    gap_here = _gap(position, router, here)
     better = [
         where
         for where in neighbours(here)
-        if field.on_map(where)
-        and field.terrain(where).passable(router.kind)
-        and occupant(position, where) is None
-        and (nearest_enemy(position, router.side, where) or 0) >= gap_here
+        if _open(position, field, router, where)
+        and _gap(position, router, where) >= gap_here
         and abs(where[1] - home) < abs(here[1] - home)
     ]
     if not better:
@@ -69,8 +87,7 @@ def _next_step(position: Position, field: Field, router: Unit, here: Hex) -> Hex
     options = [
         where
         for where in neighbours(here)
-        if not field.on_map(where)
-        or (field.terrain(where).passable(router.kind) and occupant(position, where) is None)
+        if not field.on_map(where) or _open(position, field, router, where)
     ]
     better = [where for where in options if _away(position, field, router, where) > current]
     if not better:
@@ -113,6 +130,90 @@ def rout_unit(position: Position, field: Field, unit_id: str, events: list[Event
     return position.with_unit(replace(router, hex=here))
 
 
+def rout_along(
+    position: Position, field: Field, unit_id: str, path: Sequence[Hex], events: list[Event]
+) -> Position | str:
+    """One router's rout move along the path its player chose, or why the path is refused."""
+    router = unit(position, unit_id)
+    if router is None or router.hex is None:
+        return f"{unit_id} is not on the map"
+    hexes = field.rules.rout_hexes.get(router.kind, 0)
+    if hexes == 0:  # a unit that cannot rout is abandoned whatever the path
+        return rout_unit(position, field, unit_id, events)
+    if len(path) > hexes:
+        return f"{unit_id} routs {hexes} hexes, not {len(path)}"
+    here, seen = router.hex, {router.hex}
+    for index, step in enumerate(path):
+        if step not in neighbours(here):
+            return f"{unit_id}: {_name(step)} is not next to {_name(here)}"
+        if not field.on_map(step):
+            if index != len(path) - 1:
+                return f"{unit_id}: a path ends where it leaves the map ({_name(step)})"
+            shown = [hex_json(h) for h in path]
+            events.append({"type": "rout", "unit": unit_id, "path": shown, "off_map": True})
+            position = position.with_unit(replace(router, hex=here))
+            return eliminate(position, unit_id, "routed off the map", events)
+        if step in seen or not _open(position, field, router, step):
+            return f"{unit_id}: {_name(step)} is not open to it (blocked, occupied or run through)"
+        if _gap(position, router, step) < _gap(position, router, here):
+            return f"{unit_id}: {_name(step)} is nearer the enemy; a rout never runs toward it"
+        here = step
+        seen.add(step)
+    if len(path) < hexes and _way_on(position, field, router, here, seen):
+        why = f"{unit_id} routs {hexes} hexes while a hex farther from the enemy is open"
+        return f"{why}: {_name(here)} has one"
+    events.append({"type": "rout", "unit": unit_id, "path": [hex_json(h) for h in path]})
+    if not path:
+        return lose(position, unit_id, field.rules.rout_blocked_sp, events)
+    return position.with_unit(replace(router, hex=here))
+
+
+def _way_on(position: Position, field: Field, router: Unit, here: Hex, seen: set[Hex]) -> bool:
+    """Whether a rout must go on from ``here``: some way out (off the map, or an open hex not
+    run through) is farther from the enemy. The default rout stops exactly where none is, so a
+    player may always write out the default path."""
+    gap = _gap(position, router, here)
+    return any(
+        (not field.on_map(where) or (where not in seen and _open(position, field, router, where)))
+        and _gap(position, router, where) > gap
+        for where in neighbours(here)
+    )
+
+
+def _name(where: Hex) -> str:
+    return f"{where[0]}.{where[1]}"
+
+
+def rout_side(
+    position: Position,
+    chance: Chance,
+    side: str,
+    chosen: Mapping[str, Sequence[Hex]],
+    *,
+    rules: Ruleset | None = None,
+    battle: Scenario | None = None,
+) -> tuple[Position, list[Event]] | str:
+    """One side's rout moves: the chosen paths, the default for every other router. No die is
+    needed (``chance`` is taken so every phase has the same shape and a future table could
+    roll). A refused path refuses the whole answer, and nothing moves."""
+    del chance
+    field = field_for(position, rules, battle)
+    running = position.routers(side)
+    stray = [unit_id for unit_id in chosen if unit_id not in running]
+    if stray:
+        return f"{stray[0]} is not a routed unit of {side}; routing: {', '.join(running) or 'none'}"
+    events: list[Event] = []
+    for unit_id in running:
+        if unit_id in chosen:
+            moved = rout_along(position, field, unit_id, chosen[unit_id], events)
+            if isinstance(moved, str):
+                return moved
+            position = moved
+        else:
+            position = rout_unit(position, field, unit_id, events)
+    return position, events
+
+
 def resolve_rout(
     position: Position,
     chance: Chance,
@@ -120,12 +221,11 @@ def resolve_rout(
     rules: Ruleset | None = None,
     battle: Scenario | None = None,
 ) -> tuple[Position, list[Event]]:
-    """All routed units make their rout move. No die is needed (``chance`` is taken so every
-    phase has the same shape and a future table could roll)."""
-    del chance
-    field = field_for(position, rules, battle)
+    """All routed units make their default rout move, side by side in the scenario's order."""
     events: list[Event] = []
-    for router in position.units:
-        if router.hex is not None and router.morale_state == "routed":
-            position = rout_unit(position, field, router.id, events)
+    for side in position.sides:
+        done = rout_side(position, chance, side, {}, rules=rules, battle=battle)
+        assert not isinstance(done, str), done  # default paths are never refused
+        position, happened = done
+        events += happened
     return position, events

@@ -44,6 +44,7 @@ from adjudicator.games.musket_and_pike.decisions import (
     Continue,
     FirstWing,
     Preempt,
+    RoutPaths,
     SetupOrders,
 )
 from adjudicator.games.musket_and_pike.initiative import can_activate, determine, eligible
@@ -55,8 +56,11 @@ Advance = tuple[Position, Events]
 # C and D: the actions module checks and resolves one activation's unit actions and close combat
 # (the orders are the list of JSON objects the player gave; see resolvers.py for the wiring).
 ActivationResolver = Callable[[Position, str, tuple[JSON, ...], Chance], Advance | str]
-# 3.3: every morale-broken unit makes its rout move.
-RoutResolver = Callable[[Position, Chance], Advance]
+# 3.3: one side's routed units make their rout moves, along the paths given (unit JSON objects
+# with a "path", for a side that chooses them) or by default; a refused path is a sentence.
+RoutResolver = Callable[[Position, Chance, str, tuple[JSON, ...]], Advance | str]
+# The standing RETREAT value with which a side chooses its routers' paths by mail.
+CHOOSE_ROUTS = "choose"
 
 
 def no_unit_actions(
@@ -69,8 +73,12 @@ def no_unit_actions(
     return position, ()
 
 
-def no_rout_moves(position: Position, chance: Chance) -> Advance:
+def no_rout_moves(
+    position: Position, chance: Chance, side: str, paths: tuple[JSON, ...]
+) -> Advance | str:
     """The default when no rout module is wired in: nothing moves."""
+    if paths:
+        return "rout moves are not wired in here: answer default routs"
     return position, ()
 
 
@@ -120,7 +128,7 @@ def _owing(position: Position) -> tuple[str, ...]:
         return tuple(side for side in position.sides if side not in done)
     if step == "preempt" and position.active is not None:
         return (position.other(position.active),)
-    if step in ("first_wing", "activate", "order_change", "actions", "continuation"):
+    if step in ("first_wing", "activate", "order_change", "actions", "continuation", "rout_paths"):
         return (position.active,) if position.active is not None else ()
     return ()
 
@@ -160,6 +168,8 @@ def legal_answers(
         return (Actions(NO_ACTIONS),)
     if step == "continuation":
         return (Continue(True), Continue(False))
+    if step == "rout_paths":
+        return (RoutPaths(()),)
     return ()
 
 
@@ -178,11 +188,16 @@ def _default(position: Position, side: str) -> Answer:
         return ChangeOrder(None)
     if step == "actions":
         return Actions(NO_ACTIONS)
+    if step == "rout_paths":
+        return RoutPaths(())
     return Continue(False)
 
 
 def _prompt(position: Position) -> str:
     wing = position.current
+    if position.step == "rout_paths" and position.active is not None:
+        running = ", ".join(position.routers(position.active))
+        return f"rout phase: the path of each routed unit ({running}), or the default routs"
     return {
         "setup_orders": "secret orders for each of your wings (revealed when both sides are in)",
         "first_wing": "you have the initiative: which wing activates first",
@@ -273,6 +288,13 @@ def answer(
             return _after_actions(moved, events, ctx)
         case Continue(go):
             return _answer_continue(position, go, ctx)
+        case RoutPaths(paths):
+            done = ctx.resolvers.rout(position, ctx.chance, side, paths)
+            if isinstance(done, str):
+                return done
+            moved, events = done
+            after = position.sides.index(side) + 1
+            return _rout_from(replace(moved, step="none", active=None), after, events, ctx)
     return "unknown answer"
 
 
@@ -514,8 +536,21 @@ def _rout(position: Position, events: Events, ctx: _Ctx) -> Advance:
     """3.3: the rout phase (handed to the rout module), then marker removal."""
     position = replace(position, phase="rout", step="none", active=None, current=None)
     events = (*events, Event("rout-phase", text="rout phase"))
-    position, routed = ctx.resolvers.rout(position, ctx.chance)
-    return _markers(position, (*events, *routed), ctx)
+    return _rout_from(position, 0, events, ctx)
+
+
+def _rout_from(position: Position, index: int, events: Events, ctx: _Ctx) -> Advance:
+    """The sides' rout moves from ``position.sides[index]`` on, in the scenario's order; a side
+    that chooses its paths (and has routers) is asked, and the phase waits for it."""
+    for side in position.sides[index:]:
+        if position.routers(side) and position.standing(side, "retreat") == CHOOSE_ROUTS:
+            ask = Event("rout-paths", side=side, text=f"{side} chooses its routed units' paths")
+            return replace(position, step="rout_paths", active=side), (*events, ask)
+        done = ctx.resolvers.rout(position, ctx.chance, side, ())
+        assert not isinstance(done, str), done  # default moves are never refused
+        position, routed = done
+        events = (*events, *routed)
+    return _markers(position, events, ctx)
 
 
 def _markers(position: Position, events: Events, ctx: _Ctx) -> Advance:

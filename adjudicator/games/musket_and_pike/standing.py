@@ -26,7 +26,7 @@ KINDS = ("preempt", "continue", "retreat")
 VALUES: dict[str, tuple[str, ...]] = {
     "preempt": ("never", "charge", "charge-ac", "always", "always-ac"),
     "continue": ("never", "adjacent", "up-to-2", "up-to-3"),
-    "retreat": ("edge", "away"),
+    "retreat": ("edge", "away", "choose"),
 }
 ASK = "ask"
 PREFIX = STANDING_PREFIX
@@ -43,6 +43,7 @@ PHRASES: dict[tuple[str, str], str] = {
     ("continue", "up-to-3"): "UP TO 3",
     ("retreat", "edge"): "TOWARD MY EDGE",
     ("retreat", "away"): "AWAY FROM ENEMY",
+    ("retreat", "choose"): "ASK ME",
 }
 MEANING: dict[tuple[str, str], str] = {
     ("preempt", "never"): "never try to pre-empt",
@@ -59,6 +60,10 @@ MEANING: dict[tuple[str, str], str] = {
     ("continue", "up-to-3"): "try for a second and a third activation",
     ("retreat", "edge"): "retreat toward my own map edge",
     ("retreat", "away"): "retreat away from the nearest enemy",
+    (
+        "retreat",
+        "choose",
+    ): "ask me for my routed units' paths at each rout phase (by default: away from the enemy)",
 }
 KIND_WORDS = {
     "preempt": "preempt",
@@ -88,6 +93,10 @@ def read(kind_word: str, words: list[str]) -> tuple[str, str] | str:
     if kind is None:
         return "STANDING takes PREEMPT, CONTINUE or RETREAT"
     said = set(words)
+    if kind == "retreat" and said & {"me", "choose", "mail"}:
+        # Unlike the others, a retreat is never asked unless the player says so: without an
+        # instruction the routers run away from the enemy with no round trip.
+        return kind, "choose"
     if said & _ASK_WORDS:
         return kind, ASK
     value = {"preempt": _preempt, "continue": _continue, "retreat": _retreat}[kind](words, said)

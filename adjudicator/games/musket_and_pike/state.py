@@ -32,6 +32,7 @@ STEPS = (
     "order_change",
     "actions",
     "continuation",
+    "rout_paths",
     "none",
 )
 
@@ -139,6 +140,14 @@ class Position:
     def standing(self, side: str, kind: str) -> str | None:
         """A side's standing instruction of one kind (standing.py writes them), if given."""
         return dict(self.extra).get(f"{STANDING_PREFIX}{side}.{kind}")
+
+    def routers(self, side: str) -> tuple[str, ...]:
+        """The side's units that make a rout move at the rout phase, in the position's order."""
+        return tuple(
+            u.id
+            for u in self.units
+            if u.side == side and u.hex is not None and u.morale_state == "routed"
+        )
 
     def break_level(self, side: str) -> int:
         return dict(self.break_levels).get(side, 0)

@@ -1,0 +1,100 @@
+"""The step report both players get after every Musket & Pike decision, and the archive shows:
+each die with its purpose and modifiers where it fell, what happened in order, and what changed,
+from public facts only (secret set-up orders stay out until the reveal)."""
+
+from __future__ import annotations
+
+import re
+
+from test_musket_and_pike_game import GAME, History, histories  # noqa: F401 (fixture)
+
+from adjudicator.core.chance import Chance
+from adjudicator.games.musket_and_pike.game import OUTCOME_CODES
+from adjudicator.games.musket_and_pike.report import die_words
+
+
+def test_a_command_roll_adds_its_modifiers_and_is_judged_against_its_target() -> None:
+    die = {
+        "purpose": "continuation R-B",
+        "natural": 4,
+        "modifiers": [["wing commander rating", -1], ["second activation", 2]],
+        "total": 5,
+        "target": 5,
+        "success": True,
+    }
+    assert die_words(die) == (
+        "d10 for continuation R-B: 4 -1 (wing commander rating) +2 (second activation) = 5, "
+        "needs 5 or less: success"
+    )
+    assert die_words({**die, "natural": 5, "total": 6}).endswith("needs 5 or less: failure")
+
+
+def test_a_check_moves_its_target_and_a_table_roll_has_none() -> None:
+    check = {
+        "purpose": "morale R-HI-2",
+        "natural": 8,
+        "modifiers": [["shaken", -1], ["leader", 1]],
+        "base": 7,
+        "target": 7,
+        "total": 8,
+    }
+    assert die_words(check) == (
+        "d10 for morale R-HI-2: 8, needs 7 or less (morale 7, shaken -1, leader +1): fails"
+    )
+    table = {"purpose": "fire musket A>B", "natural": 6, "modifiers": [["cover", -1]], "total": 5}
+    assert die_words(table) == "d10 for fire musket A>B: 6 -1 (cover) = 5"
+
+
+def test_secret_set_up_orders_change_nothing_anyone_is_shown_until_both_are_in() -> None:
+    state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
+    first = GAME.resolve(
+        state,
+        {"royalist": {"step": "setup_orders", "answer": "orders R-A=rally R-B=rally"}},
+        Chance(b"r" * 32, "report", 1),
+    )
+    assert [o.code for o in first.outcomes] == ["setup-orders"]
+    shown = GAME.step_report(first.facts)
+    assert "rally" not in shown.lower() and "order" not in " ".join(first.facts["changes"])
+    second = GAME.resolve(
+        first.state,
+        {"parliament": {"step": "setup_orders", "answer": "orders P-A=charge P-B=charge"}},
+        Chance(b"r" * 32, "report", 2),
+    )
+    changes = second.facts["changes"]
+    assert "wing R-A: order Charge → Rally" in changes, changes
+    assert "wing P-B: order Rally → Charge" in changes, changes
+
+
+def test_every_die_and_every_loss_of_random_battles_is_in_its_step_report(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    dice = losses = 0
+    for history in histories:
+        for before, resolution in history:
+            facts = resolution.facts
+            report = GAME.step_report(facts)
+            lines = [line.strip() for line in report.splitlines()]
+            rolled = [line for line in lines if line.startswith("d10 for ")]
+            assert len(rolled) == len(facts["dice"]), (report, facts["dice"])
+            for line, die in zip(rolled, facts["dice"], strict=True):
+                assert line.startswith(f"d10 for {die['purpose']}: {die['natural']}"), line
+                for name, value in die["modifiers"]:
+                    assert f"{value:+d}" in line and name in line, (line, die)
+            dice += len(rolled)
+            after = {u.id: u for u in resolution.state.units}
+            for unit in before.units:
+                now = after[unit.id]
+                if now.sp != unit.sp and now.hex is not None:
+                    said = f"{unit.sp} → {now.sp} SP"
+                    assert any(re.match(rf"{unit.id}: .*{said}", line) for line in lines), report
+                    losses += 1
+    # The battles rolled and bled: the checks above were not vacuous.
+    assert dice > 200 and losses > 5, (dice, losses)
+
+
+def test_every_outcome_of_random_battles_has_a_listed_code(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    seen = {o.code for history in histories for _, r in history for o in r.outcomes}
+    assert seen <= set(OUTCOME_CODES), seen - set(OUTCOME_CODES)
+    assert {"activate", "actions", "continuation", "setup-orders"} <= seen
