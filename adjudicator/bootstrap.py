@@ -5,16 +5,14 @@ from __future__ import annotations
 import logging
 
 from adjudicator import config as configuration
-from adjudicator import migrate
+from adjudicator import logs, migrate
 from adjudicator.db import Database
 from adjudicator.services.runtime import Runtime
 
 
 def runtime(config: configuration.Config | None = None, upgrade: bool = True) -> Runtime:
     config = config or configuration.load()
-    logging.basicConfig(
-        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logs.configure(config.log_level, config.log_format)
     if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
         # Per-connection SMTP chatter and per-task Celery lines drown the service's own messages.
         for chatty in ("mail.log", "celery.worker.strategy", "celery.app.trace", "alembic"):

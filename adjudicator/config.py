@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "config" / "default.toml"
+LOG_FORMATS = ("text", "json")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,10 @@ class Config:
     idle_warning_days: int
     challenge_days: int
     log_level: str
+    # "text" (a line for a person) or "json" (one object a line, for a log collector).
+    log_format: str
+    # The token /ops asks for (empty: the page does not exist).
+    ops_token: str
     # Provider webhooks (an empty secret switches that provider's endpoint off).
     mailgun_signing_key: str
     sendgrid_user: str
@@ -100,6 +105,9 @@ def load(
     typed = {
         field.name: _coerce(field.name, values[field.name], field.type) for field in fields(Config)
     }
+    if typed["log_format"] not in LOG_FORMATS:
+        # Refused at start: a typo would otherwise silently give the wrong kind of log.
+        raise ValueError(f"log_format must be one of {', '.join(LOG_FORMATS)}")
     return resolve_derived(Config(**typed))
 
 

@@ -83,6 +83,9 @@ def launch(tmp_path: Path, sample: str, **extra: str) -> Iterator[Service]:
         "PBEM_WEB_PORT": str(web_port),
         "PBEM_BASE_URL": f"http://127.0.0.1:{web_port}",
         "PBEM_TICK_SECONDS": "2",
+        # The output is read only up to the banner: INFO lines (one per mail in and out) would
+        # fill the pipe and stall the service.
+        "PBEM_LOG_LEVEL": "WARNING",
         **extra,
     }
     env.pop("PBEM_CONFIG", None)

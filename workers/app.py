@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import kombu.pools
-from celery import Celery
+from celery import Celery, signals
+from kombu.entity import Queue
 
 from adjudicator import config as configuration
+from adjudicator import logs
 from adjudicator.db import Database
 from adjudicator.services.runtime import Runtime
 
@@ -30,6 +33,11 @@ def settings(config: configuration.Config) -> dict[str, Any]:
         "accept_content": ["json"],
         "broker_connection_retry_on_startup": True,
         "worker_hijack_root_logger": False,
+        # Sending mail has a queue of its own, which every worker consumes along with the default
+        # one, taking from each in turn: a reply goes out as soon as it is written, instead of
+        # after every task queued before it (a burst of inbound mail, a deadline storm).
+        "task_queues": (Queue("celery"), Queue("outbox")),  # type: ignore[no-untyped-call]
+        "task_routes": {"pbem.send_outbox": {"queue": "outbox"}},
         # The in-process queue is polled (Redis pushes); kombu's default second per poll would
         # put a second into every reply.
         "broker_transport_options": {"polling_interval": 0.01} if config.embedded_broker else {},
@@ -74,3 +82,14 @@ def enqueue(task: str, record_id: int) -> None:
 
 # Workers started by the `celery` command read the configuration when the app is first used.
 celery.add_defaults(lambda: settings(configuration.load()))
+
+
+def _log_format(logger: logging.Logger, **_: Any) -> None:
+    # `celery worker` and `celery beat` set up their own log handlers; log_format still decides
+    # whether their lines, and the services' lines through them, are JSON.
+    config = _runtime.config if _runtime is not None else configuration.load()
+    logs.adopt(logger, config.log_format)
+
+
+signals.after_setup_logger.connect(_log_format, weak=False)
+signals.after_setup_task_logger.connect(_log_format, weak=False)

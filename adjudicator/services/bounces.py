@@ -64,7 +64,8 @@ def returned_mail(
             .where(OutboxMessage.id == found)
             .values(status="bounced", bounce=line)
         )
-        log.warning("outbox %s to %s bounced: %s", found, outbox.to_address, line)
+        ids = {"outbox_id": found, "game_id": outbox.game_id, "inbound_id": record.id}
+        log.warning("outbox %s to %s bounced: %s", found, outbox.to_address, line, extra=ids)
         return Handled("ignored", f"bounce for outbox {found}: {line}", outbox.game_id)
     if delayed is not None:
         line = bounces.summary(delayed)

@@ -269,6 +269,8 @@ def adjudicate(
                 return "not due"
             done = _resolve_turn(session, runtime, game, why, now)
             game.claimed_at = None
+            ids = {"game_id": game_id, "turn": done.turn, "status": why}
+            log.info("game %s turn %s adjudicated (%s)", game_id, done.turn, why, extra=ids)
             return done
     except Exception:
         with runtime.db.session() as session:  # give the lease back so the next tick retries
@@ -379,4 +381,10 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
                     extra={"message": "a reminder: we have no orders from you for this turn yet."},
                 )
                 reminded.append((game.id, seat.seat))
+                log.info(
+                    "game %s seat %s reminded",
+                    game.id,
+                    seat.seat,
+                    extra={"game_id": game.id, "seat": seat.seat},
+                )
     return reminded

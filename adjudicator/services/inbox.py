@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
@@ -14,6 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from adjudicator.mail import addresses
 from adjudicator.models import Game, InboundMessage
 from adjudicator.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ def store(
             session.add(record)
             session.flush()
             runtime.later(session, "process_inbound", record.id)
+            ids = {"inbound_id": record.id, "game_id": record.game_id, "status": "received"}
+            log.info("inbound %s stored from %s", record.id, source, extra=ids)
             return Stored(record.id, duplicate=False)
     except IntegrityError:
         with runtime.db.session() as session:

@@ -31,4 +31,8 @@ def create_app(runtime: Runtime) -> Flask:
     from adjudicator.web import panel
 
     app.register_blueprint(panel.blueprint)
+    from adjudicator.web import health, operations
+
+    app.register_blueprint(health.blueprint)
+    app.register_blueprint(operations.blueprint)
     return app
