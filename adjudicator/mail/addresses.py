@@ -81,6 +81,16 @@ def bare(address: str) -> str:
     return addr_spec.strip().lower()
 
 
+# One mailbox and nothing else: no list separators, groups, names, quotes or comments, which in
+# a To: header would add recipients ("a@x, b@y", "bcc: c@z;") or hide the real one.
+_SINGLE = re.compile(r"[^@\s<>\"(),;:\[\]\\]+@[^@\s<>\"(),;:\[\]\\]+")
+
+
+def single(address: str) -> bool:
+    """True when ``address`` is one bare addr-spec, safe to write as a mail's only recipient."""
+    return _SINGLE.fullmatch(address) is not None
+
+
 def is_command_address(address: str, local: str, domain: str) -> bool:
     """True when address is exactly <local>@<domain> (e.g. new@ or help@), ignoring case."""
     return bare(address) == f"{local}@{domain}".lower()

@@ -15,6 +15,7 @@ Only ``pass`` proves anything: a game with ``require_dkim`` takes orders from no
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -73,8 +74,14 @@ def aligned(signing_domain: str, sender_domain: str) -> bool:
     return sender_domain == signer or sender_domain.endswith("." + signer)
 
 
+# The end of the header block. Signatures are counted in the headers alone: dkimpy splits the
+# whole message when it is made, which for a 20 MB unsigned mail costs a second for nothing.
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+
+
 def _verify(raw: bytes, sender_domain: str, dnsfunc: DnsFunc) -> str:
-    checker = dkimpy.DKIM(raw, logger=_quiet)
+    end = _HEADER_END.search(raw)
+    checker = dkimpy.DKIM(raw[: end.end()] if end else raw, logger=_quiet)
     count = sum(1 for name, _ in checker.headers if name.lower() == b"dkim-signature")
     if count == 0:
         return "none"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from email import errors
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
@@ -42,6 +43,14 @@ class Unreadable:
 
 
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+# Lines that may open a MIME boundary. The standard library's parser spends about a millisecond
+# on each part and time growing with the square of the nesting depth, so a 300 KB mail of
+# 5000 empty parts (or 800 nested ones) would hold a worker for seconds; past this many such
+# lines the rest of the message is not read (the raw bytes stay stored whole).
+MAX_BOUNDARY_LINES = 200
+_BOUNDARY_LINE = re.compile(rb"^--", re.MULTILINE)
+# An angle-addr, the mailbox a mail program shows and replies to in "Name <a@b>".
+_ANGLE_ADDR = re.compile(r"<\s*([^<>\s@]+@[^<>\s@]+)\s*>")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
 # Control characters are never part of an address; a "bare address" here is also one that can be
 # written back into a reply, so raw 8-bit bytes are decoded first (see _clean), never passed on.
@@ -64,13 +73,13 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
     if b"\x00" in header_block:
         return Unreadable("binary data, not a mail message")
-    msg = BytesParser(policy=default_policy).parsebytes(bytes(raw))
+    msg = BytesParser(policy=default_policy).parsebytes(_bounded(bytes(raw)))
     if not msg.keys():
         return Unreadable("no header block: not a mail message")
-    senders = _addresses(msg, "From")
-    if not senders:
-        return Unreadable("no From address")
-    sender_name, sender = senders[0]
+    senders = _sender(msg)
+    if isinstance(senders, Unreadable):
+        return senders
+    sender_name, sender = senders
     recipients: dict[str, None] = {}
     for name in _RECIPIENT_HEADERS:
         for _, address in _addresses(msg, name):
@@ -81,7 +90,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
         sender=sender,
         sender_name=sender_name,
         recipients=tuple(recipients),
-        subject=(_header(msg, "Subject") or "").strip(),
+        subject=_one_line(_header(msg, "Subject") or ""),
         text=_body_text(msg),
         in_reply_to=_first_id(_header(msg, "In-Reply-To")),
         references=tuple(_MESSAGE_ID.findall(references)),
@@ -89,7 +98,47 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     )
 
 
+def _bounded(raw: bytes) -> bytes:
+    """The message cut before its MAX_BOUNDARY_LINES+1-th line opening with "--", if any."""
+    for count, found in enumerate(_BOUNDARY_LINE.finditer(raw), start=1):
+        if count > MAX_BOUNDARY_LINES:
+            return raw[: found.start()]
+    return raw
+
+
 # --- headers ---------------------------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    """A header value as one line: a CR or LF that decoding brought in (an encoded word can
+    hold any byte) must never reach a header the service writes, such as "Re: <subject>"."""
+    return " ".join(text.split())
+
+
+def _sender(msg: Message) -> tuple[str, str] | Unreadable:
+    """(display name, address) of the From line; it must name one mailbox unambiguously.
+
+    "a@b <c@d>" is not valid, and the standard library reads a@b where mail programs, and
+    the provider that signed the mail, take c@d: the angle-addr, when there is exactly one, is
+    the sender, so the From a provider vouched for is the one the service acts on."""
+    senders = _addresses(msg, "From")
+    raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "from"), "")
+    try:
+        defects = list(getattr(msg.get("From"), "defects", ()))
+    except Exception:  # a From the parser cannot even build: read as the raw text below
+        defects = [errors.InvalidHeaderDefect("unparsable")]
+    if raw and any(isinstance(defect, errors.InvalidHeaderDefect) for defect in defects):
+        angles = {a.lower() for a in _ANGLE_ADDR.findall(_decode_words(raw))}
+        if len(angles) == 1:
+            address = angles.pop()
+            if _ADDRESS.fullmatch(address):
+                return "", address
+        if senders and (len(senders) != 1 or len(getaddresses([raw])) != 1):
+            return Unreadable("the From line does not name one clear address")
+    if not senders:
+        return Unreadable("no From address")
+    name, address = senders[0]
+    return _one_line(name), address
 
 
 def _header(msg: Message, name: str) -> str | None:

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.orm import Session
 
 from adjudicator import schedule
+from adjudicator.mail import addresses
 from adjudicator.models import Game
 from adjudicator.services import commands, deadlines, panel_links, play, reports
 from adjudicator.services.runtime import Runtime
@@ -240,7 +241,7 @@ def _replace(
     session: Session, runtime: Runtime, game: Game, argument: str, key: str
 ) -> tuple[bool, str]:
     parts = argument.split()
-    if len(parts) != 2 or "@" not in parts[1]:
+    if len(parts) != 2 or not addresses.single(parts[1]):
         return False, "write REPLACE <seat> <address>"
     seat = next((s for s in game.seats if s.seat == parts[0].lower()), None)
     if seat is None:

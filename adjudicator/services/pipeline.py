@@ -11,11 +11,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.mail import addresses, dkim, extract
+from adjudicator.mail.addresses import single as single_address
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
 from adjudicator.services import (
@@ -44,7 +46,9 @@ class Verdict:
 
 
 def process(runtime: Runtime, inbound_id: int) -> Verdict:
-    """Process the message once; a second call (a duplicate task) finds it done and does nothing."""
+    """Process the message once; a second call (a duplicate task) finds it done and does nothing.
+
+    Raises, leaving the message to be retried, only when the database connection was lost."""
     try:
         first = _read_first(runtime, inbound_id)
         with runtime.db.session() as session:
@@ -64,10 +68,17 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
             record.status, record.reason = verdict.status, verdict.reason
             record.game_id = verdict.game_id
             record.processed_at = utcnow()
+            ids = {"inbound_id": inbound_id, "game_id": verdict.game_id, "status": verdict.status}
+            log.info("inbound %s %s: %s", inbound_id, verdict.status, verdict.reason, extra=ids)
             return verdict
     except Exception as error:
+        if isinstance(error, DBAPIError) and error.connection_invalidated:
+            # The database dropped the connection, and nothing is wrong with the message: it stays
+            # "received" (or "done", if the commit got through) for the tick or the adjudication's
+            # catch-up to process again, instead of being parked as failed and its orders lost.
+            raise
         # A bug must not lose the message nor loop on it: park it for a person (`pbem mail retry`).
-        log.exception("inbound %s failed", inbound_id)
+        log.exception("inbound %s failed", inbound_id, extra={"inbound_id": inbound_id})
         with runtime.db.session() as session:
             record = session.get(InboundMessage, inbound_id)
             if record is not None and record.status == "received":
@@ -222,6 +233,9 @@ def start_gm_game(
     elif set(addresses) != set(rules.seats):
         example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
         why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
+    elif not all(single_address(address) for address in addresses.values()):
+        bad = next(address for address in addresses.values() if not single_address(address))
+        why = f"{bad!r} is not one mail address: write each player's address alone, e.g. a@b.org"
     elif not all(settings.get(name, "0").isdigit() for name in ("GRACE", "REMIND", "DELAY")):
         why = "GRACE and DELAY take minutes and REMIND takes hours, as whole numbers"
     elif settings.get("DKIM", "optional").lower() not in ("required", "optional"):
