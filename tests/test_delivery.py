@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from conftest import free_port
 from playbymail import compose, deliver_mail, sent
 from sqlalchemy import select, update
 
-from adjudicator.models import OutboxMessage
+from adjudicator.models import OutboxMessage, utcnow
 from adjudicator.services import delivery, inbox, pipeline
 from adjudicator.services.runtime import Runtime
 
@@ -74,12 +75,18 @@ def test_a_failed_send_is_kept_and_retried(runtime: Runtime) -> None:
     with runtime.db.session() as session:
         row = session.get_one(OutboxMessage, outbox_id)
         assert row.status == "pending" and row.attempts == 1 and "refused" in row.last_error.lower()
-    assert delivery.pending_ids(runtime) == [outbox_id]
+    # Tried again by the tick once the retry is due (one tick after the first failure), not before.
+    assert row.claimed_at is not None
+    due = delivery.next_attempt_at(runtime, row.attempts, row.claimed_at)
+    assert due == row.claimed_at + timedelta(seconds=runtime.config.tick_seconds)
+    assert delivery.pending_ids(runtime, now=due - timedelta(milliseconds=1)) == []
+    assert delivery.pending_ids(runtime, now=due) == [outbox_id]
     sink = Sink()
     controller = Controller(sink, hostname="127.0.0.1", port=port, decode_data=False)
     controller.start()
     try:
-        assert delivery.deliver(runtime, outbox_id) == "sent"
+        assert delivery.deliver(runtime, outbox_id) == "not due"  # a copy of the task, too soon
+        assert delivery.deliver(runtime, outbox_id, now=due) == "sent"
     finally:
         controller.stop()
     assert len(sink.received) == 1
@@ -88,8 +95,17 @@ def test_a_failed_send_is_kept_and_retried(runtime: Runtime) -> None:
 def test_a_mail_that_keeps_failing_is_parked(runtime: Runtime) -> None:
     runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{free_port()}")
     outbox_id = queued_mail(runtime)
-    outcomes = [delivery.deliver(runtime, outbox_id) for _ in range(delivery.MAX_ATTEMPTS)]
+    assert delivery.deliver(runtime, outbox_id) == "pending"
+    assert delivery.deliver(runtime, outbox_id) == "not due"  # backing off: one tick, two, four…
+    waited = timedelta(0)
+    outcomes = ["pending"]
+    for attempts in range(1, delivery.MAX_ATTEMPTS):
+        waited += delivery.retry_delay(runtime, attempts)
+        # Each retry when it is due, as if the relay had been down all that time.
+        outcomes.append(delivery.deliver(runtime, outbox_id, now=utcnow() + waited))
     assert outcomes == ["pending"] * (delivery.MAX_ATTEMPTS - 1) + ["failed"]
+    # Parked only after 1 + 2 + … + 64 ticks of trying (an hour at the default 30 s tick).
+    assert waited == timedelta(seconds=127 * runtime.config.tick_seconds)
     assert delivery.pending_ids(runtime) == []
 
 

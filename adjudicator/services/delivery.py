@@ -8,11 +8,11 @@ import re
 import smtplib
 import socket
 import ssl
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from adjudicator.db import changed
 from adjudicator.mail import bounces
@@ -25,9 +25,20 @@ MAX_ATTEMPTS = 8
 _ENHANCED_STATUS = re.compile(r"[245]\.[0-9]{1,3}\.[0-9]{1,3}\b")
 
 
-def deliver(runtime: Runtime, outbox_id: int) -> str:
+def deliver(runtime: Runtime, outbox_id: int, now: datetime | None = None) -> str:
     """Send one queued mail if nobody else has; returns what happened, for logs and tests."""
     with runtime.db.session() as session:
+        # After a failed try, a copy of the task that an earlier tick queued does not try again
+        # before the backoff is over.
+        failed = session.execute(
+            select(OutboxMessage.attempts, OutboxMessage.claimed_at).where(
+                OutboxMessage.id == outbox_id,
+                OutboxMessage.status == "pending",
+                OutboxMessage.last_error != "",
+            )
+        ).one_or_none()
+        if failed is not None and next_attempt_at(runtime, *failed) > (now or utcnow()):
+            return "not due"
         # Compare-and-set claim: a duplicate task, or a second worker, finds nothing to do.
         claimed = changed(
             session,
@@ -44,6 +55,7 @@ def deliver(runtime: Runtime, outbox_id: int) -> str:
             record.created_at,
             record.attempts,
         )
+        ids = {"outbox_id": outbox_id, "game_id": record.game_id}
     config = runtime.config
     # Each mail's own return path (VERP): a bounce then names the outbox row it is about.
     sender = bounces.return_path(config.secret_key, outbox_id, config.mail_domain)
@@ -56,7 +68,14 @@ def deliver(runtime: Runtime, outbox_id: int) -> str:
     except Exception as error:  # any failure: keep the mail and try again later
         refused = permanent_refusal(error)
         if refused is not None:
-            log.warning("outbox %s to %s bounced at the relay: %s", outbox_id, to_address, refused)
+            bounced = {**ids, "status": "bounced"}
+            log.warning(
+                "outbox %s to %s bounced at the relay: %s",
+                outbox_id,
+                to_address,
+                refused,
+                extra=bounced,
+            )
             with runtime.db.session() as session:
                 session.execute(
                     update(OutboxMessage)
@@ -64,8 +83,14 @@ def deliver(runtime: Runtime, outbox_id: int) -> str:
                     .values(status="bounced", bounce=refused, last_error=str(error)[:2000])
                 )
             return "bounced"
-        log.warning("delivery of outbox %s failed: %s", outbox_id, error)
         status = "failed" if attempts >= MAX_ATTEMPTS else "pending"
+        log.warning(
+            "delivery of outbox %s failed (%s): %s",
+            outbox_id,
+            status,
+            error,
+            extra={**ids, "status": status},
+        )
         with runtime.db.session() as session:
             session.execute(
                 update(OutboxMessage)
@@ -80,6 +105,7 @@ def deliver(runtime: Runtime, outbox_id: int) -> str:
             .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
             .values(status="sent", sent_at=utcnow(), last_error="")
         )
+    log.info("outbox %s sent", outbox_id, extra={**ids, "status": "sent"})
     return "sent"
 
 
@@ -145,17 +171,56 @@ def send_smtp(url: str, sender: str, recipient: str, raw: bytes) -> None:
         client.sendmail(sender, [recipient], raw)
 
 
-def pending_ids(runtime: Runtime, stale_after: timedelta = timedelta(minutes=10)) -> list[int]:
-    """Outbox rows to queue again: pending ones, and claims a dead worker left behind."""
+def pending_ids(
+    runtime: Runtime,
+    stale_after: timedelta = timedelta(minutes=10),
+    queued_before: datetime | None = None,
+    now: datetime | None = None,
+) -> list[int]:
+    """Outbox rows to queue again: pending ones, and claims a dead worker left behind. A row
+    that failed is queued again only once its retry is due (``next_attempt_at``).
+
+    With ``queued_before`` (the tick's), a row never tried yet that was stored after that moment
+    is left to the task queued when it was committed; queueing it again at every tick only fills
+    the queue with duplicates when the workers are behind (tried rows are always queued again).
+    """
+    now = now or utcnow()
     with runtime.db.session() as session:
         session.execute(
             update(OutboxMessage)
             .where(
                 OutboxMessage.status == "sending",
-                OutboxMessage.claimed_at < utcnow() - stale_after,
+                OutboxMessage.claimed_at < now - stale_after,
             )
             .values(status="pending")
         )
-        return list(
-            session.scalars(select(OutboxMessage.id).where(OutboxMessage.status == "pending"))
+        query = select(OutboxMessage.id, OutboxMessage.attempts, OutboxMessage.claimed_at).where(
+            OutboxMessage.status == "pending"
         )
+        if queued_before is not None:
+            query = query.where(
+                or_(
+                    OutboxMessage.claimed_at.is_not(None),
+                    OutboxMessage.created_at < queued_before,
+                )
+            )
+        rows = session.execute(query.order_by(OutboxMessage.id)).all()
+    return [
+        outbox_id
+        for outbox_id, attempts, claimed_at in rows
+        if next_attempt_at(runtime, attempts, claimed_at) <= now
+    ]
+
+
+def retry_delay(runtime: Runtime, attempts: int) -> timedelta:
+    """How long a mail that failed ``attempts`` times waits for its next try: one tick, then
+    twice as long each time (30 s, 1 min, 2 min … at the default tick), so that a relay down
+    for an hour costs the MAX_ATTEMPTS attempts, and not MAX_ATTEMPTS ticks."""
+    return timedelta(seconds=runtime.config.tick_seconds * 2 ** max(0, attempts - 1))
+
+
+def next_attempt_at(runtime: Runtime, attempts: int, claimed_at: datetime | None) -> datetime:
+    """When a pending mail is due to be tried (again): at once if it never was."""
+    if attempts <= 0 or claimed_at is None:
+        return datetime.min.replace(tzinfo=UTC)
+    return claimed_at + retry_delay(runtime, attempts)

@@ -48,7 +48,7 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
         )
     for inbound_id in report.requeued_inbound:
         runtime.enqueue("process_inbound", inbound_id)
-    for outbox_id in delivery.pending_ids(runtime):
+    for outbox_id in delivery.pending_ids(runtime, queued_before=now - IN_FLIGHT):
         report.requeued_outbox.append(outbox_id)
         runtime.enqueue("send_outbox", outbox_id)
     with runtime.db.session() as session:
@@ -67,6 +67,10 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
             select(Game.id, Game.last_activity, Game.idle_warned_at).where(
                 Game.status == "active",
                 Game.challenge_id.is_(None),
+                # Solo games only: a game with deadlines moves on by itself (silent seats get the
+                # defaults), and after a long outage or a clock jump its due turn must be played,
+                # not the game closed.
+                Game.schedule == "",
                 Game.last_activity < warn_before,
             )
         ).all()
