@@ -123,6 +123,9 @@ class Game(Base):
     paused: Mapped[bool] = mapped_column(default=False)
     # A worker's lease on the due turn; an expired lease (a dead worker) is claimed again.
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # When the tick last queued adjudicate for the due turn: not again until that task is presumed
+    # lost (services.ticks).
+    queued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # The game master, who made the game and may move deadlines, pause, force or end it.
     gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     # Remind seats without orders this many hours before a deadline (0: never).
@@ -209,6 +212,8 @@ class InboundMessage(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # When the tick last queued process_inbound again (None: only when stored, at received_at).
+    queued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 

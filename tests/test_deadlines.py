@@ -249,3 +249,43 @@ def test_a_player_may_ask_the_turn_to_wait_for_its_deadline(runtime: Runtime) ->
     result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
     assert isinstance(result, deadlines.Adjudicated) and result.why == "deadline"
     assert result.defaulted == ()
+
+
+def test_a_tick_with_no_reminder_due_costs_a_few_queries_however_many_games(
+    runtime: Runtime,
+) -> None:
+    """The tick looks at a game's position only when one of its seats is due a reminder."""
+    from sqlalchemy import event
+
+    statements: list[str] = []
+
+    def record(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if not statement.startswith("BEGIN"):
+            statements.append(statement)
+
+    def queries_of_a_tick() -> list[str]:
+        statements.clear()
+        event.listen(runtime.db.engine, "before_cursor_execute", record)
+        try:
+            report = ticks.tick(runtime)  # every deadline 48 h away, reminders 12 h before
+        finally:
+            event.remove(runtime.db.engine, "before_cursor_execute", record)
+        assert report.reminded == [] and report.turns_due == []
+        return list(statements)
+
+    new_game(runtime)
+    few = queries_of_a_tick()
+    for _ in range(6):
+        new_game(runtime)
+    many = queries_of_a_tick()
+    assert len(many) == len(few) <= 12, many
+    assert not [query for query in many if "turns" in query or "submissions" in query], many
+    # Deadlines an hour away, every seat already reminded for them: still nothing loaded.
+    with runtime.db.session() as session:
+        for game in session.scalars(select(Game)):
+            game.deadline = utcnow() + timedelta(hours=1)
+            for seat in game.seats:
+                seat.reminded_sequence = game.deadline_sequence
+    reminded = queries_of_a_tick()
+    assert len(reminded) == len(few), reminded
+    assert not [query for query in reminded if "turns" in query], reminded

@@ -658,7 +658,7 @@ def test_orders_stored_before_the_deadline_while_the_broker_is_down_are_in_the_t
     own_cluster: Cluster, own_redis: RedisServer
 ) -> None:
     """Mail stored in time whose process_inbound task never reached a worker is still in the
-    turn: the tick re-queues such mail only after ticks.IN_FLIGHT (30 s) but queues the due turn
+    turn: the tick re-queues such mail only after the claim lease (LEASE) but queues the due turn
     at once, so adjudication must take in the waiting orders itself (deadlines.catch_up)."""
     cluster = own_cluster
     [game_id] = cluster.new_games(1, early=False)
@@ -680,7 +680,7 @@ def test_orders_stored_before_the_deadline_while_the_broker_is_down_are_in_the_t
     assert isinstance(stored, inbox.Stored)
     own_redis.start()  # back a second before the deadline; the task for the mail is not
     wait_for("turn 1 at the deadline", lambda: cluster.resolved([game_id]) == 1, 30)
-    cluster.wait_settled(timeout=60)  # at worst the tick re-queues the mail after 30 s
+    cluster.wait_settled(timeout=60)  # at worst the tick re-queues the mail after LEASE
     with cluster.db.session() as session:
         record = session.get_one(InboundMessage, stored.id)
         submission = session.scalars(

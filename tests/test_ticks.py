@@ -80,3 +80,59 @@ def test_work_left_behind_is_queued_again(runtime: Runtime) -> None:
     assert report.requeued_outbox == [outbox.id]
     drain(runtime)
     assert len(sent(runtime)) == 2
+
+
+def test_work_still_waiting_is_queued_again_once_per_lease_not_at_every_tick(
+    runtime: Runtime,
+) -> None:
+    """A backlog must not fill the queue with copies: a row whose task is presumably still waiting
+    is left alone, and queued again only once its last queueing is older than the lease."""
+    from adjudicator.services import deadlines, inbox
+
+    queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
+    stored = inbox.store(
+        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
+    )
+    assert isinstance(stored, inbox.Stored)
+    queue.clear()
+    with runtime.db.session() as session:
+        received = session.get_one(InboundMessage, stored.id).received_at
+    lease = deadlines.lease(runtime)
+    assert ticks.tick(runtime, now=received + lease / 2).requeued_inbound == []  # in flight
+    first = received + lease + timedelta(seconds=1)
+    assert ticks.tick(runtime, now=first).requeued_inbound == [stored.id]
+    assert ticks.tick(runtime, now=first + timedelta(seconds=1)).requeued_inbound == []
+    assert ticks.tick(runtime, now=first + lease / 2).requeued_inbound == []
+    again = first + lease + timedelta(seconds=1)  # that task too is presumed lost
+    assert ticks.tick(runtime, now=again).requeued_inbound == [stored.id]
+    assert [item for item in queue if item[0] == "process_inbound"] == [
+        ("process_inbound", stored.id)
+    ] * 2
+
+
+def test_a_due_turn_is_queued_once_per_lease_not_at_every_tick(runtime: Runtime) -> None:
+    from adjudicator.services import deadlines
+
+    with runtime.db.session() as session:
+        game = deadlines.start_game(
+            session,
+            runtime,
+            "2demayo",
+            {"france": "a@example.com", "spain": "b@example.com"},
+            {},
+            "48h",
+        )
+        assert isinstance(game, Game), game
+        game_id, deadline = game.id, game.deadline
+    assert deadline is not None
+    queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
+    queue.clear()
+    lease = deadlines.lease(runtime)
+    late = deadline + timedelta(seconds=1)
+    assert ticks.tick(runtime, now=late).turns_due == [game_id]
+    # The workers are behind: the task waits in the queue, and the next ticks add no copies.
+    for seconds in (1, 2, 30):
+        assert ticks.tick(runtime, now=late + timedelta(seconds=seconds)).turns_due == []
+    # Lost with the broker, presumably: queued again once the lease is over.
+    assert ticks.tick(runtime, now=late + lease + timedelta(seconds=1)).turns_due == [game_id]
+    assert [item for item in queue if item[0] == "adjudicate"] == [("adjudicate", game_id)] * 2

@@ -79,6 +79,22 @@ def test_tick_task_requeues_work_left_behind(worker_runtime: Runtime) -> None:
         row.received_at = row.received_at.replace(year=2020)
     celery_app.celery.send_task("pbem.tick")
     wait_until(lambda: len(sent(worker_runtime)) == 1)
+    if not worker_runtime.config.embedded_broker:
+        # The tick went through its own queue, which the worker declared without a -Q flag.
+        bound = redis.Redis.from_url(REDIS_URL).smembers("_kombu.binding.celery")
+        assert any(member.endswith(b"\x06\x16tick") for member in bound), bound
+
+
+def test_the_tick_has_a_queue_of_its_own_that_every_worker_consumes(
+    worker_runtime: Runtime,
+) -> None:
+    """A burst of inbound mail in the default queue must not hold back the tick."""
+    router = celery_app.celery.amqp.router
+    assert router.route({}, "pbem.tick")["queue"].name == "tick"
+    assert router.route({}, "pbem.process_inbound")["queue"].name == "celery"
+    assert router.route({}, "pbem.send_outbox")["queue"].name == "outbox"
+    consumed = {queue.name for queue in celery_app.celery.amqp.queues.values()}
+    assert {"celery", "outbox", "tick"} <= consumed
 
 
 def test_the_sample_game_is_played_through_the_worker(worker_runtime: Runtime) -> None:

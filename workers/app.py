@@ -35,9 +35,17 @@ def settings(config: configuration.Config) -> dict[str, Any]:
         "worker_hijack_root_logger": False,
         # Sending mail has a queue of its own, which every worker consumes along with the default
         # one, taking from each in turn: a reply goes out as soon as it is written, instead of
-        # after every task queued before it (a burst of inbound mail, a deadline storm).
-        "task_queues": (Queue("celery"), Queue("outbox")),  # type: ignore[no-untyped-call]
-        "task_routes": {"pbem.send_outbox": {"queue": "outbox"}},
+        # after every task queued before it (a burst of inbound mail, a deadline storm). The tick
+        # has one too, so that a burst of inbound mail does not hold back deadlines and reminders.
+        "task_queues": (
+            Queue("celery"),  # type: ignore[no-untyped-call]
+            Queue("outbox"),  # type: ignore[no-untyped-call]
+            Queue("tick"),  # type: ignore[no-untyped-call]
+        ),
+        "task_routes": {
+            "pbem.send_outbox": {"queue": "outbox"},
+            "pbem.tick": {"queue": "tick"},
+        },
         # The in-process queue is polled (Redis pushes); kombu's default second per poll would
         # put a second into every reply.
         "broker_transport_options": {"polling_interval": 0.01} if config.embedded_broker else {},

@@ -5,14 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import Update, func, or_, select, update
+from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, utcnow
 from adjudicator.services import deadlines, delivery, lifecycle
 from adjudicator.services.runtime import Runtime
 
-# Work queued less than this long ago is left to the task already in flight.
+# Outbox work queued less than this long ago is left to the task already in flight.
 IN_FLIGHT = timedelta(seconds=30)
+
+# A due turn or an inbound message is queued again only once its last queueing is older than the
+# claim lease (deadlines.lease, claim_lease_seconds): until then its task is presumed waiting in
+# a busy queue, and queueing a copy at every tick only lengthens that queue. A task the broker
+# lost is thus queued again within claim_lease_seconds + tick_seconds (2.5 min by default).
 
 
 @dataclass
@@ -32,19 +38,28 @@ class TickReport:
 def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
     report = TickReport()
     now = now or utcnow()
+    lost_before = now - deadlines.lease(runtime)
     with runtime.db.session() as session:
-        report.turns_due = deadlines.due_game_ids(session, now, deadlines.lease(runtime))
+        due_games = deadlines.due_game_ids(session, now, deadlines.lease(runtime))
+        report.turns_due = _mark_queued(
+            session,
+            update(Game).where(
+                Game.id.in_(due_games),
+                or_(Game.queued_at.is_(None), Game.queued_at < lost_before),
+            ),
+            now,
+        )
     for game_id in report.turns_due:
         runtime.enqueue("adjudicate", game_id)
     report.reminded = deadlines.send_reminders(runtime, now)
     with runtime.db.session() as session:
-        report.requeued_inbound = list(
-            session.scalars(
-                select(InboundMessage.id).where(
-                    InboundMessage.status == "received",
-                    InboundMessage.received_at < now - IN_FLIGHT,
-                )
-            )
+        report.requeued_inbound = _mark_queued(
+            session,
+            update(InboundMessage).where(
+                InboundMessage.status == "received",
+                func.coalesce(InboundMessage.queued_at, InboundMessage.received_at) < lost_before,
+            ),
+            now,
         )
     for inbound_id in report.requeued_inbound:
         runtime.enqueue("process_inbound", inbound_id)
@@ -83,3 +98,14 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
         ):
             report.games_warned.append(game_id)
     return report
+
+
+def _mark_queued(session: Session, statement: Update, now: datetime) -> list[int]:
+    """Stamp queued_at on the rows ``statement`` picks and return their ids: a compare-and-set,
+    so that of two ticks running at once only one queues a row."""
+    marked = session.scalars(
+        statement.values(queued_at=now)
+        .returning(statement.table.c.id)
+        .execution_options(synchronize_session=False)
+    )
+    return sorted(marked)
