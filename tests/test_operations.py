@@ -37,7 +37,7 @@ TOKEN = "ops-token-for-the-test"
 def broker() -> Iterator[redis.Redis]:
     """The Redis database these tests use as the Celery broker, its queue keys emptied."""
     client = redis.Redis.from_url(OPS_REDIS)
-    keys = [operations.QUEUE, operations.UNACKED]
+    keys = [*operations.QUEUES, operations.UNACKED]
     client.delete(*keys)
     yield client
     client.delete(*keys)
@@ -190,7 +190,8 @@ def with_broker(runtime: Runtime) -> Runtime:
 
 def test_healthz_is_200_with_the_backlog(runtime: Runtime, broker: redis.Redis) -> None:
     add_rows(runtime, ROWS, timedelta(minutes=10))
-    broker.lpush(operations.QUEUE, "a", "b")
+    broker.lpush("celery", "a")
+    broker.lpush("outbox", "b")
     broker.hset(operations.UNACKED, "tag", "task")
     answer = create_app(with_broker(runtime)).test_client().get("/healthz")
     assert answer.status_code == 200

@@ -12,6 +12,7 @@ from kombu.entity import Queue
 from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
+from adjudicator.services.operations import QUEUES
 from adjudicator.services.runtime import Runtime
 
 celery = Celery("pbem", include=["workers.tasks"])
@@ -37,11 +38,7 @@ def settings(config: configuration.Config) -> dict[str, Any]:
         # one, taking from each in turn: a reply goes out as soon as it is written, instead of
         # after every task queued before it (a burst of inbound mail, a deadline storm). The tick
         # has one too, so that a burst of inbound mail does not hold back deadlines and reminders.
-        "task_queues": (
-            Queue("celery"),  # type: ignore[no-untyped-call]
-            Queue("outbox"),  # type: ignore[no-untyped-call]
-            Queue("tick"),  # type: ignore[no-untyped-call]
-        ),
+        "task_queues": tuple(Queue(name) for name in QUEUES),  # type: ignore[no-untyped-call]
         "task_routes": {
             "pbem.send_outbox": {"queue": "outbox"},
             "pbem.tick": {"queue": "tick"},

@@ -24,11 +24,12 @@ log = logging.getLogger(__name__)
 
 INBOUND_STATUSES = ("received", "done", "ignored", "rejected", "failed")
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed", "bounced")
-# workers/app.py names no queue, so every task goes to Celery's default queue, "celery". Kombu's
-# Redis transport keeps a queue as a list of that name, plus one list per priority step for tasks
-# sent with a priority ("celery\x06\x163" ...); and the tasks a worker has taken but not yet
-# acknowledged (acks_late: running, or lost with their worker) in the hash "unacked".
-QUEUE = "celery"
+# The queues workers/app.py declares: Celery's default one, "celery" (inbound mail, turns), one
+# for sending mail and one for the tick. Kombu's Redis transport keeps a queue as a list of that
+# name, plus one list per priority step for tasks sent with a priority ("celery\x06\x163" ...);
+# and the tasks a worker has taken but not yet acknowledged (acks_late: running, or lost with
+# their worker) in the hash "unacked". The depth shown is all of them together.
+QUEUES = ("celery", "outbox", "tick")
 PRIORITY_SEPARATOR = "\x06\x16"
 PRIORITY_STEPS = (3, 6, 9)
 UNACKED = "unacked"
@@ -200,7 +201,11 @@ def broker_queue(broker_url: str) -> Queue | Unreachable | None:
             socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
         )
         with client:
-            names = [QUEUE] + [f"{QUEUE}{PRIORITY_SEPARATOR}{step}" for step in PRIORITY_STEPS]
+            names = [
+                name
+                for queue in QUEUES
+                for name in (queue, *(f"{queue}{PRIORITY_SEPARATOR}{s}" for s in PRIORITY_STEPS))
+            ]
             pipeline = client.pipeline(transaction=False)
             for name in names:
                 pipeline.llen(name)
