@@ -40,6 +40,7 @@ from test_faults import (
     PG_HOST,
     Cluster,
     RedisServer,
+    own_redis,  # noqa: F401 (a fixture: a redis-server of the test's own)
     sleep_until,
     wait_for,
 )
@@ -76,19 +77,13 @@ def private_database() -> Iterator[str]:
 
 
 @pytest.fixture
-def broker(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def deployment(tmp_path: Path, private_database: str, broker: RedisServer) -> Iterator[Cluster]:
+def deployment(
+    tmp_path: Path,
+    private_database: str,
+    own_redis: RedisServer,  # noqa: F811 (the fixture)
+) -> Iterator[Cluster]:
     """Worker and beat processes on a redis-server of the test's own, which it may kill."""
-    cluster = Cluster(tmp_path, broker.url, private_database)
+    cluster = Cluster(tmp_path, own_redis.url, private_database)
     try:
         yield cluster
     finally:
@@ -351,7 +346,8 @@ def test_workers_recover_when_the_database_drops_their_connections_mid_storm(
 
 
 def test_the_broker_restarted_during_a_deadline_storm(
-    deployment: Cluster, broker: RedisServer
+    deployment: Cluster,
+    own_redis: RedisServer,  # noqa: F811 (the fixture)
 ) -> None:
     cluster = deployment
     games = cluster.new_games(24, early=False)
@@ -380,14 +376,14 @@ def test_the_broker_restarted_during_a_deadline_storm(
     for moment, what, game_id in events:
         sleep_until(moment)
         if what == "stop":
-            broker.stop()
+            own_redis.stop()
             down = 0
         elif what == "start":
-            broker.start()  # the same port, empty
+            own_redis.start()  # the same port, empty
             outages.append((down, cluster.resolved(games)))
         else:
             stored[store_orders(cluster, game_id, games.index(game_id))] = game_id
-            down += broker.process is not None and broker.process.poll() is not None
+            down += own_redis.process is not None and own_redis.process.poll() is not None
     assert len(outages) == 3
     wait_for("every game adjudicated", lambda: cluster.resolved(games) == len(games), 90, 0.2)
     cluster.wait_settled(timeout=90)

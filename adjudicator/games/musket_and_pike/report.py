@@ -13,7 +13,7 @@ from typing import Any
 
 from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
-from adjudicator.games.musket_and_pike.state import Event, Hex, Leader, Position, Unit, Wing
+from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
 
 JSON = Any
 
@@ -178,16 +178,12 @@ def changes(before: Position, after: Position) -> list[str]:
     return lines
 
 
-def _place(place: Hex | None) -> str:
-    return where(place)
-
-
 def _unit_changes(old: Unit, new: Unit) -> list[str]:
     said: list[str] = []
     if new.hex is None and old.hex is not None:
-        said.append(f"eliminated at {_place(old.hex)}" if new.sp <= 0 else "leaves the map")
+        said.append(f"eliminated at {where(old.hex)}" if new.sp <= 0 else "leaves the map")
     elif new.hex != old.hex:
-        said.append(f"{_place(old.hex)} → {_place(new.hex)}")
+        said.append(f"{where(old.hex)} → {where(new.hex)}")
     if new.hex is not None and new.facing != old.facing:
         said.append(f"faces {DIRECTION_NAMES[new.facing]}")
     if new.sp != old.sp:
@@ -206,7 +202,7 @@ def _unit_changes(old: Unit, new: Unit) -> list[str]:
 def _leader_changes(old: Leader, new: Leader) -> list[str]:
     said: list[str] = []
     if new.hex != old.hex:
-        said.append(f"{_place(old.hex)} → {_place(new.hex)}")
+        said.append(f"{where(old.hex)} → {where(new.hex)}")
     if new.rating != old.rating:
         said.append(f"rating {old.rating} → {new.rating}")
     if new.finished != old.finished:
