@@ -4,6 +4,7 @@ past its deadline is taken by its default. On SQLite and PostgreSQL, through the
 
 from __future__ import annotations
 
+import hashlib
 import html
 import random
 from dataclasses import replace
@@ -13,6 +14,7 @@ import pytest
 from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from sqlalchemy import select
 
+from adjudicator.core.chance import Chance
 from adjudicator.core.registry import get
 from adjudicator.games.musket_and_pike.state import Position
 from adjudicator.models import Game, Submission, Turn, utcnow
@@ -219,6 +221,7 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
     addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
     choose = random.Random(11)
     steps = 0
+    asking: set[str] = set()
     for _ in range(2_000):
         seats, state = owed(runtime, game_id)
         if not seats:
@@ -226,6 +229,11 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
         for seat in seats:
             text = RULES.orders_text(choose.choice(list(RULES.legal_orders(state, seat))))
             assert text
+            if seat not in asking:
+                # Both sides choose their retreat and rout paths: whenever the dice send a unit
+                # back, its player is asked, and answers with the default or its path written out.
+                text = "STANDING RETREAT ASK ME\n" + text
+                asking.add(seat)
             before = sent_count(runtime)
             deliver_mail(runtime, compose(PLAYERS[seat], addresses[seat], text))
             got = sent(runtime, before)
@@ -243,3 +251,70 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
         last = play.latest_turn(session, game_id)
         assert RULES.load(last.state).phase == "over"
     assert steps > 100, steps
+
+
+def at_the_charge(opening: Position) -> Position:
+    """Turn 1, R-A activated and at its unit actions; P-LI-1 at 1.3 in front of R-CAV-1 at 1.4."""
+    units = tuple(replace(u, hex=(1, 3)) if u.id == "P-LI-1" else u for u in opening.units)
+    return replace(
+        opening,
+        units=units,
+        phase="activation",
+        turn=1,
+        step="actions",
+        active="royalist",
+        current="R-A",
+        initiative="royalist",
+    )
+
+
+def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: Runtime) -> None:
+    """Parliament, with STANDING RETREAT ASK ME, is asked in the middle of the royalist's
+    activation for the path of its unit a charge sends back; the activation goes on after the
+    answer. Whether the charge sends it back is up to the dice: the seeds that do are searched
+    for first, with the game's own seed, so the test plays the real dice."""
+    assert RULES is not None
+    game_id = start(runtime)
+    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "STANDING RETREAT ASK ME"))
+    charge = "R-CAV-1 CHARGE P-LI-1"
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        latest = play.latest_turn(session, game_id)
+        position = at_the_charge(RULES.load(latest.state))
+        latest.state = RULES.dump(position)
+        # The game's seed is random; the first of a few fixed ones whose dice send P-LI-1 back
+        # (the close combat table's rows for 8 and up) is given to it, so the test is repeatable.
+        orders = RULES.parse_orders(position, "royalist", charge).orders
+        for number in range(100):
+            seed = hashlib.sha256(b"retreat %d" % number).digest()
+            chance = Chance(seed, game.stream, latest.number + 1)
+            if RULES.resolve(position, {"royalist": orders}, chance).state.retreats:
+                game.seed = seed
+                break
+        else:
+            raise AssertionError("no seed of a hundred gave a retreat")
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], charge))
+    mails = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
+    assert set(mails) == set(PLAYERS.values())
+    seats, state = owed(runtime, game_id)
+    assert seats == ["parliament"] and getattr(state, "step", None) == "retreat_path"
+    assert "close combat: P-LI-1 falls back 1 hex(es)" in mails[PARLIAMENT]
+    assert "P-LI-1 RETREAT <hex> ..." in mails[PARLIAMENT]
+    assert "parliament owes step" in mails[ROYALIST]
+    # A path toward the enemy is refused on its line, with the reason; nothing moves.
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "P-LI-1 RETREAT 2.3"))
+    receipt = text_of(sent(runtime, before)[0])
+    assert "cannot fall back into 2.3" in receipt, receipt
+    assert owed(runtime, game_id)[0] == ["parliament"]
+    # The player's own path: made, both told, and the royalist's activation goes on.
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "P-LI-1 RETREAT 0.3"))
+    told = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
+    assert set(told) == set(PLAYERS.values())
+    for text in told.values():
+        assert "P-LI-1 retreats to 0.3" in text and "P-LI-1: 1.3 → 0.3" in text, text
+    seats, after = owed(runtime, game_id)
+    assert seats == ["royalist"] and getattr(after, "step", None) == "continuation"

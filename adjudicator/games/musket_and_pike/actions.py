@@ -28,10 +28,13 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.games.musket_and_pike.combat import (
+    close_combat,
     disorder,
     fire_problem,
-    resolve_close_combat,
     resolve_fire,
+    retreat,
+    retreat_along,
+    retreat_steps,
     roll,
 )
 from adjudicator.games.musket_and_pike.data import Ruleset
@@ -337,6 +340,65 @@ def resolve_activation(
         if isinstance(done, str):
             return done
         position = done
-    for target, attackers in declared.items():
-        position = resolve_close_combat(position, field, attackers, target, chance, events)
-    return position, events
+    combats = tuple((target, tuple(attackers)) for target, attackers in declared.items())
+    return fight(replace(position, combats=combats), field, chance, events), events
+
+
+# The standing RETREAT value with which a side chooses its units' retreat paths by mail.
+CHOOSE = "choose"
+
+
+def asks_path(position: Position, field: Field, unit_id: str, hexes: int) -> bool:
+    """Whether the retreat is the unit's player's to choose: RETREAT ASK ME, and somewhere to
+    go (a unit that cannot step at all just loses SP, with nothing to ask)."""
+    mover = unit(position, unit_id)
+    return (
+        hexes > 0
+        and mover is not None
+        and mover.hex is not None
+        and position.standing(mover.side, "retreat") == CHOOSE
+        and bool(retreat_steps(position, field, mover, mover.hex, ()))
+    )
+
+
+def fight(position: Position, field: Field, chance: Chance, events: list[Event]) -> Position:
+    """Make the owed retreats and fight the declared close combats (``position.retreats``, then
+    ``position.combats``) in order, until all are done or a retreat's path is to be asked for:
+    the position is then returned with that retreat first in ``retreats``."""
+    while True:
+        while position.retreats:
+            (unit_id, hexes), rest = position.retreats[0], position.retreats[1:]
+            if asks_path(position, field, unit_id, hexes):
+                return position
+            position = replace(retreat(position, field, unit_id, hexes, events), retreats=rest)
+        if not position.combats:
+            return position
+        (target, attackers), rest_combats = position.combats[0], position.combats[1:]
+        position = replace(position, combats=rest_combats)
+        position, owed = close_combat(position, field, attackers, target, chance, events)
+        position = replace(position, retreats=owed)
+
+
+def resolve_retreat(
+    position: Position,
+    path: Sequence[Hex] | None,
+    chance: Chance,
+    *,
+    rules: Ruleset | None = None,
+    battle: Scenario | None = None,
+) -> tuple[Position, list[Event]] | str:
+    """The retreat asked for (the first of ``position.retreats``) along the chosen path, or by
+    default with None; then the activation's close combat goes on (``fight``). A refused path is
+    a sentence and nothing moves."""
+    if not position.retreats:
+        return "no retreat is owed"
+    field = field_for(position, rules, battle)
+    (unit_id, hexes), rest = position.retreats[0], position.retreats[1:]
+    events: list[Event] = []
+    if path is None:
+        moved: Position | str = retreat(position, field, unit_id, hexes, events)
+    else:
+        moved = retreat_along(position, field, unit_id, hexes, path, events)
+    if isinstance(moved, str):
+        return moved
+    return fight(replace(moved, retreats=rest), field, chance, events), events

@@ -294,6 +294,28 @@ def close_combat_modifiers(
     ]
 
 
+def _gap(position: Position, side: str, where: Hex) -> int:
+    return nearest_enemy(position, side, where) or 0
+
+
+def retreat_steps(
+    position: Position, field: Field, mover: Unit, here: Hex, path: Sequence[Hex]
+) -> list[Hex]:
+    """Where a retreating unit at ``here`` may step next: a free map neighbour it can enter,
+    not yet on its path, farther from the nearest enemy than ``here``."""
+    here_gap = _gap(position, mover.side, here)
+    return [
+        where
+        for where in neighbours(here)
+        if field.on_map(where)
+        and field.terrain(where).passable(mover.kind)
+        and occupant(position, where) is None
+        and where != mover.hex
+        and where not in path
+        and _gap(position, mover.side, where) > here_gap
+    ]
+
+
 def retreat(
     position: Position, field: Field, unit_id: str, hexes: int, events: list[Event]
 ) -> Position:
@@ -308,33 +330,63 @@ def retreat(
     here = mover.hex
     toward_edge = position.standing(mover.side, "retreat") == "edge"
     home = field.home_row(mover.side)
-
-    def gap(where: Hex) -> int:
-        return nearest_enemy(position, mover.side, where) or 0
-
     for _ in range(hexes):
-        here_gap = nearest_enemy(position, mover.side, here) or 0
-        options = [
-            where
-            for where in neighbours(here)
-            if field.on_map(where)
-            and field.terrain(where).passable(mover.kind)
-            and occupant(position, where) is None
-            and where not in path
-            and (nearest_enemy(position, mover.side, where) or 0) > here_gap
-        ]
+        options = retreat_steps(position, field, mover, here, path)
         if not options:
             break
         if toward_edge:
-            here = max(options, key=lambda where: (-abs(where[1] - home), gap(where)))
+            here = max(
+                options,
+                key=lambda where: (-abs(where[1] - home), _gap(position, mover.side, where)),
+            )
         else:
-            here = max(options, key=gap)
+            here = max(options, key=lambda where: _gap(position, mover.side, where))
         path.append(here)
+    return _fall_back(position, field, mover, path, events)
+
+
+def retreat_along(
+    position: Position,
+    field: Field,
+    unit_id: str,
+    hexes: int,
+    path: Sequence[Hex],
+    events: list[Event],
+) -> Position | str:
+    """A retreat along the path the unit's player chose (STANDING RETREAT ASK ME), or why it is
+    refused: each step one of ``retreat_steps``, and the full ``hexes`` unless no step is left,
+    the default's own stopping rule, so the default path written out is always accepted."""
+    mover = unit(position, unit_id)
+    if mover is None or mover.hex is None:
+        return f"{unit_id} is not on the map"
+    if len(path) > hexes:
+        return f"{unit_id} falls back {hexes} hexes, not {len(path)}"
+    here = mover.hex
+    for index, step in enumerate(path):
+        if step not in neighbours(here):
+            return f"{unit_id}: {_name(step)} is not next to {_name(here)}"
+        if step not in retreat_steps(position, field, mover, here, path[:index]):
+            why = "off the map, blocked, occupied, run through, or no farther from the enemy"
+            return f"{unit_id}: it cannot fall back into {_name(step)} ({why})"
+        here = step
+    if len(path) < hexes and retreat_steps(position, field, mover, here, path):
+        why = f"{unit_id} falls back {hexes} hexes while a hex farther from the enemy is open"
+        return f"{why}: {_name(here)} has one"
+    return _fall_back(position, field, mover, list(path), events)
+
+
+def _fall_back(
+    position: Position, field: Field, mover: Unit, path: list[Hex], events: list[Event]
+) -> Position:
     if not path:
-        events.append({"type": "retreat", "unit": unit_id, "path": [], "blocked": True})
-        return lose(position, unit_id, field.rules.rout_blocked_sp, events)
-    events.append({"type": "retreat", "unit": unit_id, "path": [hex_json(h) for h in path]})
+        events.append({"type": "retreat", "unit": mover.id, "path": [], "blocked": True})
+        return lose(position, mover.id, field.rules.rout_blocked_sp, events)
+    events.append({"type": "retreat", "unit": mover.id, "path": [hex_json(h) for h in path]})
     return position.with_unit(replace(mover, hex=path[-1]))
+
+
+def _name(where: Hex) -> str:
+    return f"{where[0]}.{where[1]}"
 
 
 def _leader_losses(position: Position, hexes: Sequence[Hex], events: list[Event]) -> Position:
@@ -345,22 +397,24 @@ def _leader_losses(position: Position, hexes: Sequence[Hex], events: list[Event]
     return position
 
 
-def resolve_close_combat(
+def close_combat(
     position: Position,
     field: Field,
     attacker_ids: Sequence[str],
     defender_id: str,
     chance: Chance,
     events: list[Event],
-) -> Position:
+) -> tuple[Position, tuple[tuple[str, int], ...]]:
     """Attackers (the first leads) against one defender: one roll on the close combat table.
+    Returns the position and the retreats the result calls for, (unit, hexes), the defender's
+    first: the caller makes them (``retreat``) or asks for their paths.
 
     Attackers no longer able to fight (gone, routed, broken, not adjacent) drop out; with none left
     the combat does not happen. A natural face listed in ``leader_loss`` loses every leader in the
     hexes of the lead attacker and the defender."""
     defender = unit(position, defender_id)
     if defender is None or defender.hex is None:
-        return position
+        return position, ()
     attackers = [
         a
         for a in (unit(position, ident) for ident in attacker_ids)
@@ -372,7 +426,7 @@ def resolve_close_combat(
     ]
     if not attackers:
         events.append({"type": "close_combat", "target": defender_id, "cancelled": True})
-        return position
+        return position, ()
     lead = attackers[0]
     assert lead.hex is not None
     modifiers = close_combat_modifiers(position, field, attackers, defender)
@@ -413,5 +467,5 @@ def resolve_close_combat(
         position = morale_check(
             position, field, defender_id, row.d_check, chance, f"morale {defender_id}", events
         )
-    position = retreat(position, field, defender_id, row.d_retreat, events)
-    return retreat(position, field, lead.id, row.a_retreat, events)
+    owed = ((defender_id, row.d_retreat), (lead.id, row.a_retreat))
+    return position, tuple((who, hexes) for who, hexes in owed if hexes > 0)

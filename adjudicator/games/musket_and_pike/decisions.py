@@ -61,10 +61,29 @@ class RoutPaths:
     paths: tuple[JSON, ...]
 
 
-Answer = SetupOrders | FirstWing | Activate | Preempt | ChangeOrder | Actions | Continue | RoutPaths
+@dataclass(frozen=True)
+class RetreatPath:
+    # A retreat after close combat, for a side that asks to choose (STANDING RETREAT ASK ME):
+    # {"unit": id, "action": "retreat", "path": [[col, row], ...]} for the retreating unit, or
+    # nothing for the default retreat.
+    paths: tuple[JSON, ...]
+
+
+Answer = (
+    SetupOrders
+    | FirstWing
+    | Activate
+    | Preempt
+    | ChangeOrder
+    | Actions
+    | Continue
+    | RoutPaths
+    | RetreatPath
+)
 
 NO_ACTIONS: tuple[JSON, ...] = ()
 DEFAULT_ROUTS = "default routs"
+DEFAULT_RETREAT = "default retreat"
 
 
 def text(answer: Answer) -> str:
@@ -92,6 +111,8 @@ def text(answer: Answer) -> str:
             return "no actions" if not orders else f"actions ({len(orders)})"
         case RoutPaths(paths):
             return DEFAULT_ROUTS if not paths else f"rout paths ({len(paths)})"
+        case RetreatPath(paths):
+            return DEFAULT_RETREAT if not paths else "retreat path"
     raise AssertionError(f"unknown answer {answer!r}")
 
 
@@ -101,6 +122,8 @@ def read(step: str, reply: JSON) -> Answer | str:
         return _read_actions(reply)
     if step == "rout_paths":
         return _read_routs(reply)
+    if step == "retreat_path":
+        return _read_retreat(reply)
     if not isinstance(reply, str):
         return f"expected a text answer, not {type(reply).__name__}"
     words = reply.strip().split()
@@ -188,7 +211,7 @@ def _read_routs(reply: JSON) -> Answer | str:
         if (
             not isinstance(item, dict)
             or not isinstance(item.get("unit"), str)
-            or item.get("action", "move") not in ("move", "rout")
+            or item.get("action", "move") not in ("move", "rout", "retreat")
             or not isinstance(path, list)
             or not all(_is_hex(h) for h in path)
         ):
@@ -198,6 +221,20 @@ def _read_routs(reply: JSON) -> Answer | str:
     if len(set(units)) != len(units):
         return "one path per routed unit"
     return RoutPaths(tuple(paths))
+
+
+def _read_retreat(reply: JSON) -> Answer | str:
+    if isinstance(reply, str):
+        if reply.strip().lower() in (DEFAULT_RETREAT, "no actions"):
+            return RetreatPath(())
+        return f"a retreat path comes as a JSON list (or write: {DEFAULT_RETREAT})"
+    if not isinstance(reply, list) or len(reply) > 1:
+        return "a retreat path is a list of one object: the retreating unit and its hexes"
+    read = _read_routs(reply)
+    if isinstance(read, str):
+        return f"a retreat path is a unit and the hexes it falls back through, not {reply[0]!r}"
+    assert isinstance(read, RoutPaths)
+    return RetreatPath(tuple({**p, "action": "retreat"} for p in read.paths))
 
 
 def _is_hex(value: JSON) -> bool:

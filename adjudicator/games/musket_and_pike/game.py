@@ -39,7 +39,7 @@ from adjudicator.games.musket_and_pike import (
     sequence,
     standing,
 )
-from adjudicator.games.musket_and_pike.combat import fire_problem
+from adjudicator.games.musket_and_pike.combat import fire_problem, retreat
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.decisions import Actions, Answer
@@ -97,10 +97,14 @@ def _options() -> tuple[Option, ...]:
 def check_actions(position: Position, owner: str, orders: list[JSON]) -> str | None:
     """Why the actions module refuses these unit actions of the wing ``owner``, with dice of no
     game (None: it takes them); at the rout phase, why the rout module refuses the side
-    ``owner``'s chosen paths. Only faults every roll shares show up here."""
+    ``owner``'s chosen paths, and at a retreat the chosen path. Only faults every roll shares
+    show up here."""
     dry = Chance(DRY_SEED, "dry", 0)
     if position.step == "rout_paths":
         done = unit_resolvers().rout(position, dry, owner, tuple(orders))
+        return done if isinstance(done, str) else None
+    if position.step == "retreat_path":
+        done = unit_resolvers().retreat(position, dry, tuple(orders))
         return done if isinstance(done, str) else None
     moved = actions.resolve_activation(position, owner, orders, dry)
     return moved if isinstance(moved, str) else None
@@ -169,6 +173,8 @@ class MusketAndPike(Game[Position]):
             ]
         if state.step == "rout_paths":
             answers.append({"step": "rout_paths", "answer": _written_routs(state, seat)})
+        if state.step == "retreat_path":
+            answers.append({"step": "retreat_path", "answer": _written_retreat(state)})
         return answers
 
     # --- resolving ----------------------------------------------------------------------------
@@ -336,6 +342,7 @@ def help_text() -> str:
 
 OUTCOME_CODES = (
     "rout-paths",
+    "retreat-path",
     "setup-orders",
     "first-wing",
     "activate",
@@ -359,6 +366,7 @@ _STEP_CODES = {
     "actions": "actions",
     "continuation": "continuation",
     "rout_paths": "rout-paths",
+    "retreat_path": "retreat-path",
 }
 
 
@@ -379,6 +387,8 @@ def _outcome(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> Or
         detail = f"{len(reply) if isinstance(reply, list) else 0} unit action(s); " + detail
     if step == "rout_paths":
         detail = f"{len(reply) if isinstance(reply, list) else 0} path(s) chosen; " + detail
+    if step == "retreat_path":
+        detail = ("path chosen; " if isinstance(reply, list) and reply else "") + detail
     return OrderOutcome(seat, _said(reply), code, detail)
 
 
@@ -407,6 +417,12 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
             f"<unit> ROUT <hex> <hex> ...   routed: {running}",
             "DEFAULT ROUTS   (every router runs away from the nearest enemy)",
         )
+    if state.step == "retreat_path" and state.retreats:
+        unit_id, hexes = state.retreats[0]
+        return (
+            f"{unit_id} RETREAT <hex> ...   ({hexes} hex(es), each farther from the enemy)",
+            "DEFAULT RETREAT   (it falls back away from the nearest enemy)",
+        )
     return decision.legal
 
 
@@ -421,6 +437,15 @@ def _written_routs(state: Position, side: str) -> list[JSON]:
         if data.get("type") == "rout":
             paths[str(data["unit"])] = [list(h) for h in data.get("path", [])]
     return [{"unit": u, "action": "rout", "path": paths.get(u, [])} for u in state.routers(side)]
+
+
+def _written_retreat(state: Position) -> list[JSON]:
+    """The default retreat written out as a chosen path (as ``_written_routs``)."""
+    unit_id, hexes = state.retreats[0]
+    events: list[JSON] = []
+    retreat(state, field_for(state), unit_id, hexes, events)  # only its event is wanted
+    path: JSON = next((e["path"] for e in events if e.get("type") == "retreat"), [])
+    return [{"unit": unit_id, "action": "retreat", "path": path}]
 
 
 def _action_sets(position: Position, wing_id: str) -> list[list[JSON]]:

@@ -92,6 +92,10 @@ VERBS = {
     "routs": "rout",
     "run": "rout",
     "flee": "rout",
+    # A retreat's path after close combat (the same instruction); MOVE and ROUT read the same.
+    "retreat": "retreat",
+    "retreats": "retreat",
+    "withdraw": "retreat",
 }
 DECISION_WORDS = {
     "first": "first",
@@ -390,6 +394,8 @@ def _decision(word: str, rest: list[Token], names: Names) -> Reading:
     if word == "pass":
         return AnswerLine("activate", decisions.text(Activate(None)))
     if word == "default":
+        if words[:1] in (["retreat"], ["retreats"]):
+            return AnswerLine("retreat_path", decisions.DEFAULT_RETREAT)
         return AnswerLine("rout_paths", decisions.DEFAULT_ROUTS)
     if word in ("continue", "stop"):
         return AnswerLine("continuation", decisions.text(Continue(word == "continue")))
@@ -496,11 +502,12 @@ def _action(
         return UnitLine(actor, {"leader": actor, "path": _path_json(path)})
     if verb == "hold":
         return UnitLine(actor, None)
-    if verb == "rout":
+    if verb in ("rout", "retreat"):
         if target is not None or facing is not None or not path:
-            why = f"ROUT takes the hexes the unit runs through: {actor} ROUT 3.7 3.8"
+            word = verb.upper()
+            why = f"{word} takes the hexes the unit goes through: {actor} {word} 3.7 3.8"
             return Complaint("malformed", why)
-        return UnitLine(actor, {"unit": actor, "action": "rout", "path": _path_json(path)})
+        return UnitLine(actor, {"unit": actor, "action": verb, "path": _path_json(path)})
     if verb == "face":
         verb = "move"
         if facing is None:

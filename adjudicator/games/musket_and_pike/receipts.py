@@ -37,6 +37,12 @@ from adjudicator.games.musket_and_pike.state import Position
 RECEIPT_CODES = ("no-decision", "not-now", "not-yours", "illegal", "duplicate")
 CODES = GRAMMAR_CODES + RECEIPT_CODES
 UNIT_STEPS = ("order_change", "actions")
+# The steps answered with paths: the rout phase's (every router of the side) and a retreat's
+# after close combat (the one unit falling back). Each: (verb, default answer, what moves).
+PATH_STEPS = {
+    "rout_paths": ("ROUT", decisions.DEFAULT_ROUTS, "routed unit"),
+    "retreat_path": ("RETREAT", decisions.DEFAULT_RETREAT, "retreating unit"),
+}
 # Unit actions are checked by a dry run with dice of no game: only a failure every roll shares
 # (a wrong path, a target out of range) refuses a line; the real dice come at resolution.
 DRY_SEED = b"musket-and-pike dry run"
@@ -113,6 +119,8 @@ def _judge(
         why = f"you owe no decision now (waiting for: {who}); STANDING lines are always read"
         return _line(number, raw, rejected, code="no-decision", reason=why)
     step = position.step
+    if isinstance(reading, AnswerLine) and reading.step in PATH_STEPS and step in PATH_STEPS:
+        reading = AnswerLine(step, PATH_STEPS[step][1])  # DEFAULT ROUTS or RETREAT: the default
     if isinstance(reading, AnswerLine):
         if reading.step != step and not (reading.step == "order_change" and step == "actions"):
             return _line(
@@ -143,7 +151,7 @@ def _judge(
         return _line(number, raw, accepted, canonical=reading.text)
     if isinstance(reading, WingOrders):
         return _judge_wings(position, seat, step, mail, number, raw, reading, decision)
-    if step == "rout_paths":
+    if step in PATH_STEPS:
         return _judge_router(position, seat, mail, number, raw, reading)
     if step not in UNIT_STEPS:
         why = "unit actions come when your wing's activation reaches them; "
@@ -187,34 +195,43 @@ def _judge_wings(
 def _judge_router(
     position: Position, seat: str, mail: _Mail, number: int, raw: str, reading: Reading
 ) -> LineReport:
-    """A line at the rout phase: a routed unit's path (ROUT or MOVE with hexes; HOLD is the
-    empty path, open only to a unit with nowhere to run), or NO ACTIONS for the defaults."""
+    """A line at the rout phase or a retreat: a path (ROUT, RETREAT or MOVE with hexes; HOLD is
+    the empty path, open only to a unit with nowhere to go), or NO ACTIONS for the default."""
     rejected, accepted = LineStatus.REJECTED, LineStatus.ACCEPTED
     assert mail.units is not None
+    verb, default, what = PATH_STEPS[position.step]
     if isinstance(reading, NoActions):
         mail.no_actions = True
-        return _line(number, raw, accepted, canonical=decisions.DEFAULT_ROUTS.upper())
+        return _line(number, raw, accepted, canonical=default.upper())
     order = reading.order if isinstance(reading, UnitLine) else None
     pathed = order is None or (
-        order.get("action") in ("move", "rout")
+        order.get("action") in ("move", "rout", "retreat")
         and "leader" not in order
         and not order.get("target")
         and order.get("facing") is None
     )
     if not isinstance(reading, UnitLine) or not pathed:
-        why = "at the rout phase only paths are read: UNIT ROUT <hex> <hex> ..., or DEFAULT ROUTS"
+        why = f"only paths are read now: UNIT {verb} <hex> <hex> ..., or {default.upper()}"
         return _line(number, raw, rejected, code="not-now", reason=why)
-    running = position.routers(seat)
+    running = _path_units(position, seat)
     if reading.actor not in running:
-        why = f"{reading.actor} is not one of your routed units ({', '.join(running)})"
+        why = f"{reading.actor} is not your {what} ({', '.join(running)})"
         return _line(number, raw, rejected, code="not-yours", reason=why)
     if reading.actor in mail.units:
         why = f"{reading.actor} already has a path on line {mail.units[reading.actor][0]}"
         return _line(number, raw, rejected, code="duplicate", reason=why)
     path = order.get("path", []) if order is not None else []
-    line = UnitLine(reading.actor, {"unit": reading.actor, "action": "rout", "path": path})
+    action = verb.lower()
+    line = UnitLine(reading.actor, {"unit": reading.actor, "action": action, "path": path})
     mail.units[reading.actor] = (number, line)
     return _line(number, raw, accepted, canonical=line.canonical)
+
+
+def _path_units(position: Position, seat: str) -> tuple[str, ...]:
+    """The units whose paths the seat gives now."""
+    if position.step == "retreat_path":
+        return (position.retreats[0][0],) if position.retreats else ()
+    return position.routers(seat)
 
 
 def _judge_unit(
@@ -255,7 +272,7 @@ def _dry_run(
     """Refuse the unit lines the actions (or rout) module refuses whatever the dice (see
     DRY_SEED). The check is given the activated wing, or at the rout phase the side."""
     assert mail.units is not None
-    owner = seat if position.step == "rout_paths" else position.current
+    owner = seat if position.step in PATH_STEPS else position.current
     if not mail.units or owner is None:
         return
     keep = decisions.text(ChangeOrder(None))
@@ -301,8 +318,8 @@ def _orders(
             answer = decisions.text(SetupOrders(tuple((w, mail.pairs[w]) for w in mine)))
     if decision is not None and step == "actions" and acted:
         answer = _unit_orders(mail)
-    if decision is not None and step == "rout_paths" and acted:
-        answer = _unit_orders(mail) if mail.units else decisions.DEFAULT_ROUTS
+    if decision is not None and step in PATH_STEPS and acted:
+        answer = _unit_orders(mail) if mail.units else PATH_STEPS[step][1]
     if decision is not None and step == "order_change" and acted:
         answer = answer or decisions.text(ChangeOrder(None))
         extra["actions"] = _unit_orders(mail)

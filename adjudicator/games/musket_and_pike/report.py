@@ -25,6 +25,7 @@ STEP_WORDS = {
     "order_change": "the order change",
     "actions": "the activation's unit actions",
     "continuation": "another activation, or stop",
+    "retreat_path": "a retreat's path after close combat",
     "rout_paths": "the routed units' paths",
     "none": "nothing owed",
 }

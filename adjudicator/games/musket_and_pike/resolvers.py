@@ -26,8 +26,9 @@ def _events(records: Iterable[Mapping[str, JSON]], wing: str | None) -> tuple[Ev
 
 
 def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None) -> Resolvers:
-    """Resolvers that hand steps C, D (actions.resolve_activation) and the rout phase
-    (rout.rout_side, a side at a time) to their modules, with the given ruleset and scenario
+    """Resolvers that hand steps C, D (actions.resolve_activation, and actions.resolve_retreat
+    for a retreat path asked in the middle of D) and the rout phase (rout.rout_side, a side at a
+    time) to their modules, with the given ruleset and scenario
     (default: the packaged ruleset and the position's own scenario)."""
 
     def activation(
@@ -51,7 +52,22 @@ def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None)
         moved, records = done
         return moved, _events(records, None)
 
-    return Resolvers(activation=activation, rout=rout_phase)
+    def retreat(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | str:
+        if not position.retreats:
+            return "no retreat is owed"
+        owed = position.retreats[0][0]
+        path = None
+        for given in paths:
+            if given.get("unit") != owed:
+                return f"the retreat owed is {owed}'s, not {given.get('unit')}'s"
+            path = [(int(h[0]), int(h[1])) for h in given["path"]]
+        done = actions.resolve_retreat(position, path, chance, rules=rules, battle=battle)
+        if isinstance(done, str):
+            return done
+        moved, records = done
+        return moved, _events(records, position.current)
+
+    return Resolvers(activation=activation, rout=rout_phase, retreat=retreat)
 
 
 def command_rules(rules: Ruleset) -> CommandRules:

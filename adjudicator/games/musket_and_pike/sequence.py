@@ -9,7 +9,8 @@ once; they are revealed together when both are in.
 Activation steps, as 3.2 gives them:
   A  pre-emption attempt by the inactive side (step "preempt"),
   B  order change (step "order_change"),
-  C+D unit actions and close combat (step "actions", resolved by the actions module),
+  C+D unit actions and close combat (step "actions", resolved by the actions module); a side that
+     chooses its retreat paths is asked for each one in the middle of D (step "retreat_path"),
   E  continuation (step "continuation"),
   F  a Bypassed wing activates (back to B); else the other side activates or passes (back to A);
      when no wing can be activated any more, or both sides pass in a row, the rout phase.
@@ -44,6 +45,7 @@ from adjudicator.games.musket_and_pike.decisions import (
     Continue,
     FirstWing,
     Preempt,
+    RetreatPath,
     RoutPaths,
     SetupOrders,
 )
@@ -59,7 +61,11 @@ ActivationResolver = Callable[[Position, str, tuple[JSON, ...], Chance], Advance
 # 3.3: one side's routed units make their rout moves, along the paths given (unit JSON objects
 # with a "path", for a side that chooses them) or by default; a refused path is a sentence.
 RoutResolver = Callable[[Position, Chance, str, tuple[JSON, ...]], Advance | str]
-# The standing RETREAT value with which a side chooses its routers' paths by mail.
+# D, paused for a retreat path: the first of ``position.retreats`` falls back along the path
+# given (a unit JSON object with a "path") or by default (nothing given), and the rest of the
+# activation's close combat is fought, maybe pausing again; a refused path is a sentence.
+RetreatResolver = Callable[[Position, Chance, tuple[JSON, ...]], Advance | str]
+# The standing RETREAT value with which a side chooses its routers' and retreats' paths by mail.
 CHOOSE_ROUTS = "choose"
 
 
@@ -82,12 +88,18 @@ def no_rout_moves(
     return position, ()
 
 
+def no_retreats(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | str:
+    """The default when no actions module is wired in: no close combat, so no retreat."""
+    return "retreats are not wired in here"
+
+
 @dataclass(frozen=True)
 class Resolvers:
     """The unit-level steps the machine hands over to the actions and rout modules."""
 
     activation: ActivationResolver = no_unit_actions
     rout: RoutResolver = no_rout_moves
+    retreat: RetreatResolver = no_retreats
 
 
 @dataclass(frozen=True)
@@ -128,9 +140,20 @@ def _owing(position: Position) -> tuple[str, ...]:
         return tuple(side for side in position.sides if side not in done)
     if step == "preempt" and position.active is not None:
         return (position.other(position.active),)
-    if step in ("first_wing", "activate", "order_change", "actions", "continuation", "rout_paths"):
+    if step in _ONE_SIDE_STEPS:
         return (position.active,) if position.active is not None else ()
     return ()
+
+
+_ONE_SIDE_STEPS = (
+    "first_wing",
+    "activate",
+    "order_change",
+    "actions",
+    "continuation",
+    "retreat_path",
+    "rout_paths",
+)
 
 
 def legal_answers(
@@ -170,6 +193,8 @@ def legal_answers(
         return (Continue(True), Continue(False))
     if step == "rout_paths":
         return (RoutPaths(()),)
+    if step == "retreat_path":
+        return (RetreatPath(()),)
     return ()
 
 
@@ -190,6 +215,8 @@ def _default(position: Position, side: str) -> Answer:
         return Actions(NO_ACTIONS)
     if step == "rout_paths":
         return RoutPaths(())
+    if step == "retreat_path":
+        return RetreatPath(())
     return Continue(False)
 
 
@@ -198,6 +225,9 @@ def _prompt(position: Position) -> str:
     if position.step == "rout_paths" and position.active is not None:
         running = ", ".join(position.routers(position.active))
         return f"rout phase: the path of each routed unit ({running}), or the default routs"
+    if position.step == "retreat_path" and position.retreats:
+        unit_id, hexes = position.retreats[0]
+        return f"close combat: {unit_id} falls back {hexes} hex(es): its path, or the default"
     return {
         "setup_orders": "secret orders for each of your wings (revealed when both sides are in)",
         "first_wing": "you have the initiative: which wing activates first",
@@ -285,9 +315,15 @@ def answer(
             if isinstance(done, str):
                 return done
             moved, events = done
-            return _after_actions(moved, events, ctx)
+            return _after_fighting(moved, events, ctx)
         case Continue(go):
             return _answer_continue(position, go, ctx)
+        case RetreatPath(paths):
+            done = ctx.resolvers.retreat(position, ctx.chance, paths)
+            if isinstance(done, str):
+                return done
+            moved, events = done
+            return _after_fighting(moved, events, ctx)
         case RoutPaths(paths):
             done = ctx.resolvers.rout(position, ctx.chance, side, paths)
             if isinstance(done, str):
@@ -461,6 +497,18 @@ def _begin(position: Position, wing_id: str, events: Events, ctx: _Ctx) -> Advan
     )
     text = f"{wing_id} begins activation {begun.activations}"
     return position, (*events, Event("activation", wing.side, wing_id, text))
+
+
+def _after_fighting(position: Position, events: Events, ctx: _Ctx) -> Advance:
+    """D, once the resolver hands back: a retreat whose path its side chooses is owed by that
+    side (the defender's, maybe, in the attacker's activation); else on to E."""
+    if position.retreats:
+        unit_id, hexes = position.retreats[0]
+        side = next(u.side for u in position.units if u.id == unit_id)
+        text = f"{side} chooses the path of {unit_id}'s retreat ({hexes} hex(es))"
+        ask = Event("retreat-path", side=side, wing=position.current, text=text)
+        return replace(position, step="retreat_path", active=side), (*events, ask)
+    return _after_actions(replace(position, active=_current(position).side), events, ctx)
 
 
 def _after_actions(position: Position, events: Events, ctx: _Ctx) -> Advance:

@@ -60,10 +60,10 @@ MEANING: dict[tuple[str, str], str] = {
     ("continue", "up-to-3"): "try for a second and a third activation",
     ("retreat", "edge"): "retreat toward my own map edge",
     ("retreat", "away"): "retreat away from the nearest enemy",
-    (
-        "retreat",
-        "choose",
-    ): "ask me for my routed units' paths at each rout phase (by default: away from the enemy)",
+    ("retreat", "choose"): (
+        "ask me for each retreat's path after close combat and for my routed units' paths at"
+        " each rout phase (by default: away from the enemy)"
+    ),
 }
 KIND_WORDS = {
     "preempt": "preempt",

@@ -15,7 +15,9 @@ Side = Literal["royalist", "parliament"]  # the bundled scenarios' sides; positi
 Hex = tuple[int, int]  # (column, row), offset coordinates defined in hexes.py
 JSON = Any
 
-SCHEMA = 1
+# 2: close combats still to fight and retreats still to make (``combats``, ``retreats``), for
+# the retreat path asked by mail in the middle of an activation. A schema 1 position has none.
+SCHEMA = 2
 KINDS = ("HI", "LI", "CAV", "ART")
 FORMATIONS = ("normal", "disordered", "broken")
 MORALE_STATES = ("good", "shaken", "routed")
@@ -32,6 +34,7 @@ STEPS = (
     "order_change",
     "actions",
     "continuation",
+    "retreat_path",
     "rout_paths",
     "none",
 )
@@ -109,6 +112,11 @@ class Position:
     secret_orders: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     winner: str | None = None
     end_reason: str | None = None
+    # The activation's close combats not yet fought, (defender, attackers) in declaration order,
+    # and the retreats the last one left to make, (unit, hexes) in order: the first is the one
+    # the "retreat_path" step asks for. Both are empty outside a paused close combat.
+    combats: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    retreats: tuple[tuple[str, int], ...] = ()
     extra: tuple[tuple[str, str], ...] = ()  # free flags for other modules (key, value)
 
     def wing(self, wing_id: str) -> Wing:
@@ -291,6 +299,8 @@ def dump(position: Position) -> dict[str, JSON]:
         ],
         "winner": position.winner,
         "end_reason": position.end_reason,
+        "combats": [[target, list(attackers)] for target, attackers in position.combats],
+        "retreats": [[unit, hexes] for unit, hexes in position.retreats],
         "extra": [[key, value] for key, value in position.extra],
     }
 
@@ -380,7 +390,7 @@ def _pairs(value: JSON, what: str) -> tuple[tuple[str, int], ...]:
     for item in value:
         ok = isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
         if not ok or not isinstance(item[1], int) or isinstance(item[1], bool):
-            raise StateError(f"{what} entries must be [side, integer]")
+            raise StateError(f"{what} entries must be [name, integer]")
         out.append((item[0], item[1]))
     return tuple(out)
 
@@ -397,11 +407,22 @@ def _str_pairs(value: JSON, what: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _combats(value: list[JSON]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for item in value:
+        ok = isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+        if not ok or not isinstance(item[1], list) or not all(isinstance(a, str) for a in item[1]):
+            raise StateError("combats entries must be [defender, [attacker, ...]]")
+        out.append((item[0], tuple(item[1])))
+    return tuple(out)
+
+
 def load(data: JSON) -> Position:
     """The position stored by ``dump``; raises StateError when the JSON is not one."""
     d = _mapping(data, "a position")
-    if d.get("schema") != SCHEMA:
-        raise StateError(f"unknown schema {d.get('schema')!r}")
+    schema = d.get("schema")
+    if schema not in (1, SCHEMA):
+        raise StateError(f"unknown schema {schema!r}")
     secret_raw = _get(d, "secret_orders", list)
     secret: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     for item in secret_raw:
@@ -433,5 +454,7 @@ def load(data: JSON) -> Position:
         secret_orders=tuple(secret),
         winner=_opt_str(d, "winner"),
         end_reason=_opt_str(d, "end_reason"),
+        combats=() if schema == 1 else _combats(_get(d, "combats", list)),
+        retreats=() if schema == 1 else _pairs(_get(d, "retreats", list), "retreats"),
         extra=_str_pairs(_get(d, "extra", list), "extra"),
     )
