@@ -151,7 +151,9 @@ def mail_parse(file: BinaryIO, recipients: tuple[str, ...]) -> None:
     from adjudicator.mail.inspect import inspect
 
     config = configuration.load()
-    found = inspect(file.read(), config.mail_domain, config.secret_key, list(recipients))
+    found = inspect(
+        file.read(), config.mail_domain, config.secret_key, list(recipients), config.previous_keys
+    )
     click.echo(json.dumps(found, indent=2, ensure_ascii=False))
 
 

@@ -25,6 +25,8 @@ class Config:
     mail_domain: str
     from_address: str
     secret_key: str
+    # Keys retired by a rotation, newest first, comma-separated: they still verify, never sign.
+    previous_secret_keys: str
     key_version: int
     inbound_token: str
     smtp_host: str
@@ -67,6 +69,11 @@ class Config:
     @property
     def outbox_dir(self) -> Path:
         return self.data_dir / "outbox"
+
+    @property
+    def previous_keys(self) -> tuple[str, ...]:
+        """The retired secret keys that still verify what they signed, newest first."""
+        return tuple(k.strip() for k in self.previous_secret_keys.split(",") if k.strip())
 
     @property
     def embedded_broker(self) -> bool:

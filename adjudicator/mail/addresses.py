@@ -2,8 +2,9 @@
 
 The address is the credential that routes a reply to a game and seat (as in Zulip's email gateway),
 so a player never needs a password; the sender check against the seat's registered address comes
-after routing, elsewhere. The key version in the token lets the secret be rotated without breaking
-the addresses already sitting in players' mailboxes.
+after routing, elsewhere. The key version in the token is the seat's: a seat handed to another
+player gets a new version, which retires the old player's address. A rotated secret keeps the
+addresses already in players' mailboxes working while the old key is listed as a previous one.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.utils import parseaddr
 
@@ -60,10 +62,19 @@ def check_signature(secret: str, game_id: int, seat: str, version: int) -> str:
     return hmac.new(key, message, hashlib.sha256).hexdigest()[:MAC_LENGTH]
 
 
-def check_signature_ok(secret: str, game_id: int, seat: str, version: int, given: str) -> bool:
-    """True when ``given`` is the seat's current checker signature (compared in constant time)."""
-    return hmac.compare_digest(
-        given.encode(), check_signature(secret, game_id, seat, version).encode()
+def check_signature_ok(
+    secret: str,
+    game_id: int,
+    seat: str,
+    version: int,
+    given: str,
+    previous: Sequence[str] = (),
+) -> bool:
+    """True when ``given`` is the seat's current checker signature under the secret or one of
+    the ``previous`` keys a rotation retired (compared in constant time)."""
+    return any(
+        hmac.compare_digest(given.encode(), check_signature(key, game_id, seat, version).encode())
+        for key in (secret, *previous)
     )
 
 
@@ -96,8 +107,9 @@ def is_command_address(address: str, local: str, domain: str) -> bool:
     return bare(address) == f"{local}@{domain}".lower()
 
 
-def route(address: str, domain: str, secret: str) -> SeatRoute | str:
-    """The seat an orders+<token>@<domain> address leads to, or the reason it leads nowhere."""
+def route(address: str, domain: str, secret: str, previous: Sequence[str] = ()) -> SeatRoute | str:
+    """The seat an orders+<token>@<domain> address leads to, or the reason it leads nowhere.
+    A token signed with one of the ``previous`` keys (retired by a rotation) still leads."""
     local, at, address_domain = bare(address).rpartition("@")
     if not at or address_domain.rstrip(".") != domain.lower().rstrip("."):
         return "not our domain"
@@ -108,7 +120,8 @@ def route(address: str, domain: str, secret: str) -> SeatRoute | str:
     if parsed is None:
         return "malformed token"
     game_id, seat, version, mac = parsed
-    if not hmac.compare_digest(mac, _mac(secret, game_id, seat, version)):
+    keys = (secret, *previous)
+    if not any(hmac.compare_digest(mac, _mac(key, game_id, seat, version)) for key in keys):
         return "token does not check out (truncated or forged?)"
     return SeatRoute(game_id=game_id, seat=seat, version=version)
 

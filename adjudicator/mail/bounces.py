@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import Message
 from email.parser import BytesParser
@@ -47,8 +48,9 @@ def is_bounce_address(address: str, domain: str) -> bool:
     return bool(at) and ours and local.startswith(LOCAL_PART + "+")
 
 
-def outbox_id(address: str, domain: str, secret: str) -> int | str:
-    """The outbox id a return path names, or why it names none (forged, truncated, not ours)."""
+def outbox_id(address: str, domain: str, secret: str, previous: Sequence[str] = ()) -> int | str:
+    """The outbox id a return path names, or why it names none (forged, truncated, not ours);
+    one signed with a ``previous`` key (retired by a rotation) still names its mail."""
     local, at, address_domain = bare(address).rpartition("@")
     if not at or address_domain.rstrip(".") != domain.lower().rstrip("."):
         return "not our domain"
@@ -59,7 +61,7 @@ def outbox_id(address: str, domain: str, secret: str) -> int | str:
     if found is None:
         return "malformed bounce address"
     number, mac = int(found.group(1)), found.group(2)
-    if not hmac.compare_digest(mac, _mac(secret, number)):
+    if not any(hmac.compare_digest(mac, _mac(key, number)) for key in (secret, *previous)):
         return "bounce address does not check out (forged or truncated?)"
     return number
 

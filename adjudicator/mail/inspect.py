@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from email import policy
 from email.parser import BytesHeaderParser
 from typing import Any
@@ -30,7 +31,11 @@ def automatic_kind(raw: bytes, sender: str) -> str:
 
 
 def inspect(
-    raw: bytes, domain: str, secret: str, envelope_to: list[str] | None = None
+    raw: bytes,
+    domain: str,
+    secret: str,
+    envelope_to: list[str] | None = None,
+    previous: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The message's kind, sender, route and the exact lines the order parser would get."""
     mail = read(raw)
@@ -54,7 +59,7 @@ def inspect(
         if local in ("new", "help"):
             route = {"to": target, "service": local}
         else:
-            seat = addresses.route(target, domain, secret)
+            seat = addresses.route(target, domain, secret, previous)
             route = (
                 {"to": target, "problem": seat}
                 if isinstance(seat, str)

@@ -45,7 +45,7 @@ def returned_mail(
     address = bounce_recipient(recipients, config.mail_domain)
     if address is None:
         return None
-    found = bounces.outbox_id(address, config.mail_domain, config.secret_key)
+    found = bounces.outbox_id(address, config.mail_domain, config.secret_key, config.previous_keys)
     if isinstance(found, str):
         log.warning("inbound %s to %s ignored: %s", record.id, address, found)
         return Handled("ignored", f"bounce address: {found}; never answered")

@@ -158,5 +158,7 @@ def seat_check(runtime: Runtime, game_id: int, seat: str, signature: str) -> Sea
 
 
 def _signed(runtime: Runtime, game: Game, seat: Seat, signature: str) -> bool:
-    secret = runtime.config.secret_key
-    return addresses.check_signature_ok(secret, game.id, seat.seat, seat.key_version, signature)
+    config = runtime.config
+    return addresses.check_signature_ok(
+        config.secret_key, game.id, seat.seat, seat.key_version, signature, config.previous_keys
+    )

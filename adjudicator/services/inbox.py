@@ -46,7 +46,9 @@ def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int
     config = runtime.config
     for field in recipients:
         for address in field.split(","):
-            route = addresses.route(address, config.mail_domain, config.secret_key)
+            route = addresses.route(
+                address, config.mail_domain, config.secret_key, config.previous_keys
+            )
             if isinstance(route, addresses.SeatRoute):
                 return route.game_id
     return None

@@ -54,7 +54,9 @@ class Refused:
 
 
 def _serializer(runtime: Runtime) -> URLSafeSerializer:
-    return URLSafeSerializer(runtime.config.secret_key, salt=SALT)
+    # itsdangerous signs with the last key and verifies with any: the retired ones first.
+    config = runtime.config
+    return URLSafeSerializer([*reversed(config.previous_keys), config.secret_key], salt=SALT)
 
 
 def issue(session: Session, runtime: Runtime, game: Game, now: datetime) -> Issued | TooMany | str:

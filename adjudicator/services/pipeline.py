@@ -151,7 +151,8 @@ def handle(
             session, runtime, mail, record.id, "unknown-address", {"address": target}
         )
         return Verdict("rejected", f"unknown address {target}")
-    route = addresses.route(target, domain, runtime.config.secret_key)
+    config = runtime.config
+    route = addresses.route(target, domain, config.secret_key, config.previous_keys)
     if isinstance(route, str):
         reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": route})
         return Verdict("rejected", f"reply address: {route}")

@@ -10,7 +10,12 @@ from adjudicator.templating import TEMPLATES
 
 def create_app(runtime: Runtime) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES / "web"))
-    app.config.update(SECRET_KEY=runtime.config.secret_key, MAX_CONTENT_LENGTH=None)
+    app.config.update(
+        SECRET_KEY=runtime.config.secret_key,
+        # Sessions signed before a rotation stay valid while the old key is listed.
+        SECRET_KEY_FALLBACKS=list(runtime.config.previous_keys),
+        MAX_CONTENT_LENGTH=None,
+    )
     # The session cookie carries the game-master panel's login: out of scripts' reach, and not
     # sent on cross-site posts; over HTTPS only when the site is served so.
     app.config.update(
