@@ -125,3 +125,30 @@ def test_a_refused_path_is_named_on_its_receipt_line_and_the_default_is_kept() -
     assert default.ok and default.orders == {"step": "rout_paths", "answer": "default routs"}
     # At the deadline the service takes the default: every router runs away from the enemy.
     assert GAME.default_orders(waiting, "royalist") == default.orders
+
+
+def test_a_written_path_off_the_top_edge_reads_back_from_the_mail() -> None:
+    """The hex beyond row 0 has a negative row (4.-1): the default rout written out names it,
+    and the mail grammar reads it back to the same path."""
+    position = alone(opening(), {"P-HI-1": (2, 0), "R-HI-1": (2, 2)})
+    position = place(position, "P-HI-1", (2, 0), morale_state="routed", formation="broken")
+    position = replace(
+        position,
+        turn=1,
+        step="rout_paths",
+        phase="rout",
+        active="parliament",
+        initiative="royalist",
+    )
+    position = standing.with_instruction(position, "parliament", "retreat", "choose")
+    [written] = [
+        o for o in GAME.legal_orders(position, "parliament") if o["answer"] != "default routs"
+    ]
+    [path] = [entry["path"] for entry in written["answer"]]
+    assert path and path[-1][1] < 0, path  # it leaves the map by the top edge
+    text = GAME.orders_text(written)
+    assert text is not None and ".-1" in text, text
+    report = GAME.parse_orders(position, "parliament", text)
+    assert report.ok and report.orders == written, (report.lines, report.orders)
+    resolved = GAME.resolve(position, {"parliament": report.orders}, Chance(SEED, "test", 2))
+    assert piece(resolved.state, "P-HI-1").hex is None  # routed off the map

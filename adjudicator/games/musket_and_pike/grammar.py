@@ -43,7 +43,9 @@ GRAMMAR_CODES = (
 )
 
 TOKEN = re.compile(
-    r"[(\[]?\s*(\d+)\s*[.,]\s*(\d+)\s*[)\]]?"  # a hex: 3.7, 3,7, (3,7), [3, 7]
+    # A hex: 3.7, 3,7, (3,7), [3, 7]; the hex beyond the top or left edge that a rout leaves the
+    # map by has a negative number: 4.-1.
+    r"[(\[]?\s*(-?\d+)\s*[.,]\s*(-?\d+)\s*[)\]]?"
     r"|(=)"
     r"|([a-z0-9][a-z0-9_\-]*)"
 )
