@@ -152,3 +152,35 @@ def test_a_written_path_off_the_top_edge_reads_back_from_the_mail() -> None:
     assert report.ok and report.orders == written, (report.lines, report.orders)
     resolved = GAME.resolve(position, {"parliament": report.orders}, Chance(SEED, "test", 2))
     assert piece(resolved.state, "P-HI-1").hex is None  # routed off the map
+
+
+def test_a_router_with_nowhere_to_run_is_written_hold_and_reads_back() -> None:
+    position = place(opening(), "P-HI-1", (3, 2), morale_state="routed", formation="broken")
+    ring = {
+        "P-CAV-1": (3, 1),
+        "P-LI-1": (4, 2),
+        "P-HI-2": (4, 3),
+        "R-HI-1": (3, 3),
+        "R-CAV-1": (2, 3),
+        "R-HI-2": (2, 2),
+    }
+    for unit_id, where in ring.items():
+        position = place(position, unit_id, where)
+    position = replace(
+        position,
+        turn=1,
+        step="rout_paths",
+        phase="rout",
+        active="parliament",
+        initiative="royalist",
+    )
+    position = standing.with_instruction(position, "parliament", "retreat", "choose")
+    [written] = [
+        o for o in GAME.legal_orders(position, "parliament") if o["answer"] != "default routs"
+    ]
+    text = GAME.orders_text(written)
+    assert text == "P-HI-1 HOLD", text
+    report = GAME.parse_orders(position, "parliament", text)
+    assert report.ok and report.orders == written, (report.lines, report.orders)
+    resolved = GAME.resolve(position, {"parliament": report.orders}, Chance(SEED, "test", 2))
+    assert piece(resolved.state, "P-HI-1").sp == piece(position, "P-HI-1").sp - 1

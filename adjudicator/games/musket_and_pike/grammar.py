@@ -269,6 +269,8 @@ def action_text(order: JSON) -> str:
     path = " ".join(hex_text((int(h[0]), int(h[1]))) for h in order.get("path", []))
     if "leader" in order:
         return f"{order['leader']} MOVE {path}".strip()
+    if order.get("action") in ("rout", "retreat") and not path:
+        return f"{order['unit']} HOLD"  # a router with nowhere to run: the empty path
     words = [str(order["unit"]), str(order["action"]).upper()]
     if path:
         words.append(path)
