@@ -255,6 +255,9 @@ class OutboxMessage(Base):
     last_error: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # When the tick last queued send_outbox for the mail: not again until that task has run (a
+    # later claim) or is presumed lost (services.ticks).
+    queued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # What the returned delivery status notification said, when it bounced.
     bounce: Mapped[str] = mapped_column(Text, default="")

@@ -136,3 +136,48 @@ def test_a_due_turn_is_queued_once_per_lease_not_at_every_tick(runtime: Runtime)
     # Lost with the broker, presumably: queued again once the lease is over.
     assert ticks.tick(runtime, now=late + lease + timedelta(seconds=1)).turns_due == [game_id]
     assert [item for item in queue if item[0] == "adjudicate"] == [("adjudicate", game_id)] * 2
+
+
+def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_due(
+    runtime: Runtime,
+) -> None:
+    """A deep outbox (a deadline storm) must not be queued again in full at every tick: a mail
+    never tried is left to the task queued when it was stored, until the lease says that task is
+    lost; a mail whose retry is due after a failed try is queued at once, and once."""
+    from adjudicator.services import deadlines, delivery, inbox, pipeline
+
+    queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
+    stored = inbox.store(
+        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
+    )
+    assert isinstance(stored, inbox.Stored)
+    pipeline.process(runtime, stored.id)
+    with runtime.db.session() as session:
+        row = session.scalars(select(OutboxMessage)).one()
+        # Stored ten minutes ago: the ticks below are played at moments since then, and the
+        # failed try at the end happens now, after them all.
+        row.created_at = utcnow() - timedelta(minutes=10)
+        outbox_id, created = row.id, row.created_at
+    queue.clear()
+    lease = deadlines.lease(runtime)
+
+    def queued(seconds: float) -> list[int]:
+        return ticks.tick(runtime, now=created + timedelta(seconds=seconds)).requeued_outbox
+
+    # Waiting behind a backlog: the ticks within the lease add no copies.
+    assert [queued(s) for s in (1, 30, 60, 90)] == [[], [], [], []]
+    late = lease.total_seconds() + 1
+    assert queued(late) == [outbox_id]  # presumed lost: queued again, once
+    assert queued(late + 30) == [] and queued(late + 60) == []
+    assert queued(late + lease.total_seconds() + 1) == [outbox_id]  # that one lost too
+    # A failed try: no task waits for the mail, so its due retry is queued at once, then left.
+    runtime.config = runtime.config.with_overrides(smtp_url="smtp://127.0.0.1:9")
+    assert delivery.deliver(runtime, outbox_id) == "pending"
+    with runtime.db.session() as session:
+        row = session.get_one(OutboxMessage, outbox_id)
+        assert row.claimed_at is not None
+        due = delivery.next_attempt_at(runtime, row.attempts, row.claimed_at)
+    assert ticks.tick(runtime, now=due - timedelta(seconds=1)).requeued_outbox == []
+    assert ticks.tick(runtime, now=due).requeued_outbox == [outbox_id]
+    assert ticks.tick(runtime, now=due + timedelta(seconds=30)).requeued_outbox == []
+    assert [item for item in queue if item[0] == "send_outbox"] == [("send_outbox", outbox_id)] * 3

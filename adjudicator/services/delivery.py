@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 
 from adjudicator.db import changed
 from adjudicator.mail import bounces
@@ -174,16 +174,11 @@ def send_smtp(url: str, sender: str, recipient: str, raw: bytes) -> None:
 def pending_ids(
     runtime: Runtime,
     stale_after: timedelta = timedelta(minutes=10),
-    queued_before: datetime | None = None,
     now: datetime | None = None,
 ) -> list[int]:
-    """Outbox rows to queue again: pending ones, and claims a dead worker left behind. A row
-    that failed is queued again only once its retry is due (``next_attempt_at``).
-
-    With ``queued_before`` (the tick's), a row never tried yet that was stored after that moment
-    is left to the task queued when it was committed; queueing it again at every tick only fills
-    the queue with duplicates when the workers are behind (tried rows are always queued again).
-    """
+    """Outbox rows that may be sent now: pending ones, and claims a dead worker left behind. A
+    row that failed is due again only once its retry is (``next_attempt_at``). Which of them
+    need a task queued again is the tick's to say (``ticks.tick``)."""
     now = now or utcnow()
     with runtime.db.session() as session:
         session.execute(
@@ -197,13 +192,6 @@ def pending_ids(
         query = select(OutboxMessage.id, OutboxMessage.attempts, OutboxMessage.claimed_at).where(
             OutboxMessage.status == "pending"
         )
-        if queued_before is not None:
-            query = query.where(
-                or_(
-                    OutboxMessage.claimed_at.is_not(None),
-                    OutboxMessage.created_at < queued_before,
-                )
-            )
         rows = session.execute(query.order_by(OutboxMessage.id)).all()
     return [
         outbox_id

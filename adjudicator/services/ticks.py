@@ -5,20 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import Update, func, or_, select, update
+from sqlalchemy import Update, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from adjudicator.models import Challenge, Game, InboundMessage, utcnow
+from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines, delivery, lifecycle
 from adjudicator.services.runtime import Runtime
 
-# Outbox work queued less than this long ago is left to the task already in flight.
-IN_FLIGHT = timedelta(seconds=30)
-
-# A due turn or an inbound message is queued again only once its last queueing is older than the
-# claim lease (deadlines.lease, claim_lease_seconds): until then its task is presumed waiting in
-# a busy queue, and queueing a copy at every tick only lengthens that queue. A task the broker
-# lost is thus queued again within claim_lease_seconds + tick_seconds (2.5 min by default).
+# A due turn, an inbound message or an outbox mail is queued again only once its last queueing
+# (or its storing, for mail never queued by the tick) is older than the claim lease
+# (deadlines.lease, claim_lease_seconds): until then its task is presumed waiting in a busy queue,
+# and queueing a copy at every tick only lengthens that queue. A task the broker lost is thus
+# queued again within claim_lease_seconds + tick_seconds (2.5 min by default). An outbox mail
+# whose retry is due after a failed try is queued at once: no task waits for it.
+# Ids per UPDATE ... IN (...), well under every database's limit on bound parameters.
+CHUNK = 1000
 
 
 @dataclass
@@ -63,8 +64,30 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
         )
     for inbound_id in report.requeued_inbound:
         runtime.enqueue("process_inbound", inbound_id)
-    for outbox_id in delivery.pending_ids(runtime, queued_before=now - IN_FLIGHT):
-        report.requeued_outbox.append(outbox_id)
+    due_outbox = delivery.pending_ids(runtime, now=now)
+    with runtime.db.session() as session:
+        for start in range(0, len(due_outbox), CHUNK):
+            report.requeued_outbox += _mark_queued(
+                session,
+                update(OutboxMessage).where(
+                    OutboxMessage.id.in_(due_outbox[start : start + CHUNK]),
+                    or_(
+                        # Never queued by the tick: a mail tried before (its retry is due, or a
+                        # dead worker's claim was released), or one whose own task is overdue.
+                        and_(
+                            OutboxMessage.queued_at.is_(None),
+                            or_(
+                                OutboxMessage.claimed_at.is_not(None),
+                                OutboxMessage.created_at < lost_before,
+                            ),
+                        ),
+                        OutboxMessage.queued_at < OutboxMessage.claimed_at,  # tried since
+                        OutboxMessage.queued_at < lost_before,
+                    ),
+                ),
+                now,
+            )
+    for outbox_id in sorted(report.requeued_outbox):
         runtime.enqueue("send_outbox", outbox_id)
     with runtime.db.session() as session:
         due = session.scalars(
