@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections import Counter
 from importlib import resources
 
 import pytest
@@ -220,3 +221,39 @@ def test_a_skirmish_played_by_mail_to_its_end(chooser_seed: int) -> None:
     assert outcome.finished and outcome.summary
     assert all(d["purpose"] and isinstance(d["natural"], int) for d in table.dice)
     assert len(table.dice) > len(purposes)  # the play after the script rolled dice too
+
+
+def test_every_legal_answer_reads_back_when_both_sides_choose_their_paths() -> None:
+    """Random play-outs of both scenarios with STANDING RETREAT ASK ME on both sides: at every
+    decision, every legal answer written as mail reads back to itself. (A rout off the top edge,
+    4.-1, and a router with nowhere to run, HOLD, once did not.) The seeds are fixed, so the
+    retreat and rout questions asked are the same at every run."""
+    from adjudicator.games.musket_and_pike import standing
+
+    asked: Counter[str] = Counter()
+    for number in range(24):
+        seed = b"paths %d" % number
+        battle = "braddock-down" if number % 2 else "skirmish"
+        state = GAME.new_game({"scenario": battle}, Chance(seed, "t", 0))
+        for side in state.sides:
+            state = standing.with_instruction(state, side, "retreat", "choose")
+        chooser = random.Random(number)
+        for step in range(1, 2_000):
+            owed = GAME.pending(state)
+            if not owed:
+                break
+            asked[state.step] += 1
+            answers = {}
+            for seat in owed:
+                legal = list(GAME.legal_orders(state, seat))
+                if state.step in ("retreat_path", "rout_paths"):
+                    for orders in legal:
+                        text = GAME.orders_text(orders) or ""
+                        report = GAME.parse_orders(state, seat, text)
+                        assert report.ok and report.orders == orders, (battle, number, text)
+                answers[seat] = chooser.choice(legal)
+                text = GAME.orders_text(answers[seat]) or ""
+                assert GAME.parse_orders(state, seat, text).orders == answers[seat], text
+            state = GAME.resolve(state, answers, Chance(seed, "t", step)).state
+        assert state.phase == "over", (battle, number)
+    assert asked["retreat_path"] >= 10 and asked["rout_paths"] >= 10, asked
