@@ -178,9 +178,11 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
     queue). Then a last worker, and every invariant."""
     cluster = deployment
     rng = random.Random(20)
-    # Fewer games than kills: a game whose adjudication was cut short is due again once the dead
-    # worker's lease runs out, and may be cut again.
-    games = cluster.new_games(12)
+    # Enough games that every round finds one still to adjudicate: between two kills a live
+    # worker may adjudicate several (each takes a fraction of a second), and with 12 games a run
+    # once had none left for its last round. A game whose adjudication was cut short is due again
+    # once the dead worker's lease runs out, and may be cut again.
+    games = cluster.new_games(40)
     stored = {store_orders(cluster, game_id, n): game_id for n, game_id in enumerate(games)}
     cluster.start_worker("first")  # the welcomes and France's orders, before any turn is due
     cluster.wait_settled()
