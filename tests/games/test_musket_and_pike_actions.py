@@ -384,7 +384,8 @@ def test_rout_runs_away_and_guns_are_abandoned() -> None:
     assert events[2] == {"type": "rout", "unit": "R-ART-1", "path": [], "abandoned": True}
 
 
-def test_a_blocked_router_loses_sp() -> None:
+def boxed_in() -> Position:
+    """P-HI-1 routed at 3.2 with every neighbour taken: it has nowhere to run."""
     position = place(opening(), "P-HI-1", (3, 2), morale_state="routed", formation="broken")
     ring = {
         "P-CAV-1": (3, 1),
@@ -396,6 +397,11 @@ def test_a_blocked_router_loses_sp() -> None:
     }
     for unit_id, where in ring.items():
         position = place(position, unit_id, where)
+    return position
+
+
+def test_a_blocked_router_loses_sp() -> None:
+    position = boxed_in()
     after, events = resolve_rout(position, Chance(SEED, "test", 1))
     trapped = piece(after, "P-HI-1")
     assert trapped.hex == (3, 2) and trapped.sp == 6 and after.lost("parliament") == 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from test_musket_and_pike_actions import SEED, alone, opening, piece, place
+from test_musket_and_pike_actions import SEED, alone, boxed_in, opening, piece, place
 
 from adjudicator.core.chance import Chance
 from adjudicator.games.musket_and_pike import standing
@@ -127,11 +127,9 @@ def test_a_refused_path_is_named_on_its_receipt_line_and_the_default_is_kept() -
     assert GAME.default_orders(waiting, "royalist") == default.orders
 
 
-def test_a_written_path_off_the_top_edge_reads_back_from_the_mail() -> None:
-    """The hex beyond row 0 has a negative row (4.-1): the default rout written out names it,
-    and the mail grammar reads it back to the same path."""
-    position = alone(opening(), {"P-HI-1": (2, 0), "R-HI-1": (2, 2)})
-    position = place(position, "P-HI-1", (2, 0), morale_state="routed", formation="broken")
+def parliament_asked(position: Position) -> tuple[Position, Any]:
+    """The position at the rout phase with parliament choosing its routers' paths, and the
+    default paths written out (the legal answer that is not DEFAULT ROUTS)."""
     position = replace(
         position,
         turn=1,
@@ -144,6 +142,15 @@ def test_a_written_path_off_the_top_edge_reads_back_from_the_mail() -> None:
     [written] = [
         o for o in GAME.legal_orders(position, "parliament") if o["answer"] != "default routs"
     ]
+    return position, written
+
+
+def test_a_written_path_off_the_top_edge_reads_back_from_the_mail() -> None:
+    """The hex beyond row 0 has a negative row (4.-1): the default rout written out names it,
+    and the mail grammar reads it back to the same path."""
+    position = alone(opening(), {"P-HI-1": (2, 0), "R-HI-1": (2, 2)})
+    position = place(position, "P-HI-1", (2, 0), morale_state="routed", formation="broken")
+    position, written = parliament_asked(position)
     [path] = [entry["path"] for entry in written["answer"]]
     assert path and path[-1][1] < 0, path  # it leaves the map by the top edge
     text = GAME.orders_text(written)
@@ -155,29 +162,7 @@ def test_a_written_path_off_the_top_edge_reads_back_from_the_mail() -> None:
 
 
 def test_a_router_with_nowhere_to_run_is_written_hold_and_reads_back() -> None:
-    position = place(opening(), "P-HI-1", (3, 2), morale_state="routed", formation="broken")
-    ring = {
-        "P-CAV-1": (3, 1),
-        "P-LI-1": (4, 2),
-        "P-HI-2": (4, 3),
-        "R-HI-1": (3, 3),
-        "R-CAV-1": (2, 3),
-        "R-HI-2": (2, 2),
-    }
-    for unit_id, where in ring.items():
-        position = place(position, unit_id, where)
-    position = replace(
-        position,
-        turn=1,
-        step="rout_paths",
-        phase="rout",
-        active="parliament",
-        initiative="royalist",
-    )
-    position = standing.with_instruction(position, "parliament", "retreat", "choose")
-    [written] = [
-        o for o in GAME.legal_orders(position, "parliament") if o["answer"] != "default routs"
-    ]
+    position, written = parliament_asked(boxed_in())
     text = GAME.orders_text(written)
     assert text == "P-HI-1 HOLD", text
     report = GAME.parse_orders(position, "parliament", text)

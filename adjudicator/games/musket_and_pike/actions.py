@@ -51,6 +51,7 @@ from adjudicator.games.musket_and_pike.field import (
 from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
 from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
 from adjudicator.games.musket_and_pike.scenario import Scenario
+from adjudicator.games.musket_and_pike.sequence import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position
 
 ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")
@@ -344,10 +345,6 @@ def resolve_activation(
     return fight(replace(position, combats=combats), field, chance, events), events
 
 
-# The standing RETREAT value with which a side chooses its units' retreat paths by mail.
-CHOOSE = "choose"
-
-
 def asks_path(position: Position, field: Field, unit_id: str, hexes: int) -> bool:
     """Whether the retreat is the unit's player's to choose: RETREAT ASK ME, and somewhere to
     go (a unit that cannot step at all just loses SP, with nothing to ask)."""
@@ -356,7 +353,7 @@ def asks_path(position: Position, field: Field, unit_id: str, hexes: int) -> boo
         hexes > 0
         and mover is not None
         and mover.hex is not None
-        and position.standing(mover.side, "retreat") == CHOOSE
+        and position.standing(mover.side, "retreat") == CHOOSE_PATHS
         and bool(retreat_steps(position, field, mover, mover.hex, ()))
     )
 

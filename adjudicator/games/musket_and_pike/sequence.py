@@ -66,7 +66,7 @@ RoutResolver = Callable[[Position, Chance, str, tuple[JSON, ...]], Advance | str
 # activation's close combat is fought, maybe pausing again; a refused path is a sentence.
 RetreatResolver = Callable[[Position, Chance, tuple[JSON, ...]], Advance | str]
 # The standing RETREAT value with which a side chooses its routers' and retreats' paths by mail.
-CHOOSE_ROUTS = "choose"
+CHOOSE_PATHS = "choose"
 
 
 def no_unit_actions(
@@ -591,7 +591,7 @@ def _rout_from(position: Position, index: int, events: Events, ctx: _Ctx) -> Adv
     """The sides' rout moves from ``position.sides[index]`` on, in the scenario's order; a side
     that chooses its paths (and has routers) is asked, and the phase waits for it."""
     for side in position.sides[index:]:
-        if position.routers(side) and position.standing(side, "retreat") == CHOOSE_ROUTS:
+        if position.routers(side) and position.standing(side, "retreat") == CHOOSE_PATHS:
             ask = Event("rout-paths", side=side, text=f"{side} chooses its routed units' paths")
             return replace(position, step="rout_paths", active=side), (*events, ask)
         done = ctx.resolvers.rout(position, ctx.chance, side, ())
