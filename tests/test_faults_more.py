@@ -219,7 +219,10 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
             [child] = pool_children(cluster, worker)
             os.kill(child, signal.SIGKILL)
             how = "pool process"
-        # A lease the dead process still holds is an adjudication it was killed inside of.
+        # A COMMIT the killed process had already sent is still carried out by the server: give
+        # it a moment before reading what the kill left behind. A lease the dead process still
+        # holds then is an adjudication it was killed inside of.
+        time.sleep(0.5)
         now_held = leases_since(cluster, games, datetime.min.replace(tzinfo=UTC))
         cut = [
             game_id
