@@ -318,3 +318,51 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
         assert "P-LI-1 retreats to 0.3" in text and "P-LI-1: 1.3 → 0.3" in text, text
     seats, after = owed(runtime, game_id)
     assert seats == ["royalist"] and getattr(after, "step", None) == "continuation"
+
+
+def set_up_by_mail(runtime: Runtime, royalist: str, parliament: str) -> tuple[int, dict[str, str]]:
+    """A skirmish whose secret wing orders both players have mailed (parliament second): the
+    game, and what each player was mailed after the reveal."""
+    game_id = start(runtime)
+    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], f"ORDERS {royalist}"))
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], f"ORDERS {parliament}"))
+    return game_id, {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
+
+
+def test_the_initiative_winner_is_offered_the_wings_the_rules_allow_by_mail(
+    runtime: Runtime,
+) -> None:
+    """4.1.1: royalist holds Charge with one wing against none and so may open with either of
+    its wings, the one holding Make Ready too: the mail lists both, and FIRST with the junior
+    wing is accepted."""
+    game_id, asked = set_up_by_mail(
+        runtime, "R-A=charge R-B=make ready", "P-A=receive charge P-B=make ready"
+    )
+    seats, state = owed(runtime, game_id)
+    assert seats == ["royalist"] and getattr(state, "step", None) == "first_wing"
+    assert "first R-A" in asked[ROYALIST] and "first R-B" in asked[ROYALIST], asked[ROYALIST]
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(ROYALIST, reply_address(runtime, ROYALIST), "FIRST R-B"))
+    receipt = text_of(sent(runtime, before)[0])
+    assert "not accepted" not in receipt.lower(), receipt
+    seats, state = owed(runtime, game_id)
+    assert getattr(state, "current", None) == "R-B" and seats == ["parliament"]
+
+
+def test_a_tie_break_winner_opens_with_its_wing_holding_the_senior_order_by_mail(
+    runtime: Runtime,
+) -> None:
+    """4.1.2: on equal counts the best-rated commander holding Charge wins, and that side opens
+    with its one wing holding Charge, without being asked: the junior wing is not offered."""
+    game_id, told = set_up_by_mail(
+        runtime, "R-A=charge R-B=make ready", "P-A=charge P-B=make ready"
+    )
+    # One wing each holds Charge; R-WC-A (-2) is rated better than P-WC-A (-1).
+    assert "royalist wins the initiative" in told[ROYALIST], told[ROYALIST]
+    seats, state = owed(runtime, game_id)
+    # R-A, the one royalist wing holding Charge, is activated at once: parliament may pre-empt.
+    assert seats == ["parliament"] and getattr(state, "step", None) == "preempt"
+    assert getattr(state, "current", None) == "R-A"
+    assert "first R-B" not in told[ROYALIST]

@@ -201,8 +201,10 @@ class Game(abc.ABC, Generic[StateT]):
         """The picture in words: alt text for the image and the plain-text mail."""
 
     @abc.abstractmethod
-    def help_text(self) -> str:
-        """The order syntax with examples, for HELP and the web help page."""
+    def help_text(self, options: Mapping[str, str] | None = None) -> str:
+        """The order syntax with examples, for HELP and the web help page. Given a game's
+        options, the rules that differ between variants are stated as that game plays them;
+        without (the web page, help@), each variant's."""
 
     def card_texts(self) -> Sequence[CardText]:
         """The game's cards for the help page, from its card data; none where it has no cards."""

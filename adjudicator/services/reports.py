@@ -230,7 +230,7 @@ def mail_all_seats(
 
 
 def game_started(session: Session, runtime: Runtime, game: Game) -> None:
-    help_text = play.rules_for(game).help_text()
+    help_text = play.rules_for(game).help_text(game.options)
     for index, seat in enumerate(game.seats):
         mail_seat(
             session,
@@ -389,7 +389,7 @@ def command_context(
     sections.done.sort(key=lambda entry: place.get(entry.line, len(place)))
     return {
         "sections": sections.json(),
-        "help": rules.help_text() if reading.has("HELP") else "",
+        "help": rules.help_text(game.options) if reading.has("HELP") else "",
         "on_file": on_file,
     }
 

@@ -13,6 +13,7 @@ import pytest
 
 from adjudicator.games.musket_and_pike import hexes
 from adjudicator.games.musket_and_pike.data import (
+    LAST_TURN_RULES,
     RULESET_CODES,
     DataError,
     load_ruleset,
@@ -283,3 +284,18 @@ def test_the_help_page_prints_the_tables_the_rules_use() -> None:
     other = tables_text(changed)
     assert "pre-emption succeeds on <= 3" in other
     assert "woods (W): 2/1/3/-, cover 4" in other
+
+
+def test_the_scenario_names_its_rule_after_the_last_turn() -> None:
+    raw = raw_scenario()
+    raw["victory"] = {"last_turn": "draw"}
+    drawn = parse_scenario("skirmish", raw)
+    assert not isinstance(drawn, list) and drawn.last_turn_rule == "draw"
+    # A scenario that names none plays the ruleset's; an unknown one is refused.
+    del raw["victory"]
+    plain = parse_scenario("skirmish", raw)
+    assert not isinstance(plain, list) and plain.last_turn_rule == ruleset().last_turn
+    raw["victory"] = {"last_turn": "sudden_death"}
+    assert "bad-choice" in scenario_codes(raw)
+    for name in ("braddock-down", "skirmish"):
+        assert scenario(name).last_turn_rule in LAST_TURN_RULES

@@ -48,6 +48,9 @@ def opened() -> Table:
     table = Table()
     table.send("royalist", "ORDERS R-A=charge R-B=make ready")
     table.send("parliament", "p-a = receive charge\nP-B: make_ready")
+    # Royalist has more wings holding Charge (1 to 0) and may open with either of its wings.
+    assert set(GAME.pending(table.state)) == {"royalist"}
+    table.send("royalist", "FIRST R-A")
     return table
 
 

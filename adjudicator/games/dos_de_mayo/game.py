@@ -166,7 +166,7 @@ class DosDeMayo(Game[Position]):
     def card_texts(self) -> Sequence[CardText]:
         return help_cards()
 
-    def help_text(self) -> str:
+    def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return help_text()
 
     def orders_text(self, orders: JSON) -> str | None:

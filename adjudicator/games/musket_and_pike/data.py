@@ -32,6 +32,13 @@ CONTACT_RULES = ("always", "never", "near")
 # Who wins when the last turn ends with both armies in the field [house]: nobody, or the side
 # that has spent the smaller share of its break level.
 LAST_TURN_RULES = ("draw", "fewer_losses")
+# Each rule as players read it, in the help, the opening mail and the final report.
+LAST_TURN_WORDS = {
+    "draw": "the battle is drawn",
+    "fewer_losses": (
+        "the side that lost the smaller share of its break level wins (equal shares: a draw)"
+    ),
+}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ only asks what nobody has answered in advance.
 from __future__ import annotations
 
 import functools
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
@@ -41,14 +42,14 @@ from adjudicator.games.musket_and_pike import (
 )
 from adjudicator.games.musket_and_pike.combat import fire_problem, retreat
 from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.data import ruleset
+from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS, ruleset
 from adjudicator.games.musket_and_pike.decisions import Actions, Answer
 from adjudicator.games.musket_and_pike.field import contacts, enemies, field_for, nearest_enemy
 from adjudicator.games.musket_and_pike.hexes import aspect, distance
 from adjudicator.games.musket_and_pike.movement import first_legal_moves
 from adjudicator.games.musket_and_pike.report import event_words
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
-from adjudicator.games.musket_and_pike.scenario import scenario, scenario_names
+from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
 from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view
@@ -64,8 +65,30 @@ DRY_SEED = b"musket-and-pike dry run"
 MOVES_PER_UNIT = 2
 
 
-def _rules() -> CommandRules:
-    return command_rules(ruleset())
+def _rules(position: Position) -> CommandRules:
+    """The ruleset as the sequence reads it, with the end rule of the position's scenario."""
+    return command_rules(ruleset(), _battle(position.scenario))
+
+
+def _battle(ident: str) -> Scenario | None:
+    """A packaged scenario by id; None for a position of none (tests and tools build those)."""
+    return scenario(ident) if ident in scenario_names() else None
+
+
+def last_turn_rule_text(options: Mapping[str, str] | None) -> str:
+    """What decides a battle whose last turn ends with both armies in the field, as that game
+    plays it (its scenario's rule), or, without a game, as each scenario plays it; wrapped and
+    indented for the help."""
+    lead = "After the last turn, with both armies still in the field,"
+    if options is not None and options.get("scenario") in scenario_names():
+        words = LAST_TURN_WORDS[scenario(options["scenario"]).last_turn_rule]
+        return textwrap.fill(f"{lead} {words}.", 76, initial_indent="  ", subsequent_indent="  ")
+    lines = [textwrap.fill(f"{lead} the scenario decides:", 76, initial_indent="  ")]
+    for name in _options()[0].choices:
+        battle = scenario(name)
+        said = f"{battle.title}: {LAST_TURN_WORDS[battle.last_turn_rule]}."
+        lines.append(textwrap.fill(said, 76, initial_indent="  - ", subsequent_indent="    "))
+    return "\n".join(lines)
 
 
 def _seats() -> tuple[str, ...]:
@@ -135,7 +158,7 @@ class MusketAndPike(Game[Position]):
         return replace(opening, extra=((HOURS_KEY, chosen["decision_hours"]),))
 
     def pending(self, state: Position) -> dict[str, Decision]:
-        owed = sequence.pending(state, _rules())
+        owed = sequence.pending(state, _rules(state))
         out: dict[str, Decision] = {}
         for seat, decision in owed.items():
             prompt = f"Turn {state.turn} of {state.last_turn}: {decision.prompt}"
@@ -144,10 +167,10 @@ class MusketAndPike(Game[Position]):
         return out
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
-        return receipts.read_mail(state, seat, text, _rules(), check_actions)
+        return receipts.read_mail(state, seat, text, _rules(state), check_actions)
 
     def default_orders(self, state: Position, seat: str) -> JSON:
-        rules = _rules()
+        rules = _rules(state)
         decision = sequence.pending(state, rules).get(seat)
         if decision is None:
             return {"step": state.step, "answer": None}
@@ -159,7 +182,7 @@ class MusketAndPike(Game[Position]):
         return {"step": state.step, "answer": _answer_json(answer)}
 
     def legal_orders(self, state: Position, seat: str) -> Sequence[JSON]:
-        rules = _rules()
+        rules = _rules(state)
         if seat not in sequence.pending(state, rules):
             return []
         answers = [
@@ -228,7 +251,7 @@ class MusketAndPike(Game[Position]):
         answer = orders.get("answer")
         if answer is None:
             return position
-        rules = _rules()
+        rules = _rules(position)
         if orders.get("step") != position.step or seat not in sequence.pending(position, rules):
             detail = f"this answer was for {orders.get('step')}; the battle has moved on"
             outcomes.append(OrderOutcome(seat, _said(answer), "not-owed", detail))
@@ -254,7 +277,7 @@ class MusketAndPike(Game[Position]):
         self, position: Position, chance: Chance, outcomes: list[OrderOutcome], events: list[Event]
     ) -> Position:
         """Answer every decision a standing instruction covers, until one nobody answered."""
-        rules = _rules()
+        rules = _rules(position)
         for _ in range(MAX_STANDING_STEPS):
             owed = sequence.pending(position, rules)
             if len(owed) != 1:
@@ -291,13 +314,18 @@ class MusketAndPike(Game[Position]):
             return Outcome(False, summary=f"Turn {state.turn} of {state.last_turn}: {losses}.")
         winners = (state.winner,) if state.winner else ()
         head = f"{state.winner} wins" if state.winner else "No winner"
+        reason = state.end_reason or ""
+        battle = _battle(state.scenario)
+        if reason == "last turn played" and battle is not None:
+            # The final report says which rule decided, as the help and the opening mail did.
+            reason += f": after it {LAST_TURN_WORDS[battle.last_turn_rule]}"
         score = (1 if state.winner == first else 0, state.lost(second), -state.lost(first))
-        return Outcome(True, winners, f"{head} ({state.end_reason}); {losses}.", score)
+        return Outcome(True, winners, f"{head} ({reason}); {losses}.", score)
 
     # --- showing ------------------------------------------------------------------------------
 
     def view(self, state: Position, seat: str | None) -> JSON:
-        return view(state, seat, _rules())
+        return view(state, seat, _rules(state))
 
     def scramble_hidden(self, state: Position, seat: str | None, salt: int) -> Position:
         return scramble_hidden(state, seat, salt)
@@ -320,8 +348,8 @@ class MusketAndPike(Game[Position]):
 
         return words(view)
 
-    def help_text(self) -> str:
-        return help_text()
+    def help_text(self, options: Mapping[str, str] | None = None) -> str:
+        return help_text().replace(END_RULE_MARK, last_turn_rule_text(options))
 
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         return report.step_report(facts)
@@ -330,9 +358,14 @@ class MusketAndPike(Game[Position]):
         return grammar.orders_text(orders)
 
 
+# Where help.txt states the rule after the last turn; it comes from the scenario data.
+END_RULE_MARK = "{last_turn_rule}"
+
+
 @functools.cache
 def help_text() -> str:
-    """help.txt, then the house tables written out from ruleset.toml (what the rules use)."""
+    """help.txt, then the house tables written out from ruleset.toml (what the rules use); the
+    rule after the last turn is filled in per game (``END_RULE_MARK``)."""
     package = resources.files("adjudicator.games.musket_and_pike")
     written = package.joinpath("help.txt").read_text(encoding="utf-8")
     return written.rstrip("\n") + "\n\n" + tables_text(ruleset()) + "\n"

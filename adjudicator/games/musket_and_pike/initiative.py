@@ -3,10 +3,12 @@
 Determined once per turn, at its start, from the orders the wings hold:
 
 - the senior order present is Charge if any wing holds it, else Make Ready, else Receive Charge;
-- the side with more wings holding it wins and chooses which of those wings activates first;
+- the side with more wings holding it wins and chooses which of its wings activates first: any
+  of them, whatever order it holds (4.1.1);
 - on equal counts (4.1.2) the side whose wing commander *holding that order* has the best rating
-  (-2 best) wins; equal ratings: both roll a die, the higher wins, ties are re-rolled. Counts of
-  junior orders never decide anything;
+  (-2 best) wins; equal ratings: both roll a die, the higher wins, ties are re-rolled. This
+  winner activates one of its wings holding the senior order. Counts of junior orders never
+  decide anything;
 - no wing holds any of the three (all Rally): a die roll decides (house rule);
 - a wing whose commander is off the map cannot be activated and does not count (house rule).
 """
@@ -30,7 +32,7 @@ class Initiative:
 
     side: str | None  # None: no wing of either side can be activated this turn
     senior: str | None  # None: all Rally (or nothing can activate)
-    choices: tuple[str, ...]  # wing ids, position order
+    choices: tuple[str, ...]  # wing ids, position order (see first_wings)
     events: tuple[Event, ...]
 
 
@@ -52,6 +54,33 @@ def senior_order(wings: tuple[Wing, ...]) -> str | None:
         if order in held:
             return order
     return None
+
+
+def _holding(position: Position, senior: str) -> dict[str, tuple[Wing, ...]]:
+    return {
+        side: tuple(w for w in eligible(position, side) if w.order == senior)
+        for side in position.sides
+    }
+
+
+def won_on_count(position: Position, senior: str | None) -> bool:
+    """Whether this turn's initiative went to the side with more wings holding ``senior``
+    (4.1.1) rather than to a tie-break (4.1.2) or a roll among all-Rally wings."""
+    if senior is None:
+        return False
+    first, second = (len(wings) for wings in _holding(position, senior).values())
+    return first != second
+
+
+def first_wings(position: Position, side: str, senior: str | None) -> tuple[str, ...]:
+    """The wings ``side``, holding the initiative, may activate first: after a straight count
+    win (4.1.1) any of its wings, whatever order it holds; after a tie-break (4.1.2) only those
+    holding the senior order; when all hold Rally, any. Nothing changes between the initiative
+    and this choice, so the sequence asks here again rather than storing the list."""
+    wings = eligible(position, side)
+    if senior is None or won_on_count(position, senior):
+        return tuple(w.id for w in wings)
+    return tuple(w.id for w in wings if w.order == senior)
 
 
 def _best_rating(position: Position, wings: tuple[Wing, ...]) -> int:
@@ -79,22 +108,22 @@ def determine(position: Position, chance: Chance) -> Initiative:
     if not every:
         return Initiative(None, None, (), (Event("initiative", text="no wing can be activated"),))
     senior = senior_order(every)
-    holding = {side: tuple(w for w in mine[side] if w.order == senior) for side in mine}
     if senior is None:
         # All Rally: only a side with a wing to activate can use the initiative.
         if not mine[first] or not mine[second]:
             side = first if mine[first] else second
             why = f"only {side} has a wing that can be activated"
-            return _won(side, None, mine[side], why, ())
+            return _won(position, side, None, why, ())
         side_or_none, rolls = _die_off(position, chance, "initiative all rally")
         why = "all wings hold Rally: die roll"
-        return _won_roll(position, side_or_none, None, mine, why, rolls)
+        return _won_roll(position, side_or_none, None, why, rolls)
+    holding = _holding(position, senior)
     count = {side: len(holding[side]) for side in holding}
     if count[first] != count[second]:
         side = first if count[first] > count[second] else second
         against = count[position.other(side)]
         why = f"{side} has more wings holding {senior} ({count[side]} to {against})"
-        return _won(side, senior, holding[side], why, ())
+        return _won(position, side, senior, why, ())
     rating = {side: _best_rating(position, holding[side]) for side in holding}
     if rating[first] != rating[second]:
         side = first if rating[first] < rating[second] else second
@@ -102,16 +131,16 @@ def determine(position: Position, chance: Chance) -> Initiative:
             f"equal wings holding {senior}; {side}'s best commander holding it is rated "
             f"{rating[side]} against {rating[position.other(side)]}"
         )
-        return _won(side, senior, holding[side], why, ())
+        return _won(position, side, senior, why, ())
     side_or_none, rolls = _die_off(position, chance, "initiative tie-break")
     why = f"equal wings holding {senior} and equal best ratings ({rating[first]}): die roll"
-    return _won_roll(position, side_or_none, senior, holding, why, rolls)
+    return _won_roll(position, side_or_none, senior, why, rolls)
 
 
 def _won(
-    side: str, senior: str | None, wings: tuple[Wing, ...], why: str, rolls: tuple[Roll, ...]
+    position: Position, side: str, senior: str | None, why: str, rolls: tuple[Roll, ...]
 ) -> Initiative:
-    choices = tuple(w.id for w in wings)
+    choices = first_wings(position, side, senior)
     event = Event("initiative", side=side, text=f"{side} wins the initiative: {why}", rolls=rolls)
     return Initiative(side, senior, choices, (event,))
 
@@ -120,7 +149,6 @@ def _won_roll(
     position: Position,
     side: str | None,
     senior: str | None,
-    wings: dict[str, tuple[Wing, ...]],
     why: str,
     rolls: list[Roll],
 ) -> Initiative:
@@ -128,4 +156,4 @@ def _won_roll(
         # Only a Chance that never stops tying gets here; the first side is a stable fallback.
         side = position.sides[0]
         why += " (no decision after many re-rolls: first side)"
-    return _won(side, senior, wings[side], why, tuple(rolls))
+    return _won(position, side, senior, why, tuple(rolls))

@@ -8,6 +8,7 @@ JSON objects with a "type"; they are carried over unchanged in ``Event.data``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.chance import Chance
@@ -70,6 +71,9 @@ def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None)
     return Resolvers(activation=activation, rout=rout_phase, retreat=retreat)
 
 
-def command_rules(rules: Ruleset) -> CommandRules:
-    """The packaged ruleset as the sequence reads it (mypy checks that the fields fit)."""
-    return rules
+def command_rules(rules: Ruleset, battle: Scenario | None = None) -> CommandRules:
+    """The ruleset as the sequence reads it (mypy checks that the fields fit), with the end rule
+    of the battle played when one is given: the scenario's rule decides after the last turn."""
+    if battle is None:
+        return rules
+    return replace(rules, last_turn=battle.last_turn_rule)

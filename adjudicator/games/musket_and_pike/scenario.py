@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from adjudicator.games.musket_and_pike.data import DataError, Problem, Ruleset, ruleset
+from adjudicator.games.musket_and_pike.data import (
+    LAST_TURN_RULES,
+    DataError,
+    Problem,
+    Ruleset,
+    ruleset,
+)
 from adjudicator.games.musket_and_pike.hexes import Hex, on_map
 from adjudicator.games.musket_and_pike.state import (
     KINDS,
@@ -66,6 +72,9 @@ class Scenario:
     sides: tuple[SideInfo, ...]
     names: Mapping[str, str]  # wing, unit and leader id -> display name
     opening: Position
+    # Who wins when the last turn ends with both armies in the field, one of LAST_TURN_RULES:
+    # the scenario's [victory] last_turn, else the ruleset's.
+    last_turn_rule: str = "draw"
 
     def letter(self, where: Hex) -> str:
         column, row = where
@@ -210,6 +219,12 @@ def parse_scenario(
         return [Problem("missing-key", "[scenario] is missing")]
     title = _text(head, "title", "scenario", problems)
     turns = _int(head, "turns", "scenario", problems, 1, 99)
+    victory = raw.get("victory", {})
+    last_turn_rule = victory.get("last_turn", rules.last_turn) if isinstance(victory, dict) else ""
+    if last_turn_rule not in LAST_TURN_RULES:
+        problems.append(
+            Problem("bad-choice", f"victory.last_turn must be one of {LAST_TURN_RULES}")
+        )
     width, height, rows = _map(head, rules, problems)
     sides = _sides(raw, problems, ids)
     deploy = {side.id: side.deploy_rows for side in sides}
@@ -340,6 +355,7 @@ def parse_scenario(
         sides=tuple(sides),
         names=names,
         opening=opening,
+        last_turn_rule=str(last_turn_rule),
     )
 
 

@@ -49,7 +49,12 @@ from adjudicator.games.musket_and_pike.decisions import (
     RoutPaths,
     SetupOrders,
 )
-from adjudicator.games.musket_and_pike.initiative import can_activate, determine, eligible
+from adjudicator.games.musket_and_pike.initiative import (
+    can_activate,
+    determine,
+    eligible,
+    first_wings,
+)
 from adjudicator.games.musket_and_pike.state import ORDERS, Event, Hex, Leader, Position, Wing
 
 JSON = Any
@@ -249,15 +254,10 @@ def _current(position: Position) -> Wing:
 
 
 def _first_choices(position: Position) -> tuple[str, ...]:
-    """The wings the initiative winner may activate first: those holding the senior order (any
-    wing when all hold Rally). Nothing changes between the initiative and this choice, so the
-    choices are recomputed rather than stored."""
+    """The wings the initiative winner may activate first (initiative.first_wings)."""
     if position.initiative is None:
         return ()
-    wings = eligible(position, position.initiative)
-    if position.senior is None:
-        return tuple(w.id for w in wings)
-    return tuple(w.id for w in wings if w.order == position.senior)
+    return first_wings(position, position.initiative, position.senior)
 
 
 def _preempt_candidates(position: Position, side: str) -> tuple[Wing, ...]:
@@ -622,10 +622,15 @@ def _markers(position: Position, events: Events, ctx: _Ctx) -> Advance:
     if broken:
         return _withdraw(position, broken, events)
     if position.turn >= position.last_turn:
-        winner = _last_turn_winner(position, ctx.rules.last_turn)
+        rule = ctx.rules.last_turn
+        winner = _last_turn_winner(position, rule)
         text = f"turn {position.turn} was the last: the battle ends"
         if winner is not None:
             text += f"; {winner} holds the field, having lost the smaller share of its army"
+        elif rule == "fewer_losses":
+            text += ", drawn: both sides lost the same share of their break levels"
+        else:
+            text += ", drawn, as this battle's rule has it"
         ended = _over(position, winner, "last turn played")
         return ended, (*events, Event("game-end", winner, None, text))
     nxt = replace(position, turn=position.turn + 1)

@@ -184,10 +184,6 @@ def _close_combat(rules: Ruleset) -> str:
 def _morale(rules: Ruleset) -> str:
     morale = rules.morale
     routs = ", ".join(f"{kind} {rules.rout_hexes.get(kind, 0)}" for kind in KINDS)
-    end = {
-        "draw": "the battle is drawn",
-        "fewer_losses": "the side that lost the smaller share of its break level wins",
-    }[rules.last_turn]
     return "\n".join(
         [
             "MORALE AND ROUT",
@@ -199,6 +195,5 @@ def _morale(rules: Ruleset) -> str:
             f"{rules.reform_target}; the order's bonus and a leader with the unit add",
             f"  a rout move runs {routs} hexes (artillery 0: the guns are abandoned); a unit "
             f"that cannot retreat loses {rules.rout_blocked_sp} SP",
-            f"  the last turn ended with both armies in the field: {end}",
         ]
     )

@@ -147,6 +147,6 @@ class Thermopyles(Game[Position]):
     def card_texts(self) -> Sequence[CardText]:
         return help_cards()
 
-    def help_text(self) -> str:
+    def help_text(self, options: Mapping[str, str] | None = None) -> str:
         package = resources.files("adjudicator.games.thermopyles")
         return package.joinpath("help.txt").read_text(encoding="utf-8")
