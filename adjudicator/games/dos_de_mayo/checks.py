@@ -90,6 +90,18 @@ def holds(position: Position, side: Side, area: str, wanted: str) -> bool:
     return {"any": True, "own": own, "enemy": enemy, "both": own and enemy}[wanted]
 
 
+def france_group_limit(position: Position) -> int:
+    """How many French groups outside the main streets may move this turn, before the cards
+    played with the orders add to it (Looting, say, has set it for the turn)."""
+    data = card_data()
+    limit = board().rules.france_group_limit
+    for card_id in position.turn_effects:
+        effect = data.card(card_id).effect
+        if effect.kind == "group_limit_set":
+            limit = effect.amount
+    return limit
+
+
 def fatal(position: Position, side: str) -> Problem | None:
     """A problem that refuses every line of the mail."""
     if side not in SIDES:
@@ -128,13 +140,7 @@ class _Check:
     board: Board = field(default_factory=board)
 
     def group_limit(self) -> int:
-        data = card_data()
-        limit = board().rules.france_group_limit
-        for card_id in self.position.turn_effects:
-            effect = data.card(card_id).effect
-            if effect.kind == "group_limit_set":
-                limit = effect.amount
-        return limit + self.group_add
+        return france_group_limit(self.position) + self.group_add
 
     def hand(self) -> tuple[str, ...]:
         """The hand, with France's start card once taken (the default one if TAKE is absent)."""

@@ -17,12 +17,12 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
-from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, receipts
+from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, open_orders, receipts
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
 from adjudicator.games.dos_de_mayo.setup import new_game
-from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, as_side
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side
 from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
 from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden
 from adjudicator.games.dos_de_mayo.view import view as view_of
@@ -41,36 +41,6 @@ def _options() -> tuple[Option, ...]:
             "floor(n/2) (a lone unit slips away) or ceil(n/2) (a lone unit is held).",
         ),
     )
-
-
-def legal_forms(position: Position, side: Side) -> list[str]:
-    """The order forms open to a side now, in words short enough for a prompt."""
-    the_board = board()
-    data = card_data()
-    forms: list[str] = []
-    if side == FRANCE and position.start_choice:
-        forms.append("TAKE " + "|".join(data.card(c).keyword for c in position.start_choice))
-    count = " [xN]" if side == FRANCE else ""
-    for area in the_board.areas:
-        if position.at(side, area):
-            forms.append(f"{area}-{'|'.join(the_board.neighbours[area])}{count}")
-    if side == FRANCE and position.turn >= the_board.rules.reinforcements_from_turn:
-        for stack in the_board.stacks:
-            if position.stack(stack):
-                forms.append(f"{stack}-{the_board.stack_gate[stack]} [xN]")
-    hand = list(position.hands[side])
-    if side == FRANCE and position.start_choice:
-        hand.append(data.france_default)
-    for card_id in hand:
-        card = data.card(card_id)
-        if card.window != "on-draw":
-            arg = {"none": "", "area": " <area>", "path": " <a-b-c>", "entry": " <stack>"}
-            forms.append(f"PLAY {card.keyword}{arg[card.args]}")
-    for card_id in position.in_play:
-        aim = data.card(card_id).effect.aim
-        if aim and data.card(card_id).side == side:
-            forms.append(f"{aim} <area>")
-    return [*forms, "DRAW", "NODRAW"]
 
 
 class DosDeMayo(Game[Position]):
@@ -106,7 +76,7 @@ class DosDeMayo(Game[Position]):
                 "groups without orders hold."
             )
             default = "\n".join(legal.default_set(state, side).lines())
-            decisions[side] = Decision(side, prompt, tuple(legal_forms(state, side)), default)
+            decisions[side] = Decision(side, prompt, tuple(open_orders.forms(state, side)), default)
         return decisions
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
