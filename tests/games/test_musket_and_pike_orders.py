@@ -260,3 +260,35 @@ def test_every_legal_answer_reads_back_when_both_sides_choose_their_paths() -> N
             state = GAME.resolve(state, answers, Chance(seed, "t", step)).state
         assert state.phase == "over", (battle, number)
     assert asked["retreat_path"] >= 10 and asked["rout_paths"] >= 10, asked
+
+
+# The steps whose list in the mail is the answers themselves (the others show patterns to fill).
+ANSWER_STEPS = ("first_wing", "activate", "preempt", "order_change", "continuation")
+
+
+@pytest.mark.parametrize("chooser_seed", [3, 4, 5])
+def test_every_choice_the_mail_lists_is_accepted_and_every_legal_answer_is_listed(
+    chooser_seed: int,
+) -> None:
+    """Over a seeded play-out of the skirmish: at each decision whose list in the mail is the
+    answers themselves, every line listed, mailed alone, is accepted, and every legal answer of
+    the rules is among them."""
+    table = opened()
+    chooser = random.Random(chooser_seed)
+    checked = 0
+    for _ in range(2_000):
+        pending = GAME.pending(table.state)
+        if not pending:
+            break
+        seat = sorted(pending)[0]
+        decision = pending[seat]
+        legal = list(GAME.legal_orders(table.state, seat))
+        if table.state.step in ANSWER_STEPS:
+            listed = set(decision.legal)
+            for line in listed:
+                assert table.read(seat, line).ok, (table.state.step, line)
+            for answer in legal:
+                assert GAME.orders_text(answer) in listed, (answer, listed)
+            checked += 1
+        table.send(seat, GAME.orders_text(chooser.choice(legal)) or "")
+    assert table.state.phase == "over" and checked > 10, checked

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from random import Random
 
 import pytest
 
+from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.games.thermopyles import GAME
 from adjudicator.games.thermopyles.cards import card_data
@@ -274,3 +277,56 @@ def test_rejection_codes_come_from_the_closed_set() -> None:
     assert codes <= set(CODES)
     assert codes >= {"card-not-in-hand", "support-exceeds-left", "empty-hand", "game-over"}
     assert codes >= {"no-discard-needed", "unknown-order", "malformed"}
+
+
+def _offered_lines(forms: Sequence[str]) -> list[str]:
+    """Each choice the mail's list names, written out alone: "FIGHT 3|5 [SUPPORT 0-2]" gives
+    FIGHT 3, FIGHT 3 SUPPORT 2, FIGHT 5 and so on."""
+    lines = []
+    for form in forms:
+        bare = re.sub(r"\s*\(.*\)", "", form)
+        found = re.fullmatch(r"(DISCARD|FIGHT) (\d+(?:\|\d+)*)(?: \[SUPPORT 0-(\d+)\])?", bare)
+        if found is None:
+            lines.append(bare)
+            continue
+        word, values, most = found.groups()
+        for value in values.split("|"):
+            lines += [f"{word} {value}"]
+            if most:
+                lines += [
+                    f"{word} {value} SUPPORT {support}" for support in range(1, int(most) + 1)
+                ]
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_list_offers_what_the_rules_accept_and_every_legal_action(seed: int) -> None:
+    """Over a seeded play-out: every choice the list offers, mailed alone (a DISCARD with the
+    fight it comes before), is accepted, and every legal fight or retreat is on the list."""
+    pick = Random(seed)
+    state = GAME.new_game({}, Chance(bytes([seed]), "list", 0))
+    for turn in range(1, 60):
+        if state.over:
+            break
+        offered = _offered_lines(GAME.pending(state)["spartans"].legal)
+        fight = next(line for line in offered if line.startswith(("FIGHT", "RETREAT")))
+        for line in offered:
+            text = f"{line}\n{fight}" if line.startswith("DISCARD") else line
+            report = GAME.parse_orders(state, "spartans", text)
+            assert report.ok, (text, [entry.reason for entry in report.lines])
+        legal = list(GAME.legal_orders(state, "spartans"))
+        for action in legal:
+            if action.get("discard") is None:
+                assert action_line(action) in offered, (action, offered)
+        state = GAME.resolve(
+            state, {"spartans": pick.choice(legal)}, Chance(bytes([seed]), "list", turn)
+        ).state
+    assert state.over or turn == 59
+
+
+def action_line(action: dict[str, object]) -> str:
+    """A legal action as the list writes it (SUPPORT 0 is the plain FIGHT)."""
+    if action["action"] == "retreat":
+        return "RETREAT" if action.get("draw", True) else "RETREAT NODRAW"
+    support = action.get("support") or 0
+    return f"FIGHT {action['value']}" + (f" SUPPORT {support}" if support else "")
