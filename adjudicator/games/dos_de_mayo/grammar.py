@@ -3,6 +3,11 @@
 This layer knows the order words, the area names and the card names, and nothing of the position;
 ``checks`` decides whether a read order is legal now. Case, accents, extra spaces and the arrows
 ``->``, ``to``, ``—`` are forgiven; unknown words get a "did you mean".
+
+A line is an order attempt only when it is shaped like one: an order word (or one misspelt) followed
+by what that order takes (a card, an area, a move, or nothing), or a move standing alone on its
+line. Anything else is chat and is ignored, so "Hola," or "I will move to 10-15 next" never costs
+a player an order: a misread greeting refused as a broken order would be worse than no guess.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ ENTER_WORDS = {"enter", "reinforce", "reinforcement", "reinforcements", "bring"}
 HOLD_WORDS = {"hold", "holds", "stay", "stays", "stand", "stands"}
 MOVE_WORDS = {"move", "go", "march", "send"}
 NEGATIONS = {"no", "dont", "not", "skip", "without", "never"}
+DRAW_VOCABULARY = {"draw", "nodraw", "a", "card", "cards", "please", "i", "will", "do", "new"}
+DRAW_VOCABULARY |= NEGATIONS
 KEYWORDS = ("play", "take", "draw", "nodraw", "enter", "hold", "move", "add")
 # A misspelt word must be this close (difflib ratio) to be suggested: "paly" is 0.75, "plya" 0.75.
 FUZZY_CUTOFF = 0.7
@@ -128,6 +135,43 @@ def read_ref(text: str, origin: str | None = None) -> str | Complaint:
     close = difflib.get_close_matches(folded, list(names), n=1, cutoff=FUZZY_CUTOFF)
     hint = f"did you mean {the_board.label(names[close[0]])}?" if close else None
     return Complaint("unknown-area", f"{text!r} is not an area name or number", hint)
+
+
+def _area_like(text: str) -> bool:
+    """Whether ``text`` names an area or stack, or comes close to a name (a typo worth a "did you
+    mean"): a number always does; a word of chat does not."""
+    text = text.strip()
+    if not text:
+        return False
+    if text.isdigit() or (text.startswith("off") and text[3:].isdigit()):
+        return True
+    folded = fold(text)
+    names = area_names()
+    return folded in names or bool(difflib.get_close_matches(folded, list(names), 1, FUZZY_CUTOFF))
+
+
+def move_like(text: str) -> bool:
+    """A move standing alone: every part between the dashes names an area (a count may end it),
+    or two bare numbers ("9 14")."""
+    if "-" not in text and _TWO_NUMBERS.fullmatch(text.strip()):
+        return True
+    body, _ = _split_count(text.strip())
+    parts = body.split("-")
+    return len(parts) >= 2 and all(_area_like(part) for part in parts)
+
+
+def _card_like(rest: str) -> bool:
+    """Whether ``rest`` starts with a card's name, or one misspelt closely enough to suggest (a
+    short word only exactly: "care" is not "charge")."""
+    aliases = card_data().aliases
+    words, _ = _card_words(rest)
+    for count in range(min(len(words), 6), 0, -1):
+        key = " ".join(words[:count])
+        if key in aliases:
+            return True
+        if len(key) >= 5 and difflib.get_close_matches(key, list(aliases), 1, 0.75):
+            return True
+    return False
 
 
 def _split_count(text: str) -> tuple[str, int | None]:
@@ -278,6 +322,10 @@ def _did_you_mean(order: str) -> str:
 
 
 def _read_draw(words: list[str]) -> Draw | None:
+    """DRAW or NODRAW in a few words ("no draw", "don't draw a card"); a sentence that merely
+    holds the word ("draw your own conclusions") is chat."""
+    if any(word not in DRAW_VOCABULARY for word in words):
+        return None
     if words[:1] == ["nodraw"] or words[:2] == ["no", "draw"]:
         return Draw(False)
     if "draw" not in words[:3]:
@@ -302,14 +350,18 @@ def read_line(line: str) -> Reading | None:
     if text == "add":
         return Add()
     if first in PLAY_WORDS:
-        return _read_play(rest) if rest else Complaint("malformed", "PLAY needs a card name")
+        if not rest:
+            return Complaint("malformed", "PLAY needs a card name")
+        return _read_play(rest) if _card_like(rest) else None  # "play nice!" is chat
     if first in TAKE_WORDS:
+        if not _card_like(rest):
+            return None  # "take care"
         found = read_card(rest, "TAKE")
         return found if isinstance(found, Complaint) else Take(found[0])
     draw = _read_draw(words) if len(words) <= 4 else None
     if draw is not None:
         return draw
-    if first in card_data().aims:
+    if first in card_data().aims and (not rest or _area_like(rest)):
         if not rest:
             hint = f"{first.upper()} 14, or PLAY {first.upper()} to put the card in play"
             return Complaint("malformed", f"{first.upper()} needs an area", hint)
@@ -317,15 +369,16 @@ def read_line(line: str) -> Reading | None:
         return area if isinstance(area, Complaint) else Aim(card_data().aims[first], area)
     if first in ENTER_WORDS:
         return _read_entry(rest, None)
-    if first in HOLD_WORDS or (len(words) == 2 and words[1] in HOLD_WORDS):
-        area = read_ref(rest if first in HOLD_WORDS else first)
+    held = rest if first in HOLD_WORDS else first if len(words) == 2 else ""
+    if (first in HOLD_WORDS or (len(words) == 2 and words[1] in HOLD_WORDS)) and _area_like(held):
+        area = read_ref(held)
         return area if isinstance(area, Complaint) else Hold(area)
     if first in MOVE_WORDS and rest:
-        return read_move(rest)
+        return read_move(rest) if move_like(rest) else None  # "move fast, Murat"
     if first[0].isdigit() or (first.startswith("off") and first[3:].isdigit()):
         if len(words) == 1:
             return Complaint("unknown-order", "a number alone is not an order", "e.g. 9-14")
-        return read_move(text)
+        return read_move(text) if move_like(text) else None  # "3 cheers for the King"
     return _not_keyword(text, words)
 
 
@@ -341,10 +394,23 @@ def _not_keyword(text: str, words: list[str]) -> Reading | None:
         keyword = card_data().card(found[0]).keyword
         hint = _did_you_mean(f"PLAY {keyword} {found[1]}")
         return Complaint("unknown-order", "a card is played with PLAY", hint)
-    if "-" in text and any(isinstance(read_ref(part), str) for part in text.split("-")):
+    if "-" in text and move_like(text):
         return read_move(text)  # area names: "Puerta del Sol - Plaza Mayor"
     guess = difflib.get_close_matches(words[0], KEYWORDS, n=1, cutoff=FUZZY_CUTOFF)
-    if guess and len(words[0]) >= 3 and (has_number or len(words) <= 3):
-        hint = _did_you_mean(f"{guess[0]} {text[len(words[0]) :]}")
+    rest = text[len(words[0]) :].strip(" -")
+    if guess and len(words[0]) >= 3 and _takes(guess[0], rest):
+        hint = _did_you_mean(f"{guess[0]} {rest}")
         return Complaint("unknown-order", f"{words[0]!r} is not an order word", hint)
-    return None  # chat: "Mayor of Móstoles was a hero" is no order
+    return None  # chat: "Mayor of Móstoles was a hero", "Hola Murat" are no orders
+
+
+def _takes(keyword: str, rest: str) -> bool:
+    """Whether ``rest`` is what ``keyword`` takes: so a misspelt order word followed by its
+    argument is an attempt ("hodl 14", "plya murat"), and "Hola," or "Hola Murat" is a greeting."""
+    if keyword in ("play", "take"):
+        return _card_like(rest)
+    if keyword == "hold":
+        return _area_like(rest)
+    if keyword in ("move", "enter"):
+        return move_like(rest) or (keyword == "enter" and _area_like(rest))
+    return not rest  # draw, nodraw, add take nothing
