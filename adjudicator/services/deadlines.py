@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
-from adjudicator import schedule
+from adjudicator import limits, schedule
 from adjudicator.core import registry
 from adjudicator.core.chance import Chance
 from adjudicator.db import changed
 from adjudicator.models import Game, InboundMessage, Player, Seat, Submission, utcnow
-from adjudicator.services import play, preferences, reports
+from adjudicator.services import isolation, play, preferences, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,14 @@ def start_game(
     plan = schedule.parse(schedule_text, timezone)
     if problem or isinstance(plan, str):
         return problem or str(plan)
+    for limit, value in (
+        (limits.GRACE, grace_minutes),
+        (limits.REMIND, reminder_hours),
+        (limits.DELAY, early_delay_minutes),
+    ):
+        checked = limit.check(value)
+        if isinstance(checked, str):
+            return checked
     players = {seat: play.player_for(session, address) for seat, address in addresses.items()}
     game = play.create_game(session, runtime, rules, players, options)
     if isinstance(game, str):
@@ -200,7 +208,7 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
     due = [
         game_id
         for game_id, deadline, grace in candidates
-        if deadline is not None and deadline + timedelta(minutes=grace) <= now
+        if deadline is not None and deadline + grace_of(grace) <= now
     ]
     # Early adjudication that waits a while after the last orders: the tick's to start.
     delayed = session.scalars(
@@ -214,15 +222,25 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
             or_(Game.claimed_at.is_(None), Game.claimed_at < now - held),
         )
     ).all()
-    due += [game.id for game in delayed if early_and_quiet(session, game, now)]
+    for game in delayed:
+        # A savepoint each, so that one game's failed query does not end the tick's transaction.
+        with isolation.apart("the early adjudication check", game.id), session.begin_nested():
+            if early_and_quiet(session, game, now):
+                due.append(game.id)
     return due
+
+
+def grace_of(minutes: int | None) -> timedelta:
+    """A game's grace after its deadline, within bounds whatever its row says."""
+    return timedelta(minutes=limits.GRACE.bounded(minutes))
 
 
 def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
     """Everyone has orders on file and the last set is at least the game's delay old."""
     if not (game.early and everyone_submitted(session, game)):
         return False
-    if game.early_delay_minutes <= 0:
+    delay = limits.DELAY.bounded(game.early_delay_minutes)
+    if delay <= 0:
         return True
     turn = play.latest_turn(session, game.id)
     last = session.scalar(
@@ -235,7 +253,7 @@ def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
         .order_by(Submission.id.desc())
         .limit(1)
     )
-    return last is not None and last + timedelta(minutes=game.early_delay_minutes) <= now
+    return last is not None and last + timedelta(minutes=delay) <= now
 
 
 def adjudicate(
@@ -306,7 +324,7 @@ def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | 
         return "forced"
     if game.paused or game.deadline is None:
         return None
-    if game.deadline + timedelta(minutes=game.grace_minutes) <= now:
+    if game.deadline + grace_of(game.grace_minutes) <= now:
         return "deadline"
     if early_and_quiet(session, game, now):
         return "all-submitted"
@@ -344,9 +362,12 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
     tick over thousands of games with no reminder due costs a few queries."""
     reminded: list[tuple[int, str]] = []
     with runtime.db.session() as session:
-        longest = max(
-            session.scalar(select(func.max(Game.reminder_hours))) or 0,
-            session.scalar(select(func.max(Player.reminder_hours))) or 0,
+        # Bounded as read: one game's absurd lead must not make the window overflow for all.
+        longest = limits.REMIND.bounded(
+            max(
+                session.scalar(select(func.max(Game.reminder_hours))) or 0,
+                session.scalar(select(func.max(Player.reminder_hours))) or 0,
+            )
         )
         if longest <= 0:
             return reminded
@@ -370,7 +391,7 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
             assert game.deadline is not None
             # The player's own lead time wins over the game's; 0 means never.
             lead = seat.player.reminder_hours
-            lead = game.reminder_hours if lead is None else lead
+            lead = limits.REMIND.bounded(game.reminder_hours if lead is None else lead)
             if lead <= 0 or game.deadline - timedelta(hours=lead) > now:
                 continue
             # Not marked as reminded: a player back before the deadline is reminded then.
@@ -378,31 +399,41 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
                 continue
             due.setdefault(game, []).append(seat)
         for game, seats in due.items():
-            turn = play.latest_turn(session, game.id)
-            on_file = current_orders(session, game, turn.number + 1)
-            rules = play.rules_for(game)
-            # Only seats that owe something now: in a game of one decision at a time, the other
-            # player has nothing to send and must not be nagged.
-            owed = set(rules.pending(rules.load(turn.state)))
-            for seat in seats:
-                if seat.seat not in owed or seat.seat in on_file:
-                    continue
-                seat.reminded_sequence = game.deadline_sequence
-                reports.mail_seat(
-                    session,
-                    runtime,
-                    game,
-                    seat,
-                    key=f"game:{game.id}:remind:{game.deadline_sequence}:{seat.seat}",
-                    kind="reminder",
-                    template="notice",
-                    extra={"message": "a reminder: we have no orders from you for this turn yet."},
-                )
-                reminded.append((game.id, seat.seat))
-                log.info(
-                    "game %s seat %s reminded",
-                    game.id,
-                    seat.seat,
-                    extra={"game_id": game.id, "seat": seat.seat},
-                )
+            # A savepoint each: a game whose reminders fail leaves no half of them behind.
+            with isolation.apart("reminders", game.id), session.begin_nested():
+                reminded += _remind(session, runtime, game, seats)
+    return reminded
+
+
+def _remind(
+    session: Session, runtime: Runtime, game: Game, seats: list[Seat]
+) -> list[tuple[int, str]]:
+    turn = play.latest_turn(session, game.id)
+    on_file = current_orders(session, game, turn.number + 1)
+    rules = play.rules_for(game)
+    # Only seats that owe something now: in a game of one decision at a time, the other
+    # player has nothing to send and must not be nagged.
+    owed = set(rules.pending(rules.load(turn.state)))
+    reminded = []
+    for seat in seats:
+        if seat.seat not in owed or seat.seat in on_file:
+            continue
+        seat.reminded_sequence = game.deadline_sequence
+        reports.mail_seat(
+            session,
+            runtime,
+            game,
+            seat,
+            key=f"game:{game.id}:remind:{game.deadline_sequence}:{seat.seat}",
+            kind="reminder",
+            template="notice",
+            extra={"message": "a reminder: we have no orders from you for this turn yet."},
+        )
+        reminded.append((game.id, seat.seat))
+        log.info(
+            "game %s seat %s reminded",
+            game.id,
+            seat.seat,
+            extra={"game_id": game.id, "seat": seat.seat},
+        )
     return reminded

@@ -161,7 +161,7 @@ def _backlog(session: Session, runtime: Runtime, now: datetime) -> Backlog:
     # The tick's own test of what is due, so these are the games the next tick will queue.
     due = tuple(deadlines.due_game_ids(session, now, deadlines.lease(runtime)))
     overdue = [
-        (now - deadline).total_seconds() - 60 * grace
+        (now - deadline - deadlines.grace_of(grace)).total_seconds()
         for deadline, grace in session.execute(
             select(Game.deadline, Game.grace_minutes).where(Game.id.in_(due))
         )

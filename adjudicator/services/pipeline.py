@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from adjudicator import limits
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.mail import addresses, dkim, extract
@@ -228,6 +229,7 @@ def start_gm_game(
     addresses = {
         seat: mail.sender if address == "me" else address for seat, address in seats.items()
     }
+    numbers = gm_numbers(settings)
     why = None
     if "PLAYERS" in settings and len(settings["PLAYERS"].split(",")) != len(rules.seats):
         why = f"PLAYERS lists one address per seat ({len(rules.seats)}), separated by commas"
@@ -237,11 +239,12 @@ def start_gm_game(
     elif not all(single_address(address) for address in addresses.values()):
         bad = next(address for address in addresses.values() if not single_address(address))
         why = f"{bad!r} is not one mail address: write each player's address alone, e.g. a@b.org"
-    elif not all(settings.get(name, "0").isdigit() for name in ("GRACE", "REMIND", "DELAY")):
-        why = "GRACE and DELAY take minutes and REMIND takes hours, as whole numbers"
+    elif isinstance(numbers, str):
+        why = numbers
     elif settings.get("DKIM", "optional").lower() not in ("required", "optional"):
         why = "DKIM takes required (orders only from signed mail) or optional"
     if why is None:
+        assert isinstance(numbers, dict)  # a refusal of them is a "why" above
         options = dict(request.options)
         options.update({k[7:]: v for k, v in settings.items() if k.startswith("option:")})
         made = deadlines.start_game(
@@ -252,13 +255,13 @@ def start_gm_game(
             options,
             settings.get("SCHEDULE") or default_schedule(rules, options),
             settings.get("TIMEZONE", "UTC"),
-            int(settings.get("GRACE", "0")),
+            numbers["GRACE"],
             settings.get("EARLY", "yes").lower() not in ("no", "off", "false"),
             gm_address=mail.sender,
             invite=True,
-            reminder_hours=int(settings.get("REMIND", "12")),
+            reminder_hours=numbers["REMIND"],
             random_sides="PLAYERS" in settings,
-            early_delay_minutes=int(settings.get("DELAY", "0")),
+            early_delay_minutes=numbers["DELAY"],
             require_dkim=settings.get("DKIM", "").lower() == "required",
         )
         if isinstance(made, Game):
@@ -267,6 +270,17 @@ def start_gm_game(
         why = made
     reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
     return Verdict("rejected", why)
+
+
+def gm_numbers(settings: dict[str, str]) -> dict[str, int] | str:
+    """GRACE, REMIND and DELAY from a NEW mail, each within its bounds; or the first refusal."""
+    numbers = {}
+    for limit, default in ((limits.GRACE, "0"), (limits.REMIND, "12"), (limits.DELAY, "0")):
+        value = limit.read(settings.get(limit.word, default))
+        if isinstance(value, str):
+            return value
+        numbers[limit.word] = value
+    return numbers
 
 
 def dkim_refusal(

@@ -9,7 +9,7 @@ from sqlalchemy import Update, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import deadlines, delivery, lifecycle
+from adjudicator.services import deadlines, delivery, isolation, lifecycle
 from adjudicator.services.runtime import Runtime
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
@@ -94,9 +94,10 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
             select(Challenge.id).where(Challenge.revealed_at.is_(None), Challenge.deadline <= now)
         ).all()
     for challenge_id in due:
-        name = lifecycle.reveal_challenge(runtime, challenge_id)
-        if name:
-            report.challenges_revealed.append(name)
+        with isolation.apart("the reveal", challenge_id, "challenge"):
+            name = lifecycle.reveal_challenge(runtime, challenge_id)
+            if name:
+                report.challenges_revealed.append(name)
     config = runtime.config
     warn_before = now - timedelta(days=config.idle_close_days - config.idle_warning_days)
     close_before = now - timedelta(days=config.idle_close_days)
@@ -113,13 +114,14 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
             )
         ).all()
     for game_id, last_activity, warned_at in idle:
-        if last_activity < close_before:
-            if lifecycle.close_idle(runtime, game_id):
-                report.games_closed.append(game_id)
-        elif (warned_at is None or warned_at < last_activity) and lifecycle.warn_idle(
-            runtime, game_id
-        ):
-            report.games_warned.append(game_id)
+        with isolation.apart("idle closing", game_id):
+            if last_activity < close_before:
+                if lifecycle.close_idle(runtime, game_id):
+                    report.games_closed.append(game_id)
+            elif (warned_at is None or warned_at < last_activity) and lifecycle.warn_idle(
+                runtime, game_id
+            ):
+                report.games_warned.append(game_id)
     return report
 
 
