@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from adjudicator import limits
+
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DURATION = re.compile(r"^\s*(\d+)\s*(m|min|h|hours?|d|days?)\s*$", re.IGNORECASE)
 SLOTS = re.compile(
@@ -52,13 +54,13 @@ Schedule = Every | Slots
 
 def parse(text: str, default_zone: str = "UTC") -> Schedule | str:
     """A schedule from a game master's words, or a sentence saying what is wrong."""
-    duration = DURATION.match(text)
-    if duration:
-        amount, unit = int(duration.group(1)), duration.group(2).lower()
-        minutes = amount * {"m": 1, "h": 60, "d": 1440}[unit[0]]
-        if minutes < 5:
+    span = length(text)
+    if isinstance(span, timedelta):
+        if span < timedelta(minutes=5):
             return "a turn must last at least 5 minutes"
-        return Every(timedelta(minutes=minutes))
+        return Every(span)
+    if isinstance(span, str):
+        return span
     slots = SLOTS.match(text)
     if not slots:
         example = "'48h', '3d' or 'Mon, Thu 20:00 Europe/Madrid'"
@@ -78,12 +80,60 @@ def parse(text: str, default_zone: str = "UTC") -> Schedule | str:
     return Slots(tuple(sorted(set(weekdays))), time(hour, minute), zone)
 
 
+def length(text: str) -> timedelta | str | None:
+    """A length such as 48h, 90m or 3d; a sentence when it is longer than a deadline may lie
+    ahead (limits.AHEAD); None when the text is no length at all."""
+    duration = DURATION.match(text)
+    if not duration:
+        return None
+    digits, unit = duration.group(1), duration.group(2).lower()
+    per = {"m": 1, "h": 60, "d": 1440}[unit[0]]
+    most = limits.AHEAD.days * 1440
+    # Too many digits are refused unread: they are no length, and would overflow a date.
+    if len(digits.lstrip("0")) > limits.DIGITS or int(digits) * per > most:
+        shown_text = "".join(text.split())
+        return f"{shown_text} is too long: at most {limits.AHEAD.days} days ({limits.AHEAD_TEXT})"
+    return timedelta(minutes=int(digits) * per)
+
+
 def zone_error(zone: str) -> str | None:
     try:
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
         return f"{zone!r} is not a time zone name (e.g. Europe/Madrid, America/New_York, UTC)"
     return None
+
+
+@dataclass(frozen=True)
+class Wall:
+    """A wall-clock time read in its zone: the instant, and a sentence when the clocks skip or
+    repeat that time on that day (empty otherwise)."""
+
+    moment: datetime  # UTC
+    note: str = ""
+
+
+def on_the_wall(local: datetime, zone: str) -> Wall:
+    """The instant a naive wall-clock time means in ``zone``, read as the weekly slots are: a
+    time the spring change skips moves forward by the gap, a repeated autumn time is its first
+    occurrence."""
+    tz = ZoneInfo(zone)
+    first = local.replace(tzinfo=tz, fold=0)
+    moment = first.astimezone(UTC)
+    on_clock = moment.astimezone(tz)
+    if on_clock.replace(tzinfo=None) != local:
+        return Wall(
+            moment,
+            f"{local:%H:%M} does not exist on {local:%d %b} in {zone}, as the clocks go forward; "
+            f"it was moved forward to {on_clock:%H:%M} {on_clock.tzname()}",
+        )
+    if first.utcoffset() != local.replace(tzinfo=tz, fold=1).utcoffset():
+        return Wall(
+            moment,
+            f"{local:%H:%M} happens twice on {local:%d %b} in {zone}, as the clocks go back; "
+            f"the first one counts ({first:%H:%M} {first.tzname()})",
+        )
+    return Wall(moment)
 
 
 def next_deadline(schedule: Schedule, opened: datetime) -> datetime:
@@ -114,7 +164,9 @@ def shown(moment: datetime, zone: str, now: datetime) -> str:
     local_text = f"{local:%a %d %b %Y %H:%M} {local.tzname()}"
     if zone == "UTC":
         return f"{local_text} ({relative(moment, now)})"
-    return f"{local_text} = {utc:%H:%M} UTC ({relative(moment, now)})"
+    # The UTC time alone would be read on the local date, which is not always its own.
+    utc_text = f"{utc:%H:%M}" if utc.date() == local.date() else f"{utc:%a %d %b %H:%M}"
+    return f"{local_text} = {utc_text} UTC ({relative(moment, now)})"
 
 
 def relative(moment: datetime, now: datetime) -> str:

@@ -3,7 +3,7 @@ out-of-bounds date, length or count is refused with a sentence naming the bound.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
@@ -11,7 +11,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select, update
 
 from adjudicator import bootstrap, cli
-from adjudicator.models import Game, Turn
+from adjudicator.models import Game, InboundMessage, Turn, utcnow
 from adjudicator.services import ticks
 from adjudicator.services.runtime import Runtime
 
@@ -21,7 +21,8 @@ GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 def new_game(runtime: Runtime, gm: str, settings: str = "", players: tuple[str, str] = ()) -> str:
     """A 2 de Mayo game asked for by mail; the answer the game master got, its lines joined."""
     france, spain = players or (FRANCE, SPAIN)
-    body = f"NEW 2DEMAYO\nFRANCE {france}\nSPAIN {spain}\nSCHEDULE 48h\n{settings}"
+    schedule = "" if settings.startswith("SCHEDULE") else "SCHEDULE 48h\n"
+    body = f"NEW 2DEMAYO\nFRANCE {france}\nSPAIN {spain}\n{schedule}{settings}"
     deliver_mail(runtime, compose(gm, "new@pbem.localhost", body))
     mails = [mail for mail in sent(runtime) if str(mail["To"]) == gm]
     return " ".join(text_of(mails[-1]).split())
@@ -113,3 +114,69 @@ def test_stored_absurd_values_and_a_corrupt_game_do_not_stop_the_others(
     assert_healthy_game_runs(runtime, game_id)
     for work in ("reminders", "the early adjudication check"):
         assert f"game {broken_id}: {work} failed; the tick goes on" in caplog.text
+
+
+def gm_answer(runtime: Runtime, gm_address: str, body: str) -> str:
+    deliver_mail(runtime, compose(GM, gm_address, body))
+    mails = [mail for mail in sent(runtime) if str(mail["To"]) == GM]
+    return text_of(mails[-1]).replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize(
+    ("line", "refusal"),
+    [
+        ("SET DEADLINE 2027-02-30 20:00", "2027-02-30 20:00 is not a date and time"),
+        ("SET DEADLINE 2027-13-01 20:00", "2027-13-01 20:00 is not a date and time"),
+        ("SET DEADLINE 2027-03-01 24:00", "2027-03-01 24:00 is not a date and time"),
+        ("SET DEADLINE 2027-03-01 20:60", "2027-03-01 20:60 is not a date and time"),
+        ("SET DEADLINE +99999999999h", "99999999999h is too long: at most 365 days"),
+        ("EXTEND 99999999999h", "99999999999h is too long: at most 365 days"),
+        ("EXTEND 400d", "400d is too long: at most 365 days"),
+        ("SET DEADLINE 9999-12-31 12:00 UTC", "a deadline may be at most a year ahead"),
+        ("SET DEADLINE +9000h", "9000h is too long: at most 365 days (a year)"),
+        ("SET DEADLINE 0001-01-01 00:00 Pacific/Kiritimati", "that moment has already passed"),
+    ],
+)
+def test_a_bad_date_or_length_is_refused_and_the_other_lines_stand(
+    runtime: Runtime, line: str, refusal: str
+) -> None:
+    healthy_game(runtime)
+    gm_address = reply_to(runtime, GM)
+    answer = gm_answer(runtime, gm_address, f"SET DEADLINE +24h\n{line}\nEXTEND 1h")
+    assert "SET DEADLINE +24h\n     -> done: deadline now" in answer
+    assert f"{line}\n     -> not done: {refusal}" in answer
+    assert "EXTEND 1h\n     -> done: deadline now" in answer
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game)).one()
+        assert game.deadline is not None
+        ahead = game.deadline - utcnow()
+        assert timedelta(hours=24, minutes=55) < ahead <= timedelta(hours=25)
+        statuses = session.scalars(select(InboundMessage.status)).all()
+        assert "failed" not in statuses
+
+
+def test_extending_a_far_deadline_is_refused_not_overflowed(runtime: Runtime) -> None:
+    """A deadline stored before these bounds (or by hand) near the end of the calendar."""
+    game_id = healthy_game(runtime)
+    with runtime.db.session() as session:
+        session.get_one(Game, game_id).deadline = datetime(9999, 12, 30, 12, tzinfo=UTC)
+    answer = gm_answer(runtime, reply_to(runtime, GM), "EXTEND 48h")
+    assert "EXTEND 48h\n     -> not done: a deadline may be at most a year ahead" in answer
+
+
+@pytest.mark.parametrize(
+    ("setting", "refusal"),
+    [
+        ("SCHEDULE 99999999999h", "99999999999h is too long: at most 365 days"),
+        ("SCHEDULE 3000000d", "3000000d is too long: at most 365 days"),
+        ("GRACE 99999999999999999999", "is too large: GRACE takes minutes"),
+    ],
+)
+def test_a_new_game_with_an_absurd_schedule_is_refused(
+    runtime: Runtime, setting: str, refusal: str
+) -> None:
+    answer = new_game(runtime, GM, setting)
+    assert refusal in answer
+    with runtime.db.session() as session:
+        assert session.scalars(select(Game.id)).all() == []
+        assert session.scalars(select(InboundMessage.status)).all() == ["rejected"]

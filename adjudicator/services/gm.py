@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from adjudicator import schedule
+from adjudicator import limits, schedule
 from adjudicator.mail import addresses
 from adjudicator.models import Game
 from adjudicator.services import commands, deadlines, panel_links, play, reports
@@ -108,12 +107,18 @@ def _command(
             return False, when
         return _move(session, runtime, game, when, key, now, "set by the game master")
     if word == "EXTEND":
-        length = schedule.parse(argument)
-        if not isinstance(length, schedule.Every):
+        span = schedule.length(argument)
+        if span is None:
             return False, "EXTEND takes a length such as 24h, 90m or 2d"
+        if isinstance(span, str):
+            return False, span
         if game.deadline is None:
             return False, "the game has no deadline to extend"
-        return _move(session, runtime, game, game.deadline + length.length, key, now, "extended")
+        problem = _out_of_reach(game.deadline, span, now)
+        if problem:
+            return False, problem
+        later = Moment(game.deadline + span, game.timezone)
+        return _move(session, runtime, game, later, key, now, "extended")
     if word == "PAUSE":
         if game.paused:
             return False, "the game is already paused"
@@ -174,10 +179,30 @@ def _panel_link(session: Session, runtime: Runtime, game: Game, now: datetime) -
     )
 
 
-def _moment(argument: str, zone: str, now: datetime) -> datetime | str:
-    relative = schedule.parse(argument.lstrip("+")) if argument.startswith("+") else None
-    if isinstance(relative, schedule.Every):
-        return now + relative.length
+@dataclass(frozen=True)
+class Moment:
+    """A new deadline, the zone its answer is shown in, and what the game master must be told
+    about how a wall-clock time was read (a time the clocks skip or repeat)."""
+
+    when: datetime
+    zone: str
+    note: str = ""
+
+
+PASSED = "that moment has already passed; use PROCESS NOW to process at once"
+BAD_MOMENT = (
+    "is not a date and time: write the year, month and day that exist, and a time from 00:00 "
+    "to 23:59, e.g. 2027-03-29 20:00"
+)
+
+
+def _moment(argument: str, zone: str, now: datetime) -> Moment | str:
+    if argument.startswith("+"):
+        span = schedule.length(argument[1:])
+        if isinstance(span, timedelta):
+            return _out_of_reach(now, span, now) or Moment(now + span, zone)
+        if isinstance(span, str):
+            return span
     match = WHEN.match(argument)
     if not match:
         return "write SET DEADLINE 2027-03-29 20:00 [Europe/Madrid] or SET DEADLINE +24h"
@@ -185,27 +210,53 @@ def _moment(argument: str, zone: str, now: datetime) -> datetime | str:
     problem = schedule.zone_error(zone)
     if problem:
         return problem
-    local = datetime.strptime(f"{match.group('date')} {match.group('time')}", "%Y-%m-%d %H:%M")
-    moment = local.replace(tzinfo=ZoneInfo(zone))
-    if moment <= now:
-        return "that moment has already passed; use PROCESS NOW to process at once"
-    return moment
+    written = f"{match.group('date')} {match.group('time')}"
+    try:
+        local = datetime.strptime(written, "%Y-%m-%d %H:%M")
+    except ValueError:
+        return f"{written} {BAD_MOMENT}"
+    # Compared on the wall clock first, a day either side for the zone's offset: a date near
+    # either end of the calendar cannot be moved to UTC at all.
+    wall_now = now.astimezone(UTC).replace(tzinfo=None)
+    if local < wall_now - timedelta(days=1):
+        return PASSED
+    if local > wall_now + limits.AHEAD + timedelta(days=1):
+        return _too_far(now)
+    wall = schedule.on_the_wall(local, zone)
+    if wall.moment <= now:
+        return PASSED
+    return _out_of_reach(now, wall.moment - now, now) or Moment(wall.moment, zone, wall.note)
+
+
+def _out_of_reach(start: datetime, span: timedelta, now: datetime) -> str | None:
+    """Why ``start + span`` is too far ahead to be a deadline, if it is (without computing a
+    date past the end of the calendar)."""
+    last = now + limits.AHEAD
+    if start < last and span <= last - start:
+        return None
+    return _too_far(now)
+
+
+def _too_far(now: datetime) -> str:
+    last = now + limits.AHEAD
+    return f"a deadline may be at most {limits.AHEAD_TEXT} ahead, until {last:%Y-%m-%d %H:%M} UTC"
 
 
 def _move(
     session: Session,
     runtime: Runtime,
     game: Game,
-    when: datetime,
+    moment: Moment,
     key: str,
     now: datetime,
     why: str,
 ) -> tuple[bool, str]:
-    game.deadline = when
+    game.deadline = moment.when
     game.deadline_sequence += 1
-    text = schedule.shown(when, "UTC", now)
+    text = schedule.shown(moment.when, moment.zone, now)
     _announce(session, runtime, game, key, f"The deadline has moved ({why}).")
-    return True, f"deadline now {text}"
+    note = f"; {moment.note}" if moment.note else ""
+    return True, f"deadline now {text}{note}"
 
 
 def _rollback(
