@@ -24,7 +24,8 @@ def adjudicate(game_id: int) -> str:
 
 @celery.task(name="pbem.force")
 def force(game_id: int) -> str:
-    """PROCESS NOW: the game master's order to resolve the turn at once."""
+    """PROCESS NOW, as queued before it was recorded on the game (Game.forced_at), which
+    ``adjudicate`` now reads: kept for tasks still in a queue from then."""
     result = deadlines.adjudicate(runtime(), game_id, force=True)
     return result if isinstance(result, str) else f"turn {result.turn} (forced)"
 

@@ -195,7 +195,8 @@ def lease(runtime: Runtime) -> timedelta:
 
 
 def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
-    """Games whose deadline (plus grace) has passed and nobody holds a live claim on."""
+    """Games whose deadline (plus grace) has passed, or whose turn the game master forced, and
+    nobody holds a live claim on."""
     candidates = session.execute(
         select(Game.id, Game.deadline, Game.grace_minutes).where(
             Game.status == "active",
@@ -210,6 +211,14 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
         for game_id, deadline, grace in candidates
         if deadline is not None and deadline + grace_of(grace) <= now
     ]
+    # Turns the game master forced (PROCESS NOW), paused or not, deadline or not.
+    due += session.scalars(
+        select(Game.id).where(
+            Game.status == "active",
+            Game.forced_at.is_not(None),
+            or_(Game.claimed_at.is_(None), Game.claimed_at < now - held),
+        )
+    ).all()
     # Early adjudication that waits a while after the last orders: the tick's to start.
     delayed = session.scalars(
         select(Game).where(
@@ -227,7 +236,7 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
         with isolation.apart("the early adjudication check", game.id), session.begin_nested():
             if early_and_quiet(session, game, now):
                 due.append(game.id)
-    return due
+    return list(dict.fromkeys(due))  # once each, in the order found
 
 
 def grace_of(minutes: int | None) -> timedelta:
@@ -286,7 +295,7 @@ def adjudicate(
                 game.claimed_at = None
                 return "not due"
             done = _resolve_turn(session, runtime, game, why, now)
-            game.claimed_at = None
+            game.claimed_at, game.forced_at = None, None
             ids = {"game_id": game_id, "turn": done.turn, "status": why}
             log.info("game %s turn %s adjudicated (%s)", game_id, done.turn, why, extra=ids)
             return done
@@ -320,7 +329,7 @@ def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
 
 
 def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:
-    if force:
+    if force or game.forced_at is not None:
         return "forced"
     if game.paused or game.deadline is None:
         return None

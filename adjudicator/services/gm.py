@@ -145,7 +145,10 @@ def _command(
     if word == "PROCESS NOW":
         if game.status != "active":
             return False, "the game has not started"
-        runtime.later(session, "force", game.id)
+        # Recorded, not only queued: a task lost with its queue (a console's own, or the
+        # broker's) is queued again by the tick, which sees the turn is forced.
+        game.forced_at = game.forced_at or now
+        runtime.later(session, "adjudicate", game.id)
         return True, "the turn will be processed at once, with defaults for missing orders"
     if word == "ROLLBACK":
         return _rollback(session, runtime, game, argument, key, now)

@@ -1,0 +1,87 @@
+"""What a game master asks is kept and answered plainly: a forced turn survives the loss of its
+task, a deadline set while the game forms is kept, and times are shown in the game's zone."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from conftest import Queue
+from playbymail import compose, deliver_mail, drain, sent, text_of
+from sqlalchemy import select
+
+from adjudicator import bootstrap, cli
+from adjudicator.models import Game, Turn
+from adjudicator.services import deadlines, inbox, pipeline, ticks
+from adjudicator.services.runtime import Runtime
+
+GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
+NEW = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\nTIMEZONE Europe/Madrid\n"
+
+
+def reply_to(runtime: Runtime, address: str) -> str:
+    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
+
+
+def last_to(runtime: Runtime, address: str) -> str:
+    mails = [mail for mail in sent(runtime) if str(mail["To"]) == address]
+    return text_of(mails[-1]).replace("\r\n", "\n")
+
+
+def formed(runtime: Runtime) -> tuple[int, str]:
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW))
+    with runtime.db.session() as session:
+        return session.scalars(select(Game.id)).one(), reply_to(runtime, GM)
+
+
+def join(runtime: Runtime) -> None:
+    for player in (FRANCE, SPAIN):
+        deliver_mail(runtime, compose(player, reply_to(runtime, player), "JOIN"))
+
+
+def turn_reasons(runtime: Runtime, game_id: int) -> list[str]:
+    with runtime.db.session() as session:
+        turns = session.scalars(
+            select(Turn).where(Turn.game_id == game_id, Turn.number > 0).order_by(Turn.number)
+        )
+        return [turn.reason for turn in turns]
+
+
+def test_process_now_from_the_console_is_played_by_the_tick(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beside a running server, the console's own queue dies with the console: the forced turn is
+    on record, so the server's tick queues it."""
+    game_id, _ = formed(runtime)
+    join(runtime)
+    console = Runtime(runtime.config, runtime.db, enqueue=Queue())  # never run
+    monkeypatch.setattr(bootstrap, "runtime", lambda *a, **k: console)
+    result = CliRunner().invoke(cli.main, ["game", "command", str(game_id), "PROCESS NOW"])
+    assert result.exit_code == 0 and "will be processed at once" in result.output
+    assert ticks.tick(runtime).turns_due == [game_id]
+    drain(runtime)
+    assert turn_reasons(runtime, game_id) == ["forced"]
+    assert "turn 1 resolved (forced by the game master)" in last_to(runtime, SPAIN)
+    # Done once: neither the tick nor a late copy of the task plays another turn.
+    assert ticks.tick(runtime).turns_due == []
+    assert deadlines.adjudicate(runtime, game_id) == "not due"
+    assert turn_reasons(runtime, game_id) == ["forced"]
+
+
+def test_process_now_by_mail_survives_the_loss_of_its_task(runtime: Runtime) -> None:
+    game_id, gm_address = formed(runtime)
+    join(runtime)
+    stored = inbox.store(
+        runtime, compose(GM, gm_address, "PROCESS NOW"), source="test", envelope_to=[]
+    )
+    assert isinstance(stored, inbox.Stored)
+    pipeline.process(runtime, stored.id)
+    queue: Queue = runtime.enqueue  # type: ignore[assignment]
+    # The broker goes down with the turn's task in it.
+    lost = [item for item in queue.items if item[0] in ("adjudicate", "force")]
+    assert [record_id for _, record_id in lost] == [game_id]
+    queue.items[:] = [item for item in queue.items if item not in lost]
+    drain(runtime)
+    assert turn_reasons(runtime, game_id) == []
+    assert ticks.tick(runtime).turns_due == [game_id]
+    drain(runtime)
+    assert turn_reasons(runtime, game_id) == ["forced"]
