@@ -3,6 +3,9 @@ task, a deadline set while the game forms is kept, and times are shown in the ga
 
 from __future__ import annotations
 
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
 import pytest
 from click.testing import CliRunner
 from conftest import Queue
@@ -10,7 +13,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select
 
 from adjudicator import bootstrap, cli
-from adjudicator.models import Game, Turn
+from adjudicator.models import Game, Turn, utcnow
 from adjudicator.services import deadlines, inbox, pipeline, ticks
 from adjudicator.services.runtime import Runtime
 
@@ -85,3 +88,38 @@ def test_process_now_by_mail_survives_the_loss_of_its_task(runtime: Runtime) -> 
     assert ticks.tick(runtime).turns_due == [game_id]
     drain(runtime)
     assert turn_reasons(runtime, game_id) == ["forced"]
+
+
+def test_a_deadline_set_while_the_game_forms_is_kept_when_it_starts(runtime: Runtime) -> None:
+    game_id, gm_address = formed(runtime)
+    deliver_mail(runtime, compose(GM, gm_address, "SET DEADLINE +72h"))
+    answer = " ".join(last_to(runtime, GM).split())
+    assert "SET DEADLINE +72h -> done: deadline now" in answer
+    assert "kept for turn 1 once every player has joined" in answer
+    with runtime.db.session() as session:
+        chosen = session.get_one(Game, game_id).deadline
+    assert chosen is not None
+    join(runtime)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.status == "active" and game.deadline == chosen
+    local = chosen.astimezone(ZoneInfo("Europe/Madrid"))
+    for player in (FRANCE, SPAIN):
+        welcome = " ".join(last_to(runtime, player).split())
+        assert "Orders for turn 1 are due" in welcome and f"{local:%d %b %Y %H:%M}" in welcome
+
+
+def test_a_deadline_set_while_forming_that_has_passed_gives_way_to_the_schedule(
+    runtime: Runtime,
+) -> None:
+    game_id, gm_address = formed(runtime)
+    deliver_mail(runtime, compose(GM, gm_address, "SET DEADLINE +1h"))
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline is not None
+        game.deadline -= timedelta(hours=2)  # the players took their time
+    join(runtime)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.deadline is not None
+        assert game.deadline - utcnow() > timedelta(hours=47)  # the 48-hour schedule

@@ -135,7 +135,9 @@ def join(session: Session, runtime: Runtime, game: Game, seat: Seat) -> bool:
     if any(other.joined_at is None for other in game.seats):
         return False
     game.status = "active"
-    open_deadline(game, now)
+    # A deadline the game master set while the game formed stands, unless it has passed.
+    if game.deadline is None or game.deadline <= now:
+        open_deadline(game, now)
     reports.game_started(session, runtime, game)
     return True
 

@@ -257,8 +257,15 @@ def _move(
     game.deadline = moment.when
     game.deadline_sequence += 1
     text = schedule.shown(moment.when, moment.zone, now)
-    _announce(session, runtime, game, key, f"The deadline has moved ({why}).")
     note = f"; {moment.note}" if moment.note else ""
+    if game.status == "forming":
+        # Nobody plays yet: the players read this deadline in the mail that starts the game.
+        kept = (
+            "; kept for turn 1 once every player has joined (if it has passed by then, "
+            "the schedule sets turn 1's deadline)"
+        )
+        return True, f"deadline now {text}{note}{kept}"
+    _announce(session, runtime, game, key, f"The deadline has moved ({why}).")
     return True, f"deadline now {text}{note}"
 
 
