@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from adjudicator import limits
 
@@ -96,12 +97,33 @@ def length(text: str) -> timedelta | str | None:
     return timedelta(minutes=int(digits) * per)
 
 
+# Files in the zone database that name no place's clock: "right/" zones count leap seconds (so
+# their times are some seconds off), "posix/" ones are copies, "localtime" is this machine's own
+# zone and "Factory" a placeholder. ZoneInfo loads them all, so they are refused by name.
+NOT_PLACES = ("localtime", "Factory", "posixrules")
+NOT_PLACES_PREFIXES = ("right/", "posix/")
+
+
+@cache
+def zones() -> frozenset[str]:
+    """The zone names a game or a player may use."""
+    return frozenset(
+        name
+        for name in available_timezones()
+        if name not in NOT_PLACES and not name.startswith(NOT_PLACES_PREFIXES)
+    )
+
+
 def zone_error(zone: str) -> str | None:
-    try:
-        ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return f"{zone!r} is not a time zone name (e.g. Europe/Madrid, America/New_York, UTC)"
-    return None
+    if zone in zones():
+        try:
+            ZoneInfo(zone)
+            return None
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    problem = f"{zone!r} is not a time zone name (e.g. Europe/Madrid, America/New_York, UTC)"
+    same = [name for name in zones() if name.lower() == zone.lower()]
+    return f"{problem}; did you mean {same[0]}?" if same else problem
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ task, a deadline set while the game forms is kept, and times are shown in the ga
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -123,3 +123,44 @@ def test_a_deadline_set_while_forming_that_has_passed_gives_way_to_the_schedule(
         game = session.get_one(Game, game_id)
         assert game.deadline is not None
         assert game.deadline - utcnow() > timedelta(hours=47)  # the 48-hour schedule
+
+
+def last_sunday(year: int, month: int) -> date:
+    day = date(year, month + 1, 1) - timedelta(days=1)
+    return day - timedelta(days=(day.weekday() - 6) % 7)
+
+
+def next_change(month: int) -> date:
+    """The next day Madrid's clocks change in ``month`` (3: forward, 10: back), within a year."""
+    today = utcnow().date()
+    return next(
+        day
+        for day in (last_sunday(today.year, month), last_sunday(today.year + 1, month))
+        if day > today + timedelta(days=1)
+    )
+
+
+def test_set_deadline_answers_in_the_zone_and_says_how_a_changing_clock_was_read(
+    runtime: Runtime,
+) -> None:
+    _, gm_address = formed(runtime)
+    join(runtime)
+    spring, autumn = next_change(3), next_change(10)
+    friday = utcnow().date() + timedelta(days=3)
+    lines = [
+        f"SET DEADLINE {spring:%Y-%m-%d} 02:30",
+        f"SET DEADLINE {autumn:%Y-%m-%d} 02:30",
+        f"SET DEADLINE {friday:%Y-%m-%d} 09:00 Pacific/Kiritimati",
+    ]
+    deliver_mail(runtime, compose(GM, gm_address, "\n".join(lines)))
+    answer = " ".join(last_to(runtime, GM).split())
+    thursday = friday - timedelta(days=1)
+    expected = (
+        (f"{spring:%a %d %b %Y} 03:30 CEST = 01:30 UTC", "02:30 does not exist on"),
+        (f"{autumn:%a %d %b %Y} 02:30 CEST = 00:30 UTC", "02:30 happens twice on"),
+        (f"{friday:%a %d %b %Y} 09:00 +14 = {thursday:%a %d %b} 19:00 UTC", ""),
+    )
+    for line, (shown, note) in zip(lines, expected, strict=True):
+        said = answer.split(f"{line} -> ", 1)[1].split(" SET DEADLINE ", 1)[0]
+        assert said.startswith(f"done: deadline now {shown} (in "), said
+        assert note in said and ("in Europe/Madrid, as the clocks go" in said) == bool(note)

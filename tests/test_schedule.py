@@ -125,3 +125,38 @@ def test_calendar_entry_is_stable_and_moves_with_the_deadline() -> None:
     assert "with commas\\; and more" in first.replace("\r\n ", "")
     assert all(len(line.encode()) <= 75 for line in first.split("\r\n"))
     assert first.endswith("END:VCALENDAR\r\n")
+
+
+def test_the_utc_time_carries_its_date_when_that_date_is_not_the_local_one() -> None:
+    # 09:00 on Friday in Kiritimati (+14) is 19:00 on Thursday in UTC.
+    moment = at(2026, 12, 3, 19)
+    now = at(2026, 12, 1, 12)
+    assert schedule.shown(moment, "Pacific/Kiritimati", now).startswith(
+        "Fri 04 Dec 2026 09:00 +14 = Thu 03 Dec 19:00 UTC"
+    )
+    assert schedule.shown(moment, "Europe/Madrid", now).startswith(
+        "Thu 03 Dec 2026 20:00 CET = 19:00 UTC"
+    )
+
+
+@pytest.mark.parametrize(
+    "zone", ["right/Europe/Madrid", "posix/Europe/Madrid", "localtime", "Factory"]
+)
+def test_only_real_zone_names_are_accepted(zone: str) -> None:
+    problem = schedule.zone_error(zone)
+    assert problem is not None and "is not a time zone name" in problem
+    assert schedule.zone_error("Europe/Madrid") is None and schedule.zone_error("UTC") is None
+    slot = schedule.parse(f"Mon 20:00 {zone}")
+    assert isinstance(slot, str) and "is not a time zone name" in slot
+
+
+def test_a_wall_time_the_clocks_skip_or_repeat_is_read_as_the_slots_are_and_said() -> None:
+    skipped = schedule.on_the_wall(datetime(2027, 3, 28, 2, 30), "Europe/Madrid")
+    assert skipped.moment == at(2027, 3, 28, 1, 30)  # 03:30 CEST
+    assert "02:30 does not exist on 28 Mar in Europe/Madrid" in skipped.note
+    assert "moved forward to 03:30 CEST" in skipped.note
+    repeated = schedule.on_the_wall(datetime(2027, 10, 31, 2, 30), "Europe/Madrid")
+    assert repeated.moment == at(2027, 10, 31, 0, 30)  # the first 02:30, still CEST
+    assert "02:30 happens twice on 31 Oct" in repeated.note and "(02:30 CEST)" in repeated.note
+    plain = schedule.on_the_wall(datetime(2027, 3, 29, 20, 0), "Europe/Madrid")
+    assert plain == schedule.Wall(at(2027, 3, 29, 18))
