@@ -300,7 +300,9 @@ def game() -> None:
 )
 @click.option("--timezone", default="UTC", show_default=True, help="The game's time zone.")
 @click.option("--option", "options", multiple=True, help="key=value game option.")
-@click.option("--grace", default=0, show_default=True, help="Minutes of grace after a deadline.")
+@click.option(
+    "--grace", default=0, show_default=True, help="Minutes of grace after a deadline, 0 to 10080."
+)
 @click.option(
     "--early/--no-early",
     default=True,

@@ -164,3 +164,11 @@ def test_set_deadline_answers_in_the_zone_and_says_how_a_changing_clock_was_read
         said = answer.split(f"{line} -> ", 1)[1].split(" SET DEADLINE ", 1)[0]
         assert said.startswith(f"done: deadline now {shown} (in "), said
         assert note in said and ("in Europe/Madrid, as the clocks go" in said) == bool(note)
+
+
+def test_the_game_master_help_says_how_slots_and_resume_work(runtime: Runtime) -> None:
+    formed(runtime)
+    help_text = " ".join(last_to(runtime, GM).split())
+    assert "Weekly slots leave each turn at least 12 hours" in help_text
+    assert "RESUME after the deadline passed gives the turn a new deadline" in help_text
+    assert "A deadline is at most a year ahead" in help_text
