@@ -203,6 +203,8 @@ def _moment(argument: str, zone: str, now: datetime) -> Moment | str:
     if argument.startswith("+"):
         span = schedule.length(argument[1:])
         if isinstance(span, timedelta):
+            if span <= timedelta(0):
+                return PASSED
             return _out_of_reach(now, span, now) or Moment(now + span, zone)
         if isinstance(span, str):
             return span
