@@ -161,14 +161,17 @@ def test_standing_lines() -> None:
     report = table.read(
         "royalist",
         "standing preempt when charge with ac\nSTANDING CONTINUE up to 2\n"
-        "standing retreat toward my edge\nSTANDING FOO bar\nSTANDING PREEMPT maybe",
+        "standing retreat toward my edge\nSTANDING FOO bar\nSTANDING PREEMPT maybe\n"
+        "standing premept never\nStanding by for your move",
     )
     assert statuses(report) == [
         (OK, None),
         (OK, None),
         (OK, None),
+        (IGNORED, None),  # no kind of instruction named: a sentence, not an order
         (NO, "malformed"),
         (NO, "malformed"),
+        (IGNORED, None),
     ]
     assert [line.canonical for line in report.lines[:3]] == [
         "STANDING PREEMPT WHEN CHARGE WITH AC",

@@ -6,6 +6,10 @@ suggestions), not the rules: ``receipts`` judges each reading against the decisi
 
 Hexes are written ``column.row`` as the map labels them (``3.7``); ``3,7``, ``(3,7)`` and
 ``[3, 7]`` are read the same.
+
+A line is an order attempt only when it is shaped like one: a decision word followed by what that
+decision takes (a wing, an order, or nothing), or a wing, unit or leader id followed by its order.
+"Stop it", "Pass the salt" and "First of all, hi" are chat, ignored rather than refused.
 """
 
 from __future__ import annotations
@@ -137,6 +141,12 @@ FUZZY_WORDS = (
 )
 FUZZY_CUTOFF = 0.75
 ID_CUTOFF = 0.5
+# What may follow a decision that takes nothing (PASS, STOP, KEEP ORDER, CONTINUE) in an order;
+# any other word makes the line a sentence.
+BARE_WORDS = {"order", "orders", "please", "now", "this", "turn", "activation", "wing", "here"}
+# What STANDING and DEFAULT name.
+STANDING_KINDS = {"preempt", "pre-empt", "continue", "continuation", "retreat", "retreats"}
+DEFAULT_KINDS = {"retreat", "retreats", "rout", "routs", "paths", "path"}
 
 
 # --- readings ----------------------------------------------------------------------------------
@@ -294,6 +304,8 @@ def read_line(raw: str, names: Names) -> Reading | None:
     head = tokens[0].word
     rest = tokens[1:]
     if head in DECISION_WORDS:
+        if not _takes(DECISION_WORDS[head], rest, names):
+            return None  # "Stop it", "No worries", "Orders are in the mail"
         return _decision(DECISION_WORDS[head], rest, names)
     wing = names.find(head, names.wings)
     if wing is not None:
@@ -304,9 +316,51 @@ def read_line(raw: str, names: Names) -> Reading | None:
     return _unknown(head, rest, names)
 
 
+def _id_like(token: Token | None, names: Names, pool: tuple[str, ...]) -> bool:
+    """An id, or a word shaped like one (ids carry a hyphen or a digit: R-A, P-HI-2) or close to
+    one: a typo worth a "did you mean", where a plain word of a sentence is not."""
+    word = token.word if token is not None else None
+    if word is None:
+        return False
+    if names.find(word, pool) is not None or "-" in word or any(ch.isdigit() for ch in word):
+        return True
+    typed = _squash(word)
+    return any(
+        difflib.SequenceMatcher(None, typed, _squash(ident)).ratio() >= FUZZY_CUTOFF
+        for ident in pool
+    )
+
+
+def _takes(word: str, rest: list[Token], names: Names) -> bool:
+    """Whether ``rest`` is what the decision ``word`` takes, so the line is an attempt at it."""
+    words = [t.word for t in rest if t.word is not None]
+    if word in ("pass", "continue", "stop", "keep"):
+        return all(w in BARE_WORDS for w in words) and all(t.word is not None for t in rest)
+    if word in ("first", "activate", "preempt"):
+        skip = 1 if words[:1] == ["wing"] else 0
+        return _id_like(rest[skip] if len(rest) > skip else None, names, names.wings)
+    if word == "change":
+        return any(_order_at(rest, i) is not None for i in range(min(len(rest), 3)))
+    if word == "orders":
+        return _id_like(rest[0] if rest else None, names, names.wings)
+    if word == "standing":
+        kinds = list(STANDING_KINDS | set(standing_kinds()))
+        return bool(words) and bool(difflib.get_close_matches(words[0], kinds, 1, FUZZY_CUTOFF))
+    if word == "default":
+        return all(w in DEFAULT_KINDS for w in words)
+    if word in ("no", "none"):
+        return (not words and word == "none") or (bool(words) and words[0] in NO_WHAT)
+    return True
+
+
+def standing_kinds() -> tuple[str, ...]:
+    """The kinds of standing instruction, as their word is written (PREEMPT, CONTINUE, ...)."""
+    return tuple(kind for kind, _ in standing.MEANING)
+
+
 def _unknown(head: str, rest: list[Token], names: Names) -> Reading | None:
     guess = difflib.get_close_matches(head, FUZZY_WORDS, n=1, cutoff=FUZZY_CUTOFF)
-    if guess and len(rest) <= 4:
+    if guess and len(rest) <= 4 and _takes(DECISION_WORDS[guess[0]], rest, names):
         return Complaint("unknown-word", f"{head!r} is not an order word", guess[0].upper())
     verb = rest[0].word if rest else None
     # CHARGE and RALLY are orders and actions both: unit ids carry a number, wing ids need not.

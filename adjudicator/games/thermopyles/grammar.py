@@ -2,6 +2,10 @@
 
 This layer knows the order words and nothing of the position; ``orders`` checks the result
 against the hand, the supports left and the hand limit.
+
+A line is an order attempt only when it is shaped like one: an order word followed by what it
+takes (FIGHT a card value, RETREAT at most a word about drawing), or numbers alone. "Retreat is
+not an option", "Fight well" and "3 cheers for the King" are chat, ignored rather than refused.
 """
 
 from __future__ import annotations
@@ -26,6 +30,10 @@ DRAW_WORDS = {"draw", "draws", "drawing"}
 NEGATIONS = {"no", "without", "dont", "not", "skip", "never"}
 # Words that often head a non-order line with a number ("Turn 5", "Re: game 12"): never a complaint.
 FILLER = {"turn", "game", "round", "order", "orders", "re", "fw", "fwd", "subject", "day", "week"}
+# What may stand beside RETREAT, or beside FIGHT before its number, in an order; any other word
+# makes the line a sentence about retreating or fighting, not an order.
+RETREAT_WORDS = {"nodraw", "and", "but", "then", "please", "now", "i", "a", "card", "cards", "new"}
+FIGHT_WORDS = {"with", "card", "please", "i", "now", "the", "and", "using", "play"}
 TOKEN = re.compile(r"(\+)\s*(\d+)|(\d+)|([^\W\d_]+)")
 # A misspelt keyword must be this close (difflib ratio) to be suggested: "fihgt" is 0.8, while
 # everyday words such as "first" (0.6) stay out of it.
@@ -115,8 +123,20 @@ def segments(line: str) -> list[Reading] | None:
         end = starts[position + 1] if position + 1 < len(starts) else len(tokens)
         keyword = _keyword(tokens, start)
         assert keyword is not None
+        if _prose(keyword, tokens[start + 1 : end]):
+            return None
         readings.append(_read(keyword, tokens[start + 1 : end]))
     return readings
+
+
+def _prose(keyword: str, rest: list[Token]) -> bool:
+    """Whether the words after an order word make a sentence rather than that order."""
+    words = {token.word for token in rest if token.word is not None}
+    if keyword == "retreat":
+        return not words <= RETREAT_WORDS | DRAW_WORDS | NEGATIONS
+    if keyword == "fight" and not any(token.number is not None for token in rest):
+        return not words <= FIGHT_WORDS | SUPPORT_WORDS
+    return False
 
 
 def _not_keyword(tokens: list[Token], has_number: bool) -> list[Reading] | None:
@@ -127,6 +147,8 @@ def _not_keyword(tokens: list[Token], has_number: bool) -> list[Reading] | None:
         reason = f"{first.word!r} is not an order word"
         return [Complaint("unknown-order", reason, keyword=guess, numbers=numbers)]
     if first.number is not None:
+        if any(token.word is not None and token.word not in SUPPORT_WORDS for token in tokens):
+            return None  # "3 cheers for the King", "10-15 is where I go next"
         reason = "a number alone is not an order"
         return [Complaint("unknown-order", reason, keyword="fight", numbers=numbers)]
     short = 2 <= len(tokens) <= 3
