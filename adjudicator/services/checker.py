@@ -127,7 +127,8 @@ def check(
     found = got.report is not None
     context: dict[str, Any] = {"lines": [], "missing": [], "accepted": False}
     if got.report is not None:
-        context = reports.receipt_lines(commands.sift(got.report, sections))
+        shown = commands.sift(got.report, sections)
+        context = reports.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
     rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
     return Checked(bool(context["accepted"]), found, context, rendered.strip("\n"))

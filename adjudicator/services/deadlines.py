@@ -142,9 +142,14 @@ def join(session: Session, runtime: Runtime, game: Game, seat: Seat) -> bool:
     return True
 
 
-def current_orders(session: Session, game: Game, turn_number: int) -> dict[str, Any]:
-    """The latest accepted order set per seat for this turn: the last one received counts."""
+def current_orders(
+    session: Session, game: Game, turn_number: int, whole: bool = False
+) -> dict[str, Any]:
+    """The latest accepted order set per seat for this turn: the last one received counts.
+    ``whole``: only seats whose set was filed with every line accepted (a set filed without its
+    refused lines stands at the deadline, but does not make the turn resolve early)."""
     latest: dict[str, Any] = {}
+    complete: dict[str, bool] = {}
     rows = session.scalars(
         select(Submission)
         .where(
@@ -156,6 +161,9 @@ def current_orders(session: Session, game: Game, turn_number: int) -> dict[str, 
     )
     for row in rows:
         latest[row.seat] = row.orders
+        complete[row.seat] = all(line.get("status") != "rejected" for line in row.report or [])
+    if whole:
+        return {seat: orders for seat, orders in latest.items() if complete[seat]}
     return latest
 
 
@@ -188,7 +196,7 @@ def everyone_submitted(session: Session, game: Game) -> bool:
     )
     if waiting is not None:
         return False
-    return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1))
+    return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1, whole=True))
 
 
 def lease(runtime: Runtime) -> timedelta:

@@ -21,6 +21,15 @@ class OrderSet:
     merged: bool
 
 
+def files(rules: Rules[Any], report: OrderReport) -> bool:
+    """Whether a mail's orders are filed: every line accepted, or, in a game whose turns wait
+    for a deadline, the lines accepted even beside refused ones. There the player may send again
+    until the deadline, and a line misread must never cost the turn's other orders. A game that
+    resolves each answer on receipt acts only on a set whose every line is accepted: it would act
+    at once on what the player did not wholly mean."""
+    return report.ok or (report.orders is not None and not rules.resolves_on_receipt)
+
+
 def read(
     rules: Rules[Any],
     state: Any,

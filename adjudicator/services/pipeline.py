@@ -422,6 +422,7 @@ def seat_mail(
         reports.reply_status(session, runtime, mail, record.id, game, seat, reading, sections)
         return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
     report, text, merged = got.report, got.text, got.merged
+    filed = orders.files(rules, report)
     submission = Submission(
         game_id=game.id,
         seat=seat.seat,
@@ -430,11 +431,11 @@ def seat_mail(
         text=text,
         report=[reports.line_json(line) for line in report.lines],
         orders=report.orders,
-        accepted=report.ok,
+        accepted=filed,
     )
     session.add(submission)
     session.flush()
-    if report.ok and rules.resolves_on_receipt:
+    if filed and rules.resolves_on_receipt:
         new_turn, resolution = play.apply_orders(
             session, game, {seat.seat: report.orders}, reason="orders"
         )
@@ -460,8 +461,12 @@ def seat_mail(
     }
     shown = commands.sift(report, sections)
     reports.receipt(session, runtime, mail, record.id, game, seat, shown, reading, sections, filing)
-    if not report.ok:
+    if not filed:
         return Verdict("done", "orders not accepted; receipt sent", game.id)
+    if not report.ok:
+        # Filed without its refused lines: it stands at the deadline, but the turn is not
+        # resolved early on it, so the player has the time left to put the lines right.
+        return Verdict("done", "orders stored without their refused lines", game.id)
     if (
         game.early
         and not game.paused

@@ -19,7 +19,7 @@ from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import deadline_event
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, Seat, Submission, Turn, utcnow
-from adjudicator.services import commands, panel_links, play, preferences, safety
+from adjudicator.services import commands, orders, panel_links, play, preferences, safety
 from adjudicator.services.mailer import Letter, game_subject, queue, thread_headers
 from adjudicator.services.runtime import Runtime
 
@@ -36,13 +36,16 @@ def line_json(line: LineReport) -> dict[str, Any]:
     }
 
 
-def receipt_lines(report: OrderReport) -> dict[str, Any]:
+def receipt_lines(report: OrderReport, filed: bool) -> dict[str, Any]:
     """The receipt's account of a mail's order lines, as the templates read it (email/_lines.*);
-    the web order checker shows the same, so the two can never word a line differently."""
+    the web order checker shows the same, so the two can never word a line differently.
+    ``filed``: the set is on file (``orders.files``), maybe without its refused lines."""
+    refused = [line.number for line in report.rejected]
     return {
         "lines": [line_json(line) for line in report.lines],
         "missing": list(report.missing),
-        "accepted": report.ok,
+        "accepted": filed,
+        "refused": refused if filed else [],
     }
 
 
@@ -330,7 +333,7 @@ def receipt(
         template="receipt",
         replying_to=mail.message_id,
         extra={
-            **receipt_lines(report),
+            **receipt_lines(report, orders.files(play.rules_for(game), report)),
             **command_context(session, runtime, game, seat, reading, sections),
             "filing": {
                 "for_turn": None,

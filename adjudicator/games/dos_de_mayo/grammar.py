@@ -347,15 +347,18 @@ def read_line(line: str) -> Reading | None:
     if not words:
         return None
     first, rest = words[0], text[len(words[0]) :].strip(" -")
+    # An order word written in capitals is meant as one: "PLAY BOGUS" is a refused order, while
+    # "Play nice!" is chat.
+    shouted = stripped.split()[0].isupper()
     if text == "add":
         return Add()
     if first in PLAY_WORDS:
         if not rest:
             return Complaint("malformed", "PLAY needs a card name")
-        return _read_play(rest) if _card_like(rest) else None  # "play nice!" is chat
+        return _read_play(rest) if shouted or _card_like(rest) else None  # "Play nice!"
     if first in TAKE_WORDS:
-        if not _card_like(rest):
-            return None  # "take care"
+        if not (shouted or _card_like(rest)):
+            return None  # "Take care"
         found = read_card(rest, "TAKE")
         return found if isinstance(found, Complaint) else Take(found[0])
     draw = _read_draw(words) if len(words) <= 4 else None
