@@ -136,19 +136,26 @@ def _report(msg: Message) -> str | None:
     return None
 
 
+def automatic_subject(subject: str) -> bool:
+    """Whether a subject opens as auto-responders and mail servers open theirs."""
+    return _SUBJECT_AUTOMATIC.match(subject) is not None
+
+
 def _subject(msg: Message) -> str | None:
     value = _header(msg, "Subject")
-    if value is not None and _SUBJECT_AUTOMATIC.match(value):
+    if value is not None and automatic_subject(value):
         return f"Subject: {' '.join(value.split())[:60].rstrip()}"
     return None
 
 
+# Auto-reply signs come before the null return path: an out-of-office sent with the null sender
+# is named by what it is, not mistaken for a bounce in the logs.
 _CHECKS: tuple[Callable[[Message], str | None], ...] = (
     _auto_submitted,
     _precedence,
     _presence,
-    _empty_return_path,
-    _robot_sender,
-    _report,
     _subject,
+    _report,
+    _robot_sender,
+    _empty_return_path,
 )

@@ -8,6 +8,7 @@ from email.parser import BytesHeaderParser
 from typing import Any
 
 from adjudicator.mail import addresses, dkim, extract
+from adjudicator.mail.automatic import automatic_subject
 from adjudicator.mail.reading import Unreadable, read
 
 
@@ -19,15 +20,25 @@ def automatic_kind(raw: bytes, sender: str) -> str:
     report_type = str(headers.get_param("report-type", "", header="content-type")).lower()
     if report_type == "disposition-notification":
         return "auto-reply"  # a read receipt: the mail arrived and was opened, nothing bounced
-    if (
-        headers.get_content_type() == "multipart/report"
-        or return_path == "<>"
-        or local in ("mailer-daemon", "postmaster")
-    ):
+    if headers.get_content_type() == "multipart/report" or local in ("mailer-daemon", "postmaster"):
+        return "bounce"
+    # An out-of-office sent with the null sender (Exchange does) still says what it is: its own
+    # signs come before the null return path that bounces share with it.
+    if _auto_reply_signs(headers):
+        return "auto-reply"
+    if return_path == "<>":
         return "bounce"
     if headers.get("List-Id") or str(headers.get("Precedence", "")).lower() in ("list", "bulk"):
         return "list"
     return "auto-reply"
+
+
+def _auto_reply_signs(headers: Any) -> bool:
+    """An Auto-Submitted header other than "no", or an auto-responder's subject."""
+    submitted = str(headers.get("Auto-Submitted", "") or "").split(";", 1)[0].strip().lower()
+    if submitted not in ("", "no"):
+        return True
+    return automatic_subject(str(headers.get("Subject", "") or ""))
 
 
 def inspect(

@@ -22,6 +22,9 @@ DOMAIN, SECRET = "pbem.localhost", "inspect-secret"
         ("bounce_dsn.eml", "bounce"),
         ("vacation_auto_reply.eml", "auto-reply"),
         ("exchange_automatic_reply.eml", "auto-reply"),
+        # Exchange sends an out-of-office with the null sender, as bounces are sent: its own
+        # signs (the "Automatic reply:" subject) name it.
+        ("exchange_automatic_reply_null_sender.eml", "auto-reply"),
         ("list_mail.eml", "list"),
         ("binary.eml", "unreadable"),
         ("no_headers.eml", "unreadable"),

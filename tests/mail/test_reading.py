@@ -213,6 +213,10 @@ EXPECTED: dict[str, Expected] = {
     ),
 }
 
+# The same out-of-office as Exchange sends it, with the null sender: named by its subject, not as
+# the bounce its Return-Path alone would suggest.
+EXPECTED["exchange_automatic_reply_null_sender"] = EXPECTED["exchange_automatic_reply"]
+
 NOT_MAIL: dict[str, str] = {
     "binary": "binary data, not a mail message",
     "empty": "empty message",
