@@ -132,7 +132,7 @@ def finished_view() -> dict[str, Any]:
             "turn": 7,
             "status": "over",
             "winner": "spain",
-            "end_reason": "France's losses reached the limit",
+            "end_reason": "loss-limit",
             "losses": {"france": 4, "spain": 5},
         }
     )
@@ -326,7 +326,7 @@ def test_finished_game_says_who_won() -> None:
     box = changed(over, playing)
     assert box is not None and box[1] < picture.load_art().header
     text = words.describe(finished_view())
-    assert "Game over at turn 7 of 10: Spain wins (France's losses reached the limit)." in text
+    assert "Game over at turn 7 of 10: Spain wins (France reached its loss limit)." in text
 
 
 def test_describe_mentions_every_group_and_every_move() -> None:

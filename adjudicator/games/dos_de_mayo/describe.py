@@ -104,6 +104,14 @@ def contested(view: Mapping[str, Any]) -> list[str]:
     )
 
 
+# How each ending reads where a few words fit (the status line, the map's header).
+END_WORDS = {
+    "loss-limit": "France reached its loss limit",
+    "spain-holds": "Spain holds Madrid",
+    "france-wins": "Madrid is taken",
+}
+
+
 def status_words(view: Mapping[str, Any]) -> str:
     """'Turn 3 of 10, in play.' or 'Game over after turn 10: Spain wins (why).'"""
     turn = f"turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
@@ -111,7 +119,7 @@ def status_words(view: Mapping[str, Any]) -> str:
         return f"{turn[0].upper()}{turn[1:]}, in play."
     winner = view.get("winner")
     verdict = f"{side_name(winner)} wins" if winner else "no winner"
-    reason = str(view.get("end_reason") or "").replace("_", " ").strip()
+    reason = END_WORDS.get(str(view.get("end_reason") or ""), "")
     return f"Game over at {turn}: {verdict}" + (f" ({reason})." if reason else ".")
 
 

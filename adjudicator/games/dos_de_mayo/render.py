@@ -21,6 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from adjudicator.games.dos_de_mayo.describe import (
+    END_WORDS,
     SIDES,
     area_order,
     art,
@@ -467,7 +468,7 @@ def _header(paint: Painter, view: Mapping[str, Any]) -> None:
         paint.draw.rectangle((0, 0, look.width, look.header), fill=paint.colour["header_over"])
         winner = view.get("winner")
         verdict = f"GAME OVER: {side_name(winner).upper()} WINS" if winner else "GAME OVER"
-        reason = str(view.get("end_reason") or "").replace("_", " ")
+        reason = END_WORDS.get(str(view.get("end_reason") or ""), "")
         paint.text((12, look.header / 2), verdict, 16, "header_ink", "lm", bold=True)
         used = font(16, True).getlength(verdict + "   ")
         if reason:
