@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import ticks
 from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
 
 
 def test_a_shared_deal_is_revealed_once_its_deadline_passes(runtime: Runtime) -> None:
@@ -39,6 +40,30 @@ def test_a_shared_deal_is_revealed_once_its_deadline_passes(runtime: Runtime) ->
     assert ticks.tick(runtime).challenges_revealed == []
     drain(runtime)
     assert len(sent(runtime)) == before + 2
+
+
+def test_a_shared_deal_names_its_entrants_by_display_name_never_by_address(
+    runtime: Runtime,
+) -> None:
+    # One entrant gave a name in their From line, the other did not; the ranking every entrant
+    # receives, and the public page, show the name or nothing: no part of either address.
+    entrants = ("Leonidas <qzleo@example.com>", "xydien@example.com")
+    for sender in entrants:
+        body = "NEW THERMOPYLES SHARED hot-gates"
+        deliver_mail(runtime, compose(sender, "new@pbem.localhost", body))
+    with runtime.db.session() as session:
+        challenge = session.scalars(select(Challenge)).one()
+        challenge.deadline = utcnow() - timedelta(minutes=1)
+    before = len(sent(runtime))
+    assert ticks.tick(runtime).challenges_revealed == ["hot-gates"]
+    drain(runtime)
+    results = sent(runtime)[before:]
+    assert len(results) == 2
+    page = create_app(runtime).test_client().get("/challenges/hot-gates").get_data(as_text=True)
+    for shown in [*(text_of(mail) for mail in results), *(html_of(mail) for mail in results), page]:
+        assert "Leonidas" in shown
+        for leaked in ("qzleo", "xydien", "qz…", "xy…", "game 2 ()", "game 1 ()"):
+            assert leaked not in shown
 
 
 def test_idle_games_are_warned_then_closed(runtime: Runtime) -> None:

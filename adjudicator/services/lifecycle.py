@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.db import changed
 from adjudicator.models import Challenge, Game, utcnow
-from adjudicator.services import reports
+from adjudicator.services import play, reports
 from adjudicator.services.runtime import Runtime
 
 
@@ -42,7 +42,8 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
             {
                 "rank": rank,
                 "game_id": game.id,
-                "player": game.seats[0].player.address.split("@")[0],
+                # Every entrant receives this table: names they gave, never address parts.
+                "player": play.display_name(game.seats[0].player),
                 "result": game.result,
                 "status": game.status,
             }

@@ -37,6 +37,14 @@ def player_for(session: Session, address: str, name: str = "") -> Player:
     return player
 
 
+def display_name(player: Player) -> str:
+    """The name a player gave in their From line, as other players see it; "" when they gave
+    none, or gave an address as their name. Never made from the address itself: anyone who
+    sees an address can harvest it, or forge mail from it."""
+    name = " ".join(player.name.split())
+    return name if "@" not in name else ""
+
+
 def latest_turn(session: Session, game_id: int) -> Turn:
     """The game's current position: its newest turn that was not rolled back."""
     turn = session.scalar(

@@ -174,8 +174,8 @@ def game_counts(session: Session, filters: Filters) -> Counts:
 def public_name(player: Player) -> str:
     """A player as public pages name them: the name they gave, else the start of their address's
     local part. Never the address itself, which anyone could harvest or forge mail from."""
-    name = " ".join(player.name.split())
-    if name and "@" not in name:
+    name = play.display_name(player)
+    if name:
         return name
     local = player.address.split("@", 1)[0]
     return (local[:2] if len(local) > 3 else local[:1]) + "…"
@@ -448,7 +448,8 @@ def challenge_leaderboard(session: Session, name: str) -> Leaderboard | None:
             RankedEntry(
                 rank=rank,
                 game_id=game.id,
-                player=public_name(game.seats[0].player) if game.seats else "",
+                # Entrants are strangers to each other: the name they gave, or nothing.
+                player=play.display_name(game.seats[0].player) if game.seats else "",
                 status=game.status,
                 result=game.result,
                 won=bool(score[0]) if score else None,

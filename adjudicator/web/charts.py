@@ -187,7 +187,7 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     bar_left, bar_right = 220, WIDTH - 60
     for index, entry in enumerate(ranked):
         y = height_top + index * row
-        label = f"{entry.rank}. #{entry.game_id} {entry.player}"
+        label = f"{entry.rank}. #{entry.game_id} {entry.player}".rstrip()
         draw.text((24, y + row / 2), label, fill=INK, font=font(13), anchor="lm")
         length = (bar_right - bar_left) * (entry.value or 0) / most
         colour = WON if entry.won else LOST
@@ -232,7 +232,8 @@ def leaderboard_alt(board: Leaderboard, top: int = 10) -> str:
     ranked = _ranked(board, top)
     axis = board.axis or "score"
     leaders = "; ".join(
-        f"{e.rank}. game {e.game_id} ({e.player}) {e.value}, {'won' if e.won else 'lost'}"
+        f"{e.rank}. game {e.game_id}{f' ({e.player})' if e.player else ''} {e.value}, "
+        f"{'won' if e.won else 'lost'}"
         for e in ranked
     )
     spread = "; ".join(
