@@ -14,6 +14,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from adjudicator.mail import recipients
 from adjudicator.services import inbox
 from adjudicator.services.runtime import Runtime
 
@@ -21,7 +22,8 @@ log = logging.getLogger(__name__)
 
 
 class InboundHandler:
-    """aiosmtpd handler: refuses relaying, stores accepted messages before saying 250."""
+    """aiosmtpd handler: refuses relaying and addresses nobody uses, stores accepted messages
+    before saying 250."""
 
     def __init__(self, runtime: Runtime, source: str = "smtp") -> None:
         self.runtime = runtime
@@ -31,8 +33,11 @@ class InboundHandler:
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
-        if not address.lower().endswith("@" + self.domain):
-            return f"550 5.7.1 this server only accepts mail for {self.domain}"
+        # Refused here, not after the data: the sending server then tells its own user, and
+        # no reply of ours ever goes to a From line that may be forged.
+        found = recipients.check(address, self.domain, self.runtime.config.from_address)
+        if isinstance(found, recipients.Refused):
+            return f"550 {found.status} {found.reason}"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

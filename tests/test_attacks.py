@@ -681,7 +681,7 @@ def test_crlf_in_subjects_and_names_injects_no_header(runtime: Runtime) -> None:
         # (From, envelope recipient, Subject as written on the wire)
         (LEONIDAS, HELP, b64_word(f"hi\r\n{INJECTED}\r\nTo: victim@evil.example")),
         (LEONIDAS, HELP, b64_word(f"HELP\n{INJECTED}")),
-        (LEONIDAS, f"info@{DOMAIN}", f"=?utf-8?q?x=0D=0A{INJECTED.replace(' ', '_')}?="),
+        (LEONIDAS, f"pbem@{DOMAIN}", f"=?utf-8?q?x=0D=0A{INJECTED.replace(' ', '_')}?="),
         (LEONIDAS, f"orders+1-france-1-00@{DOMAIN}", b64_word(f"a\r\n\r\n{INJECTED}")),
         (FRANCE, seats[FRANCE], b64_word(f"STATUS\r\n{INJECTED}")),
         # A lone CR: the parser ends the Subject there, and the rest is a header of its own.

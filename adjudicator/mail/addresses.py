@@ -126,6 +126,14 @@ def route(address: str, domain: str, secret: str, previous: Sequence[str] = ()) 
     return SeatRoute(game_id=game_id, seat=seat, version=version)
 
 
+def looks_like_reply_address(local: str) -> bool:
+    """True when ``local`` (a lower-case local part) has the shape of orders+<token>: what a
+    listener can tell before the message is read. Whether the token checks out is for later,
+    when the answer can say why it does not."""
+    prefix = f"{LOCAL_PART}+"
+    return local.startswith(prefix) and _parse_token(local[len(prefix) :]) is not None
+
+
 def _parse_token(token: str) -> tuple[int, str, int, str] | None:
     head, _, tail = token.partition("-")
     rest = tail.rsplit("-", 2)

@@ -48,6 +48,12 @@ def is_bounce_address(address: str, domain: str) -> bool:
     return bool(at) and ours and local.startswith(LOCAL_PART + "+")
 
 
+def looks_like_return_path(local: str) -> bool:
+    """True when ``local`` (a lower-case local part) has the shape of bounces+<id>-<mac>."""
+    prefix = LOCAL_PART + "+"
+    return local.startswith(prefix) and _TOKEN.fullmatch(local[len(prefix) :]) is not None
+
+
 def outbox_id(address: str, domain: str, secret: str, previous: Sequence[str] = ()) -> int | str:
     """The outbox id a return path names, or why it names none (forged, truncated, not ours);
     one signed with a ``previous`` key (retired by a rotation) still names its mail."""

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from adjudicator import limits
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
-from adjudicator.mail import addresses, dkim, extract
+from adjudicator.mail import addresses, dkim, extract, recipients
 from adjudicator.mail.addresses import single as single_address
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
@@ -140,18 +140,27 @@ def handle(
     ours = [a for a in (record.envelope_to or mail.recipients) if a.lower().endswith("@" + domain)]
     if not ours:
         return Verdict("rejected", f"not addressed to {domain}")
-    target = ours[0].lower()
+    taken = [(a.lower(), recipients.check(a, domain, runtime.config.from_address)) for a in ours]
+    known = [(a, found) for a, found in taken if isinstance(found, recipients.Accepted)]
+    if not known:
+        # What the listeners refuse at RCPT, a webhook provider delivers anyway: kept, never
+        # answered, since the From line that would receive the answer may be anyone's.
+        return Verdict("ignored", f"unknown address {ours[0].lower()}: stored, not answered")
+    target, found = known[0]
     local = target.split("@", 1)[0]
+    if found.kind == "postmaster":
+        return Verdict("ignored", "mail to postmaster: kept for the operator, not answered")
     if local == "new":
         return start_game(session, runtime, mail, record)
     if local == "help":
         reports.reply_help(session, runtime, mail, record.id, seat_reading(mail)[0])
         return Verdict("done", "help sent")
-    if not local.startswith("orders+"):
+    if found.kind == "from":
+        # A "reply" to a mail of ours that named no reply address: say where to write instead.
         reports.reply_problem(
             session, runtime, mail, record.id, "unknown-address", {"address": target}
         )
-        return Verdict("rejected", f"unknown address {target}")
+        return Verdict("rejected", f"sent to {target}, which reads no mail")
     config = runtime.config
     route = addresses.route(target, domain, config.secret_key, config.previous_keys)
     if isinstance(route, str):
