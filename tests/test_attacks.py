@@ -168,7 +168,6 @@ def test_forged_truncated_and_reaimed_tokens_file_no_orders(runtime: Runtime) ->
         # (who sends it, the address, what it tries)
         (FRANCE, f"orders+{game_a}-france-1-{flipped}@{DOMAIN}", "forged mac"),
         (FRANCE, f"orders+{game_a}-france-1-{mac[:10]}@{DOMAIN}", "truncated mac"),
-        (FRANCE, f"orders+{game_a}-france-1-@{DOMAIN}", "mac cut off entirely"),
         # Game A's France token re-aimed at game B, sent by B's real France player.
         (FRANCE, f"orders+{game_b}-france-1-{mac}@{DOMAIN}", "game A's token for game B"),
         # France's mac on Spain's seat, sent in Spain's own name: only the token stops it.
@@ -181,14 +180,24 @@ def test_forged_truncated_and_reaimed_tokens_file_no_orders(runtime: Runtime) ->
         orders = "TAKE MURAT\n16-14 x1\nDRAW" if "france" in address else "9-14\nNODRAW"
         inbound_id = deliver_mail(runtime, compose(sender, address, orders), [address])
         record = row(runtime, inbound_id)
-        why = "reply address: malformed token" if what == "mac cut off entirely" else BAD_MAC
-        assert (record.status, record.reason) == ("rejected", why), what
+        assert (record.status, record.reason) == ("rejected", BAD_MAC), what
         assert record.game_id is None, what  # attributed to no game
         assert_one_polite_reply(sent(runtime, before), sender, "is not one this service handed out")
-    # A mac one character too long is no token at all.
-    long = f"orders+{game_a}-france-1-{mac}0@{DOMAIN}"
-    record = row(runtime, deliver_mail(runtime, compose(FRANCE, long, "16-14 x1"), [long]))
-    assert (record.status, record.reason) == ("rejected", "reply address: malformed token")
+    # A mac cut off, or one character too long, is no address the service hands out: the SMTP
+    # listener refuses it at RCPT, and what a webhook delivers to it is kept, not answered.
+    before = sent_count(runtime)
+    for shapeless in (
+        f"orders+{game_a}-france-1-@{DOMAIN}",
+        f"orders+{game_a}-france-1-{mac}0@{DOMAIN}",
+    ):
+        record = row(
+            runtime, deliver_mail(runtime, compose(FRANCE, shapeless, "16-14 x1"), [shapeless])
+        )
+        assert (record.status, record.reason) == (
+            "ignored",
+            f"unknown address {shapeless}: stored, not answered",
+        )
+    assert sent_count(runtime) == before
     assert submissions(runtime) == []
     assert turns(runtime, game_a) == turns(runtime, game_b) == 1
     # The genuine addresses still work: the refusals above were the token check, nothing else.
