@@ -59,6 +59,7 @@ class Config:
     lmtp_port: int
     # Safety limits on inbound mail.
     sender_limit_per_hour: int
+    unauthenticated_replies_per_hour: int
     unknown_sender_reply_hours: int
     # The game-master web panel: login links, their sessions and rate limits.
     panel_link_hours: int

@@ -214,7 +214,11 @@ class InboundMessage(Base):
     dkim: Mapped[str] = mapped_column(String(200), default="")
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
-    received_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # Mail to a seat's (or game master's) own reply address, with a token that checks out, from
+    # the address holding it: the only mail no sender limit applies to (services.safety).
+    authenticated: Mapped[bool] = mapped_column(default=False)
+    # Indexed for the service-wide limit, which counts the last hour's mail.
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
     # When the tick last queued process_inbound again (None: only when stored, at received_at).
     queued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

@@ -18,6 +18,7 @@ from adjudicator.services.runtime import Runtime
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 STRANGER = "spammer@elsewhere.example"
+HELP = "help@pbem.localhost"
 
 
 class Signer(DkimKey):
@@ -183,9 +184,7 @@ def test_the_game_master_sets_dkim_in_the_new_block(runtime: Runtime, dns: Signe
 # --- rate limit -------------------------------------------------------------------------------
 
 
-def test_a_flooding_player_is_stored_not_processed_and_told_once_an_hour(
-    runtime: Runtime,
-) -> None:
+def test_a_flood_to_help_is_stored_not_read_and_told_once_an_hour(runtime: Runtime) -> None:
     runtime = with_config(runtime, sender_limit_per_hour=3)
     with runtime.db.session() as session:
         seats = {"france": FRANCE, "spain": SPAIN}
@@ -194,40 +193,45 @@ def test_a_flooding_player_is_stored_not_processed_and_told_once_an_hour(
     drain(runtime)
     france = reply_address(runtime, FRANCE)
     before = outbox_to(runtime, FRANCE)
-    ids = [deliver_mail(runtime, compose(FRANCE, france, "STATUS")) for _ in range(6)]
+    ids = [deliver_mail(runtime, compose(FRANCE, HELP, "HELP")) for _ in range(6)]
     rows = [row(runtime, inbound_id) for inbound_id in ids]
     assert [r.status for r in rows] == ["done"] * 3 + ["ignored"] * 3
-    assert rows[3].reason.startswith(f"rate limit: 4 messages from {FRANCE} within an hour")
+    assert rows[3].reason.startswith(
+        f"rate limit: 3 unauthenticated mails from {FRANCE} read within an hour"
+    )
     assert all(r.raw for r in rows)  # kept whatever happens
-    assert rows[3].dkim == ""  # not read any further, so not checked either
     # Three answers, then exactly one notice for the three over the limit.
     assert outbox_to(runtime, FRANCE) == before + 4
     assert outbox_to(runtime, FRANCE, "rate-limit") == 1
     notice = sent(runtime)[-1]
     assert notice["X-Pbem-Kind"] == "rate-limit"
-    assert "More than 3 mails arrived from your address within an hour" in text_of(notice)
+    assert "3 mails from your address to new@, help@" in text_of(notice)
+    # Meanwhile France's mail to France's own seat is read as ever.
+    assert row(runtime, deliver_mail(runtime, compose(FRANCE, france, "STATUS"))).status == "done"
 
     # Still flooding an hour after the notice: one more notice, not one per mail.
     age_outbox(runtime, timedelta(minutes=61))
     for _ in range(3):
-        deliver_mail(runtime, compose(FRANCE, france, "STATUS"))
+        deliver_mail(runtime, compose(FRANCE, HELP, "HELP"))
     assert outbox_to(runtime, FRANCE, "rate-limit") == 2
 
-    # Once the hour has passed with nothing new, mail is read again.
+    # Once the hour has passed, mail is read again.
     age_inbound(runtime, timedelta(minutes=61))
-    quiet = row(runtime, deliver_mail(runtime, compose(FRANCE, france, "STATUS")))
+    quiet = row(runtime, deliver_mail(runtime, compose(FRANCE, HELP, "HELP")))
     assert quiet.status == "done"
 
 
-def test_automatic_mail_over_the_limit_is_never_answered(runtime: Runtime) -> None:
+def test_automatic_mail_is_never_answered_nor_counted(runtime: Runtime) -> None:
     runtime = with_config(runtime, sender_limit_per_hour=2)
     auto = {"Auto-Submitted": "auto-replied"}
     for _ in range(5):
-        deliver_mail(runtime, compose(FRANCE, "help@pbem.localhost", "Away", headers=auto))
+        deliver_mail(runtime, compose(FRANCE, HELP, "Away", headers=auto))
     with runtime.db.session() as session:
         reasons = session.scalars(select(InboundMessage.reason).order_by(InboundMessage.id)).all()
-    assert [reason.split(" ")[0] for reason in reasons] == ["automatic"] * 2 + ["rate"] * 3
+    assert [reason.split(" ")[0] for reason in reasons] == ["automatic"] * 5
     assert sent(runtime) == []
+    # It was not read, so it leaves the sender's hour untouched.
+    assert row(runtime, deliver_mail(runtime, compose(FRANCE, HELP, "HELP"))).status == "done"
 
 
 # --- unknown senders --------------------------------------------------------------------------

@@ -125,12 +125,6 @@ def handle(
     returned = returned_mail(session, runtime, record, record.envelope_to or mail.recipients)
     if returned is not None:
         return Verdict(returned.status, returned.reason, returned.game_id)
-    limited = safety.rate_limit(session, runtime, record, mail.automatic is not None, utcnow())
-    if limited is not None:
-        if limited.notify:
-            limit = {"limit": runtime.config.sender_limit_per_hour}
-            reports.reply_problem(session, runtime, mail, record.id, safety.RATE_LIMIT, limit)
-        return Verdict("ignored", limited.reason)
     if mail.automatic:
         return Verdict("ignored", f"automatic mail, never answered ({mail.automatic})")
     # Recorded for every message a person sent; games with require_dkim act only on "pass".
@@ -150,6 +144,19 @@ def handle(
     local = target.split("@", 1)[0]
     if found.kind == "postmaster":
         return Verdict("ignored", "mail to postmaster: kept for the operator, not answered")
+    config = runtime.config
+    route = addresses.route(target, domain, config.secret_key, config.previous_keys)
+    record.authenticated = isinstance(route, addresses.SeatRoute) and safety.authenticated(
+        session, route, mail.sender, record.dkim
+    )
+    if not record.authenticated:
+        # Its answer goes to a From line that may be forged: limited (services.safety).
+        limited = safety.rate_limit(session, runtime, record, utcnow())
+        if limited is not None:
+            if limited.notify:
+                limit = {"limit": config.sender_limit_per_hour}
+                reports.reply_problem(session, runtime, mail, record.id, safety.RATE_LIMIT, limit)
+            return Verdict("ignored", limited.reason)
     if local == "new":
         return start_game(session, runtime, mail, record)
     if local == "help":
@@ -161,8 +168,6 @@ def handle(
             session, runtime, mail, record.id, "unknown-address", {"address": target}
         )
         return Verdict("rejected", f"sent to {target}, which reads no mail")
-    config = runtime.config
-    route = addresses.route(target, domain, config.secret_key, config.previous_keys)
     if isinstance(route, str):
         reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": route})
         return Verdict("rejected", f"reply address: {route}")

@@ -1,19 +1,28 @@
 """Keeping the service from being flooded, and from flooding others with replies.
 
-Two rules, both decided from stored facts (the inbound rows and the outbox), so they hold across
-workers and restarts:
+The From line of a mail proves nothing: anyone can write anyone's address there. So the limits
+below fall only on mail that is not *authenticated*: mail to a seat's (or game master's) reply
+address, whose token checks out, from the address holding that seat (and DKIM-signed where the
+game requires it). The token is a secret only that player was mailed; mail carrying it from them
+is their play, and no amount of mail that merely claims their address may hold it back. Such
+mail has no limit at all: live play where each answer is one mail (Musket & Pike) sends many an
+hour, every reply goes back to the seat's own player, and one seat's mail only moves its game.
 
-* Rate limit per sender (``sender_limit_per_hour``, 0: off). A message whose sender has more
-  than that many messages stored in the hour up to its arrival, itself included, is kept but
-  marked "ignored" and not processed. The sender is told once: a "rate-limit" notice goes out
-  only when none went to that address in the last hour, so a flood gets at most one reply an
-  hour, and automatic mail (bounces, auto-replies) never gets one.
+Everything else (new@, help@, wrong sender, bad token, ...) is answered to a From line that may
+be forged, so it is what is limited, decided from stored facts (the inbound rows and the outbox)
+so the rules hold across workers and restarts:
+
+* Per address (``sender_limit_per_hour``, 0: off). Once that many unauthenticated mails from one
+  address were read within the hour up to a message's arrival, the message is kept but marked
+  "ignored", neither read nor answered. A "rate-limit" notice goes out only when none went to
+  that address in the last hour.
+* In total (``unauthenticated_replies_per_hour``, 0: off). Once that many unauthenticated mails
+  from anyone were read within the hour, further ones are kept, neither read nor answered, and
+  no notice goes out: a flood from many forged senders gets that many replies an hour at most.
 * Unknown senders are answered at most once per ``unknown_sender_reply_hours`` (0: off).
-  Problem replies (unknown address, bad token, wrong sender, bad NEW, rate-limit notices) to an
-  address with no Player row are only queued when no problem reply went to that address within
-  that many hours; otherwise the reply is suppressed and the message's reason says so. Forged
-  From lines thus cannot turn the service into a source of backscatter. Known players get every
-  reply.
+  Problem replies (bad token, wrong sender, bad NEW, rate-limit notices, ...) to an address with
+  no Player row are only queued when no problem reply went to that address within that many
+  hours; otherwise the reply is suppressed and the message's reason says so.
 """
 
 from __future__ import annotations
@@ -24,7 +33,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from adjudicator.models import InboundMessage, OutboxMessage, Player
+from adjudicator.mail.addresses import SeatRoute
+from adjudicator.models import Game, InboundMessage, OutboxMessage, Player, Seat
 from adjudicator.services.runtime import Runtime
 
 # The problem kind (and outbox kind) of the notice sent when a sender crosses the limit.
@@ -36,44 +46,98 @@ HOUR = timedelta(hours=1)
 
 @dataclass(frozen=True)
 class Limited:
-    """The sender is over the limit: why (for the inbound row), and whether to tell them now."""
+    """The mail is over a limit: why (for the inbound row), and whether to tell the sender now."""
 
     reason: str
     notify: bool
 
 
+# Rows of unauthenticated mail that were read (and answered, or refused with an answer): the
+# ones counted. Mail already held back ("ignored") or not yet read does not count again.
+READ = ("done", "rejected")
+
+
+def authenticated(session: Session, route: SeatRoute, sender: str, dkim_verdict: str) -> bool:
+    """True when ``sender`` holds the seat (or is the game master) ``route`` leads to, by the
+    current key version, and the mail is DKIM-signed where the game requires that."""
+    # Columns, not objects: the seat's rows are read again under the game's lock later, and
+    # objects loaded now would be handed back unrefreshed. No autoflush, for the reason given
+    # in rate_limit.
+    with session.no_autoflush:
+        if route.seat == "gm":
+            found = session.execute(
+                select(Player.address, Game.require_dkim)
+                .join(Game, Game.gm_player_id == Player.id)
+                .where(Game.id == route.game_id)
+            ).first()
+        else:
+            found = session.execute(
+                select(Player.address, Game.require_dkim)
+                .select_from(Seat)
+                .join(Player, Player.id == Seat.player_id)
+                .join(Game, Game.id == Seat.game_id)
+                .where(
+                    Seat.game_id == route.game_id,
+                    Seat.seat == route.seat,
+                    Seat.key_version == route.version,
+                )
+            ).first()
+    if found is None:
+        return False
+    address, require_dkim = found
+    return bool(address == sender and (not require_dkim or dkim_verdict.startswith("pass")))
+
+
 def rate_limit(
-    session: Session, runtime: Runtime, record: InboundMessage, automatic: bool, now: datetime
+    session: Session, runtime: Runtime, record: InboundMessage, now: datetime
 ) -> Limited | None:
-    """None when ``record`` (whose sender is already read) may be processed.
+    """None when ``record``, unauthenticated mail whose sender is already read, may be read.
 
     Counted over the hour before the message arrived rather than before now, so a backlog
     processed late is judged by when it came in."""
-    limit = runtime.config.sender_limit_per_hour
-    if limit <= 0 or not record.sender:
-        return None
+    config = runtime.config
+    since, until = record.received_at - HOUR, record.received_at
     # No autoflush: this row's own changes must reach the database in one UPDATE, together
     # with the game lock's. On PostgreSQL a second UPDATE of a row this transaction already
     # updated re-checks its foreign key, share-locking the game row, and two workers holding
     # that share lock both wait to lock the game for update: a deadlock.
     with session.no_autoflush:
-        earlier = session.scalar(
-            select(func.count(InboundMessage.id)).where(
-                InboundMessage.sender == record.sender,
-                InboundMessage.id != record.id,
-                InboundMessage.received_at > record.received_at - HOUR,
-                InboundMessage.received_at <= record.received_at,
-            )
-        )
-    count = (earlier or 0) + 1
-    if count <= limit:
+        total = config.unauthenticated_replies_per_hour
+        if total > 0:
+            read = _read_since(session, since, until, record.id)
+            if read >= total:
+                reason = (
+                    f"rate limit: {read} unauthenticated mails read service-wide within an "
+                    f"hour (limit {total}); stored, not read or answered"
+                )
+                return Limited(reason, notify=False)
+        limit = config.sender_limit_per_hour
+        if limit <= 0 or not record.sender:
+            return None
+        read = _read_since(session, since, until, record.id, record.sender)
+    if read < limit:
         return None
     reason = (
-        f"rate limit: {count} messages from {record.sender} within an hour "
-        f"(limit {limit}); stored, not processed"
+        f"rate limit: {read} unauthenticated mails from {record.sender} read within an hour "
+        f"(limit {limit}); stored, not read or answered"
     )
-    notify = not automatic and not _sent_to(session, record.sender, (RATE_LIMIT,), now - HOUR)
+    notify = not _sent_to(session, record.sender, (RATE_LIMIT,), now - HOUR)
     return Limited(reason, notify)
+
+
+def _read_since(
+    session: Session, since: datetime, until: datetime, own: int, sender: str | None = None
+) -> int:
+    query = select(func.count(InboundMessage.id)).where(
+        InboundMessage.id != own,
+        InboundMessage.authenticated.is_(False),
+        InboundMessage.status.in_(READ),
+        InboundMessage.received_at > since,
+        InboundMessage.received_at <= until,
+    )
+    if sender is not None:
+        query = query.where(InboundMessage.sender == sender)
+    return session.scalar(query) or 0
 
 
 def suppress_problem_reply(
