@@ -86,11 +86,18 @@ def binary() -> str:
 
 @contextmanager
 def private_postfix(
-    port: int, lmtp_port: int, domain: str, transports: Mapping[str, str] = {}
+    port: int,
+    lmtp_port: int,
+    domain: str,
+    transports: Mapping[str, str] = {},
+    verify_recipients: bool = False,
 ) -> Iterator[Postfix]:
     """Postfix relaying `domain` to LMTP on 127.0.0.1:lmtp_port; stopped and removed afterwards.
 
     transports adds transport_maps lines, e.g. {"gone.example": "error:5.1.1 user unknown"}.
+    verify_recipients makes Postfix ask the LMTP listener about each recipient (address
+    verification) and refuse at its own RCPT the ones the listener refuses, as docs/operations.md
+    advises: otherwise Postfix accepts them and sends the bounce itself.
     """
     command = binary()
     # Not under pytest's tmp_path: that is private to root (0700), and Postfix's daemons run as
@@ -102,7 +109,13 @@ def private_postfix(
     (base / "queue").mkdir(mode=0o755)
     table = {domain: f"lmtp:inet:127.0.0.1:{lmtp_port}", **transports}
     (etc / "transport").write_text("".join(f"{k} {v}\n" for k, v in table.items()))
-    (etc / "main.cf").write_text(MAIN_CF.format(base=base, relay_domains=", ".join(table)))
+    main_cf = MAIN_CF.format(base=base, relay_domains=", ".join(table))
+    if verify_recipients:
+        main_cf += (
+            "smtpd_recipient_restrictions = reject_unauth_destination, "
+            "reject_unverified_recipient\nunverified_recipient_reject_code = 550\n"
+        )
+    (etc / "main.cf").write_text(main_cf)
     (etc / "master.cf").write_text(MASTER_CF.format(port=port))
     postconf = Path(command).with_name("postconf")
     asked = [str(postconf), "-c", str(etc), "-h", "mail_version"]

@@ -4,11 +4,13 @@ listeners, and kept unanswered when a webhook provider delivers it anyway."""
 from __future__ import annotations
 
 import smtplib
+import time
 from collections.abc import Iterator
 
 import pytest
 from conftest import free_port
 from playbymail import compose, drain, sent
+from postfix import private_postfix
 from sqlalchemy import select
 
 from adjudicator import smtp
@@ -119,3 +121,30 @@ def test_a_webhook_keeps_mail_to_an_unknown_address_and_answers_none(runtime: Ru
     assert web.post(f"/inbound/mime?rcpt=postmaster@{DOMAIN}", data=raw, headers=token).status_code
     drain(runtime)
     assert rows(runtime)[-1].status == "ignored" and sent(runtime) == []
+
+
+@pytest.mark.slow
+def test_a_postfix_in_front_refuses_unknown_addresses_at_its_own_rcpt(
+    runtime: Runtime, ports: tuple[int, int]
+) -> None:
+    """With address verification (docs/operations.md), Postfix asks the LMTP listener first, so
+    it refuses what the service refuses instead of accepting it and bouncing to a forged From."""
+    _, lmtp_port = ports
+    with private_postfix(free_port(), lmtp_port, DOMAIN, verify_recipients=True) as postfix:
+
+        def rcpt(address: str) -> int:
+            # The first answer may be 450 while Postfix's probe is still under way.
+            began = time.monotonic()
+            while True:
+                with smtplib.SMTP("127.0.0.1", postfix.port, timeout=30) as client:
+                    client.ehlo()
+                    client.mail(FORGED[0])
+                    code = client.rcpt(address)[0]
+                if code != 450 or time.monotonic() - began > 30:
+                    return code
+                time.sleep(0.2)
+
+        assert rcpt(f"nosuch@{DOMAIN}") == 550, postfix.log()
+        assert rcpt(f"help@{DOMAIN}") == 250, postfix.log()
+    # Postfix's probes never reach the database: nothing stored, nothing answered.
+    assert rows(runtime) == [] and sent(runtime) == []

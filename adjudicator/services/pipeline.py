@@ -1,7 +1,8 @@
 """Processing one stored inbound message, step by step; each step's reason ends up as data.
 
-read → drop automatic mail → route by recipient → authenticate the sender → commands and orders →
-store the submission → resolve (games that resolve on receipt) → queue the reply.
+read → drop automatic mail → route by recipient → authenticate the sender (only mail that is not a
+seat player's own is limited) → commands and orders → store the submission → resolve (games that
+resolve on receipt) → queue the reply.
 """
 
 from __future__ import annotations
