@@ -410,10 +410,11 @@ def adjudicate(game_key: str, case: BinaryIO) -> None:
     rules = registry.get(game_key)
     if rules is None:
         raise click.ClickException(f"there is no game called {game_key!r}")
-    try:
-        data = json.loads(case.read())
-    except ValueError as error:
-        raise click.ClickException(f"{case.name} is not JSON: {error}") from error
+    from adjudicator import jsondata
+
+    data = jsondata.loads(case.read())
+    if isinstance(data, jsondata.Refused):
+        raise click.ClickException(f"{case.name} is {data.reason}")
     result = rules.adjudicate_case(data)
     if result is None:
         raise click.ClickException(f"{rules.title} offers no stateless adjudication")

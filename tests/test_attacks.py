@@ -338,9 +338,10 @@ def test_a_dkim_game_refuses_every_unproven_from(runtime: Runtime, dns: Signers)
             "DKIM required, verdict fail: signed by d=evil.example, not by example.com",
         ),
         # Mallory has an account at France's provider; a second From is put above the signed one.
+        # A mail has one From line: two are refused before any game is looked at.
         (
             b"From: " + FRANCE.encode() + b"\n" + mallory_at_example,
-            "DKIM required, verdict fail: d=example.com: the signature does not match the message",
+            "not from one address: the mail has 2 From lines",
         ),
         # France's genuine signature on other orders, the body rewritten on the way.
         (
@@ -354,7 +355,8 @@ def test_a_dkim_game_refuses_every_unproven_from(runtime: Runtime, dns: Signers)
         record = row(runtime, deliver_mail(runtime, raw, [france]))
         assert (record.status, record.reason) == ("rejected", reason)
         # The real player is told (someone may be writing in their name); nobody else is.
-        assert_one_polite_reply(sent(runtime, before), FRANCE, "did not verify")
+        says = "did not verify" if reason.startswith("DKIM") else "does not say who sent it"
+        assert_one_polite_reply(sent(runtime, before), FRANCE, says)
     # "murat@… <mallory@…>" is Mallory's mailbox to her provider, which signs it as hers; read
     # as Murat's, the signature would pass for example.com. It is read as Mallory's.
     before = sent_count(runtime)

@@ -22,7 +22,9 @@ MAC_LENGTH = 16  # hex characters: 64 bits, plenty against guessing a reply addr
 # Seats are lower-case words that may contain hyphens, which is why a token is parsed from both
 # ends: the game id from the left, the mac and the version from the right, the seat in between.
 _SEAT = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_DIGITS = re.compile(r"[0-9]+")
+# A game id and a key version; as in a bounce address, no more digits than a 64-bit id has, so
+# int() is never handed a stranger's 5,000 digits.
+_DIGITS = re.compile(r"[0-9]{1,18}")
 _HEX = re.compile(r"[0-9a-f]+")
 
 

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+
+# Only a mail's first MAX_LINES lines, and no more of them than fit in MAX_BYTES, are read for
+# orders and commands. The longest order set any game takes (a Musket & Pike activation moving
+# every unit of a wing, hex by hex) is a few dozen lines and a few KB; 500 lines and 64 KiB
+# are ten times that with chatter around it, and take a fraction of a second to read, where a
+# 1.7 MB body of 140,000 lines held a worker for half a minute (every step, from the
+# quote stripper to the receipt, costs per line).
+MAX_LINES = 500
+MAX_BYTES = 64 * 1024
 
 _BLOCK_START = re.compile(r"orders:?", re.IGNORECASE)
 _BLOCK_END = re.compile(r"end", re.IGNORECASE)
@@ -101,25 +111,70 @@ _SUBJECT_PREFIX = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class OwnText:
+    """The lines the player wrote, and where reading stopped when the text was too long."""
+
+    lines: list[str]
+    # The number of the last line read, when the player's own text went on past it (a cut in
+    # quoted history below it, or after a signature, loses nothing and is not reported).
+    unread_after: int | None = None
+
+
 def order_lines(text: str) -> list[str]:
     """The lines the player wrote for the order parser, in order, blank lines inside kept."""
-    lines = [line.rstrip() for line in _NEWLINE.split(text)]
+    return own_text(text).lines
+
+
+def own_text(text: str) -> OwnText:
+    """``order_lines`` and whether the MAX_LINES / MAX_BYTES bound left any of them unread."""
+    head, cut = _head(text)
+    lines = [line.rstrip() for line in head]
+    kept, ended = _own_lines(lines)
+    # A cut inside ">"-marked history (a long thread quoted below a reply) loses nothing either.
+    in_quote = _quoted(next((line for line in reversed(lines) if line.strip()), None))
+    return OwnText(kept, len(lines) if cut and not ended and not in_quote else None)
+
+
+def _head(text: str) -> tuple[list[str], bool]:
+    """The text's first lines, as many whole ones as MAX_LINES and MAX_BYTES allow, and whether
+    anything but blank lines was left out."""
+    # A character is at least one byte: no more than MAX_BYTES of them can be kept.
+    window = text[: MAX_BYTES + 1]
+    pieces = _NEWLINE.split(window, maxsplit=MAX_LINES)
+    whole = len(window) == len(text)
+    complete = pieces if whole else pieces[:-1]  # the window may end inside a line
+    kept: list[str] = []
+    size = 0
+    for piece in complete[:MAX_LINES]:
+        size += len(piece.encode("utf-8", "replace")) + 1
+        if size > MAX_BYTES + 1:  # the last line needs no line end
+            break
+        kept.append(piece)
+    rest = pieces[len(kept) :]
+    return kept, bool(rest) and not (whole and not any(piece.strip() for piece in rest))
+
+
+def _own_lines(lines: list[str]) -> tuple[list[str], bool]:
+    """The player's lines, and whether their end was seen (a quote, a signature, a disclaimer
+    or the END of an ORDERS block) rather than the lines running out."""
     block = _explicit_block(lines)
     if block is not None:
-        return _trim_blank(block)
+        return _trim_blank(block), True
     kept: list[str] = []
-    for index in _own_text(lines):
+    stopped: list[bool] = []
+    for index in _own_text(lines, stopped):
         line = lines[index]
         if line == "--":
-            break
+            return _trim_blank(kept), True
         if _DISCLAIMER.match(line):
             kept = _trim_blank(kept)
             while kept and _RULE.match(kept[-1]):
                 kept.pop()
-            break
+            return _trim_blank(kept), True
         if not _quoted(line) and not _CLIENT_FOOTER.match(line):
             kept.append(line)
-    return _trim_blank(kept)
+    return _trim_blank(kept), bool(stopped)
 
 
 def subject_line(subject: str) -> str | None:
@@ -147,17 +202,22 @@ def _explicit_block(lines: list[str]) -> list[str] | None:
     return None
 
 
-def _own_text(lines: list[str]) -> Iterator[int]:
-    """Indexes of the lines above quoted history, skipping attributions of ">"-marked quotes."""
+def _own_text(lines: list[str], stopped: list[bool] | None = None) -> Iterator[int]:
+    """Indexes of the lines above quoted history, skipping attributions of ">"-marked quotes;
+    True is put in ``stopped`` when quoted history ended them."""
     index = 0
     while index < len(lines):
         if _starts_quote(lines, index):
+            if stopped is not None:
+                stopped.append(True)
             return
         span = _attribution_span(lines, index)
         if span:
             # Inline (bottom-posted) replies put the player's text after a ">"-marked quote;
             # only when the quote is not marked must everything below go.
             if not _quoted(_next_nonblank(lines, index + span)):
+                if stopped is not None:
+                    stopped.append(True)
                 return
             index += span
             continue

@@ -17,6 +17,7 @@ from email.policy import default as default_policy
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+from adjudicator.mail import extract
 from adjudicator.mail.automatic import automatic_reason
 
 
@@ -33,6 +34,10 @@ class MailIn:
     in_reply_to: str | None
     references: tuple[str, ...]
     automatic: str | None  # why no person wrote it (auto-reply, bounce, list, loop); None: one did
+    # Why From does not name exactly one mailbox in exactly one field (two fields, a list, a
+    # group); None when it does. ``sender`` is then only the first mailbox named: the pipeline
+    # acts on nothing in such a mail and only tells that address why.
+    several_senders: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
         in_reply_to=_first_id(_header(msg, "In-Reply-To")),
         references=tuple(_MESSAGE_ID.findall(references)),
         automatic=automatic_reason(msg),
+        several_senders=_several_senders(msg),
     )
 
 
@@ -139,6 +145,25 @@ def _sender(msg: Message) -> tuple[str, str] | Unreadable:
         return Unreadable("no From address")
     name, address = senders[0]
     return _one_line(name), address
+
+
+def _several_senders(msg: Message) -> str | None:
+    """Why the From field does not name one mailbox, or None when it does (RFC 5322 allows one
+    From field; a list of several authors, or a group, names no single person to act for)."""
+    fields = sum(1 for key, _ in msg.raw_items() if key.lower() == "from")
+    if fields > 1:
+        return f"the mail has {fields} From lines"
+    try:
+        header = msg.get("From")
+        groups = [group for group in getattr(header, "groups", ()) if group.display_name]
+        mailboxes = len(getattr(header, "addresses", ()))
+    except Exception:  # a From the parser cannot build was judged by _sender already
+        return None
+    if groups:
+        return "its From line names a group of addresses"
+    if mailboxes > 1:
+        return f"its From line names {mailboxes} addresses"
+    return None
 
 
 def _header(msg: Message, name: str) -> str | None:
@@ -218,7 +243,7 @@ def _body_text(msg: EmailMessage) -> str:
         # Some clients send an empty text/plain beside the real HTML; the HTML is then the mail.
         html = msg.get_body(preferencelist=("html",))
         if html is not None:
-            text = html_to_text(_part_text(html))
+            text = html_to_text(_part_text(html), extract.MAX_LINES)
     return text
 
 
@@ -298,10 +323,19 @@ _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 _SPACES = re.compile(r" {2,}")
 
 
-def html_to_text(html: str) -> str:
-    """Readable text from an HTML body: a line per block, blockquotes marked with ">" as in text."""
+# HTML is converted a piece at a time, and no further once it has given more lines than are read
+# for orders (extract.MAX_LINES): converting costs about half a second a megabyte.
+_HTML_PIECE = 64 * 1024
+
+
+def html_to_text(html: str, max_lines: int | None = None) -> str:
+    """Readable text from an HTML body: a line per block, blockquotes marked with ">" as in text;
+    with ``max_lines``, the conversion stops soon after that many lines."""
     converter = _HtmlText()
-    converter.feed(html)
+    for start in range(0, len(html), _HTML_PIECE):
+        converter.feed(html[start : start + _HTML_PIECE])
+        if max_lines is not None and len(converter.lines) > max_lines:
+            break
     converter.close()
     converter.end_line()
     return "\n".join(converter.lines)

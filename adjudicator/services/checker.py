@@ -117,9 +117,10 @@ def check(
     rules: Rules[Any], state: Any, seat: str, text: str, earlier: str | None = None
 ) -> Checked:
     """Read ``text`` as the body of a mail from ``seat`` (see the module's docstring)."""
-    body = [line for line in extract.order_lines(text) if line.strip()]
+    own = extract.own_text(text)
+    body = [line for line in own.lines if line.strip()]
     games = [(key, game.title) for key, game in registry.games().items()]
-    reading = commands.read(body, None, games)
+    reading = commands.with_unread(commands.read(body, None, games), own)
     sections = commands.Sections(ignored=list(reading.ignored))
     for command in reading.commands:
         sections.did(command, "a command: it is run when you mail it, never by this checker")

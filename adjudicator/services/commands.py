@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.mail import extract
 
 # Commands that stand alone on their line: a word after them makes the line something else.
 ALONE = ("STATUS", "ORDERS", "HISTORY", "RESIGN", "JOIN", "WAIT")
@@ -171,6 +172,23 @@ def read(
         else:
             commands.append(command)
     return Reading(tuple(commands), tuple(others), tuple(ignored))
+
+
+def not_read(after: int) -> Entry:
+    """The reply's note that a mail's lines after line ``after`` were not read (see
+    ``extract.MAX_LINES``): nothing is said about them, since nothing was made of them."""
+    return Entry(
+        f"lines after line {after}",
+        f"not read: only the first {extract.MAX_LINES} lines ({extract.MAX_BYTES // 1024} KiB) "
+        "of a mail are read",
+    )
+
+
+def with_unread(reading: Reading, own: extract.OwnText) -> Reading:
+    """``reading`` with the note that lines were left unread, when they were."""
+    if own.unread_after is None:
+        return reading
+    return replace(reading, ignored=(*reading.ignored, not_read(own.unread_after)))
 
 
 def looks_like_command(line: str) -> str | None:

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from adjudicator import schedule
+from adjudicator.core import numbers
 from adjudicator.models import Game, Submission, utcnow
 from adjudicator.services import gm, play, reports
 from adjudicator.services.runtime import Runtime
@@ -191,9 +192,10 @@ def command_line(action: str, form: Mapping[str, str], seats: Sequence[str]) -> 
         return f"SET DEADLINE {day} {int(moment['hour']):02}:{moment['minute']} {zone}"
     if action == "extend":
         hours = form.get("hours", "").strip()
-        if not hours.isdigit() or not 1 <= int(hours) <= MAX_EXTEND_HOURS:
+        count = numbers.whole(hours)
+        if count is None or not 1 <= count <= MAX_EXTEND_HOURS:
             return Invalid(f"extend by a whole number of hours, 1 to {MAX_EXTEND_HOURS}")
-        return f"EXTEND {int(hours)}h"
+        return f"EXTEND {count}h"
     if action in ("pause", "resume"):
         return action.upper()
     if action == "process":

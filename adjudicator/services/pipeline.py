@@ -141,6 +141,12 @@ def handle(
         # What the listeners refuse at RCPT, a webhook provider delivers anyway: kept, never
         # answered, since the From line that would receive the answer may be anyone's.
         return Verdict("ignored", f"unknown address {ours[0].lower()}: stored, not answered")
+    if mail.several_senders is not None:
+        # Acting for the first address would let anyone write "From: player, me" (and a second
+        # From above a signed one is how DKIM is dodged): nothing in such a mail is read.
+        details = {"why": mail.several_senders}
+        reports.reply_problem(session, runtime, mail, record.id, "several-senders", details)
+        return Verdict("rejected", f"not from one address: {mail.several_senders}")
     target, found = known[0]
     local = target.split("@", 1)[0]
     if found.kind == "postmaster":
@@ -186,11 +192,12 @@ def mail_lines(mail: MailIn) -> list[str]:
 def seat_reading(mail: MailIn) -> tuple[commands.Reading, bool]:
     """The mail's commands and other lines, and whether its only line is the subject (an empty
     body: the subject is then read as the mail, and dropped silently if it says nothing)."""
-    body = [line for line in extract.order_lines(mail.text) if line.strip()]
+    own = extract.own_text(mail.text)
+    body = [line for line in own.lines if line.strip()]
     subject = extract.subject_line(mail.subject)
     games = [(key, rules.title) for key, rules in registry.games().items()]
     if body:
-        return commands.read(body, subject, games), False
+        return commands.with_unread(commands.read(body, subject, games), own), False
     return commands.read([subject] if subject else [], None, games), True
 
 

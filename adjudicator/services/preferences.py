@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from adjudicator import schedule
+from adjudicator.core import numbers
 from adjudicator.models import Player
 from adjudicator.services.commands import Command
 
@@ -42,9 +43,10 @@ def preference(player: Player, key: str, value: str) -> tuple[bool, str]:
         player.timezone = value
         return True, f"deadlines are now shown in {value}"
     if key == "REMIND":
-        if value.isdigit() and int(value) <= 168:
-            player.reminder_hours = int(value)
-            if int(value):
+        hours = numbers.whole(value)
+        if hours is not None and hours <= 168:
+            player.reminder_hours = hours
+            if hours:
                 return True, f"reminders now come {value} h before a deadline"
             return True, "no more reminders"
         return False, "REMIND takes hours before the deadline, 0 to 168 (0: never)"

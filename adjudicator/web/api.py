@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from adjudicator import jsondata
 from adjudicator.core import registry
 from adjudicator.services import queries
 from adjudicator.services.runtime import Runtime
@@ -27,7 +28,9 @@ def adjudicate(key: str) -> ResponseReturnValue:
     rules = registry.get(key)
     if rules is None:
         return jsonify(errors=[f"there is no game called {key!r}"]), 404
-    data = request.get_json(silent=True)
+    data = jsondata.loads(request.get_data()) if request.is_json else None
+    if isinstance(data, jsondata.Refused):
+        return jsonify(errors=[f"the request is {data.reason}; send a JSON object"]), 400
     if not isinstance(data, dict):
         return jsonify(errors=["send a JSON object: a position and each side's orders"]), 400
     result = rules.adjudicate_case(data)

@@ -26,6 +26,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from adjudicator.core import numbers
 from adjudicator.services import panel, panel_links
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import csrf
@@ -66,7 +67,7 @@ def _link_page(why: str | None, status: int, game_id: int | None = None) -> Resp
 def get_link() -> ResponseReturnValue:
     """How to get a login link: there is no other way in."""
     game = request.args.get("game", "")
-    return _link_page(None, 200, int(game) if game.isdigit() else None)
+    return _link_page(None, 200, numbers.whole(game))
 
 
 @blueprint.get("/gm/<token>")

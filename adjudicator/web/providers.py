@@ -11,7 +11,6 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
 import logging
 import time
 from collections.abc import Sequence
@@ -24,7 +23,9 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from adjudicator import jsondata
 from adjudicator.config import Config
+from adjudicator.core import numbers
 from adjudicator.services import inbox, webhook_tokens
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import formdata
@@ -161,9 +162,8 @@ def mailgun() -> ResponseReturnValue:
         return jsonify(error="the Mailgun signature does not match"), MAILGUN.give_up
     # The signature covers only timestamp and token, not the message: a captured request is
     # good for another body, so it must be recent and its token used once.
-    if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > (
-        config.webhook_max_age_seconds
-    ):
+    stamp = numbers.whole(timestamp)
+    if stamp is None or abs(time.time() - stamp) > config.webhook_max_age_seconds:
         return jsonify(error="the Mailgun timestamp is too old or in the future"), MAILGUN.give_up
     raw = fields.get("body-mime")
     if not raw:
@@ -241,10 +241,7 @@ def sendgrid() -> ResponseReturnValue:
     raw = fields.get("email")
     if not raw:
         return jsonify(error='no "email" field: turn on "POST the raw, full MIME message"'), 400
-    try:
-        envelope = json.loads(fields.get("envelope", b"{}"))
-    except ValueError:
-        envelope = None
+    envelope = jsondata.loads(fields.get("envelope", b"{}"))
     if not isinstance(envelope, dict):
         return jsonify(error="envelope is not a JSON object"), 400
     recipients = envelope.get("to") or []
@@ -270,10 +267,7 @@ def postmark() -> ResponseReturnValue:
     body = read_body(runtime)
     if body is None:
         return too_large(runtime, POSTMARK)
-    try:
-        payload = json.loads(body)
-    except ValueError:
-        payload = None
+    payload = jsondata.loads(body)
     if not isinstance(payload, dict):
         return jsonify(error="expected Postmark's inbound JSON"), POSTMARK.give_up
     raw = payload.get("RawEmail")

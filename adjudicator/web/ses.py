@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from adjudicator import jsondata
 from adjudicator.mail import sns
 from adjudicator.web.providers import (
     Codes,
@@ -54,10 +54,9 @@ def verifier() -> sns.Verifier:
 
 def received_mail(message: str) -> ReceivedMail | Unusable:
     """The mail inside an SES receipt notification (the SNS Message field)."""
-    try:
-        notification: Any = json.loads(message)
-    except ValueError:
-        return Unusable("the SNS Message is not JSON")
+    notification: Any = jsondata.loads(message)
+    if isinstance(notification, jsondata.Refused):
+        return Unusable(f"the SNS Message is {notification.reason}")
     if not isinstance(notification, dict):
         return Unusable("the SNS Message is not an SES notification")
     if notification.get("notificationType") != "Received":
@@ -90,10 +89,7 @@ def ses() -> ResponseReturnValue:
     body = read_body(runtime)
     if body is None:
         return too_large(runtime, SES)
-    try:
-        message: Any = json.loads(body)
-    except ValueError:
-        message = None
+    message: Any = jsondata.loads(body)
     kind = request.headers.get("x-amz-sns-message-type", "")
     if not isinstance(message, dict) or message.get("Type") != kind:
         return jsonify(error="not an SNS message"), 400

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.core import numbers
 from adjudicator.core.contract import OrderOutcome
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
@@ -345,7 +346,7 @@ def _check_cards(position: Position, problems: list[str]) -> None:
 
 
 def _pair(raw: Any) -> Pair[int]:
-    return Pair(int(raw["france"]), int(raw["spain"]))
+    return Pair(numbers.json_int(raw["france"]), numbers.json_int(raw["spain"]))
 
 
 def _side(raw: Any) -> Side:
@@ -360,12 +361,12 @@ def _last(raw: Any, problems: list[str]) -> LastTurn | None:
         return None
     try:
         return LastTurn(
-            turn=int(raw["turn"]),
+            turn=numbers.json_int(raw["turn"]),
             moves=tuple(
                 MoveRecord(
                     _side(m["side"]),
                     tuple(str(a) for a in m["path"]),
-                    int(m["units"]),
+                    numbers.json_int(m["units"]),
                     str(m["result"]),
                     str(m.get("why", "")),
                 )
@@ -376,7 +377,9 @@ def _last(raw: Any, problems: list[str]) -> LastTurn | None:
                 for c in raw.get("combats", [])
             ),
             removed=tuple(
-                RemovedRecord(str(r["area"]), _side(r["side"]), int(r["units"]), str(r["why"]))
+                RemovedRecord(
+                    str(r["area"]), _side(r["side"]), numbers.json_int(r["units"]), str(r["why"])
+                )
                 for r in raw.get("removed", [])
             ),
             plays=tuple(

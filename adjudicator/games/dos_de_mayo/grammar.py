@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from adjudicator.core import numbers
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.orders import Add, Aim, Draw, Hold, Item, Move, Play, Take
@@ -339,6 +340,9 @@ def read_line(line: str) -> Reading | None:
     stripped = line.strip()
     if not stripped or stripped.startswith(">"):
         return None
+    long_number = numbers.too_long(stripped)
+    if long_number is not None:
+        return Complaint("malformed", long_number)
     fast = _canonical(stripped)
     if fast is not None:
         return fast

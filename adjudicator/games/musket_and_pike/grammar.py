@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core import numbers
 from adjudicator.games.musket_and_pike import decisions, standing
 from adjudicator.games.musket_and_pike.decisions import (
     Activate,
@@ -298,6 +299,9 @@ def read_line(raw: str, names: Names) -> Reading | None:
     """What one line says; None when it is not an order at all."""
     if raw.strip().startswith(">"):
         return None
+    long_number = numbers.too_long(raw)
+    if long_number is not None:
+        return Complaint("malformed", long_number)
     tokens = tokenize(raw)
     if not tokens or tokens[0].word is None:
         return None

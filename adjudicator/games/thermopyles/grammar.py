@@ -14,6 +14,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from adjudicator.core import numbers
+
 # Every word the parser takes for an order keyword. Single letters only count at the start of an
 # order (or, for F and D, before a number), so a stray "r" in a sentence is not a RETREAT.
 KEYWORDS = {
@@ -107,6 +109,9 @@ def misspelt(word: str | None) -> str | None:
 def segments(line: str) -> list[Reading] | None:
     """The orders on one line (usually one; "DISCARD 12 FIGHT 17" gives two), a complaint, or
     None when the line is not an order at all (greetings, thanks, sign-offs)."""
+    long_number = numbers.too_long(line)
+    if long_number is not None:
+        return [Complaint("malformed", long_number)]
     tokens = tokenize(line)
     if not tokens:
         return None
