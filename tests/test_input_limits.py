@@ -116,7 +116,10 @@ def test_long_numbers_in_commands_settings_and_addresses_are_refused(runtime: Ru
     local, domain = reply_to.split("@")
     forged = f"orders+{HUGE}-{local.split('-', 1)[1]}@{domain}"
     inbound = deliver_mail(runtime, compose(PLAYER, forged, "RETREAT"), [forged])
-    assert status(runtime, inbound) == ("rejected", "reply address: malformed token")
+    assert status(runtime, inbound) == (
+        "ignored",
+        f"unknown address {forged}: stored, not answered",
+    )
 
 
 def test_long_numbers_in_a_game_masters_settings_and_lengths_are_refused(
@@ -125,12 +128,12 @@ def test_long_numbers_in_a_game_masters_settings_and_lengths_are_refused(
     new = f"NEW 2DEMAYO\nFRANCE me\nSPAIN b@example.com\nGRACE {HUGE}"
     inbound = deliver_mail(runtime, compose(GM, "new@pbem.localhost", new))
     assert status(runtime, inbound)[0] == "rejected"
-    assert "GRACE and DELAY take minutes" in last_to(runtime, GM)
+    assert "GRACE takes minutes of grace after a deadline" in last_to(runtime, GM)
     _, gm_address, _ = started(runtime)
     for length in ("99999999999d", f"{HUGE}h"):
         inbound = deliver_mail(runtime, compose(GM, gm_address, f"EXTEND {length}"))
         assert status(runtime, inbound)[0] == "done"
-        assert "EXTEND takes a length such as 24h" in last_to(runtime, GM)
+        assert "is too long: at most 365 days" in last_to(runtime, GM)
 
 
 # --- nested JSON --------------------------------------------------------------------------------
