@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 from test_musket_and_pike_by_mail import PLAYERS, ROYALIST, RULES, owed, start
+from test_safety import row, with_config
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
 from adjudicator.services import deadlines
@@ -19,17 +19,6 @@ from adjudicator.services.runtime import Runtime
 HELP = "help@pbem.localhost"
 FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
 OLD_LIMIT = 60  # what one address could send an hour, seat mail included, before
-
-
-def with_config(runtime: Runtime, **values: int) -> Runtime:
-    return Runtime(replace(runtime.config, **values), runtime.db, enqueue=runtime.enqueue)
-
-
-def row(runtime: Runtime, inbound_id: int) -> InboundMessage:
-    with runtime.db.session() as session:
-        found = session.get_one(InboundMessage, inbound_id)
-        session.expunge(found)
-        return found
 
 
 def kinds_to(runtime: Runtime, address: str) -> Counter[str]:
