@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import html
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
+from email.message import EmailMessage
 
+from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
@@ -85,6 +87,70 @@ def test_both_orders_in_means_early_adjudication_with_reports_to_both(runtime: R
     assert "TAKE" not in page and "16-14 x1" in page
 
 
+def calendars(mail: EmailMessage) -> list[tuple[str, Calendar]]:
+    """Each text/calendar part: the method its Content-Type names, and the parsed calendar."""
+    found = []
+    for part in mail.iter_attachments():
+        if part.get_content_type() == "text/calendar":
+            data = part.get_payload(decode=True)
+            assert isinstance(data, bytes)
+            found.append((str(part.get_param("method")), Calendar.from_ical(data)))
+    return found
+
+
+def test_a_turn_played_before_its_deadline_withdraws_its_calendar_entry(runtime: Runtime) -> None:
+    game_id, addresses = new_game(runtime)
+    with runtime.db.session() as session:
+        first = session.get_one(Game, game_id)
+        old_deadline, old_sequence = first.deadline, first.deadline_sequence
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x1\nDRAW"))
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-14\nNODRAW"))
+    assert turns(runtime, game_id) == 1
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        new_deadline, new_sequence = game.deadline, game.deadline_sequence
+    assert old_deadline is not None and new_deadline is not None
+    reports = sent(runtime)[-2:]
+    assert {str(mail["To"]) for mail in reports} == {FRANCE, SPAIN}
+    for mail in reports:
+        # The report's text and pictures, then one calendar per METHOD (it is per VCALENDAR).
+        assert mail.get_content_type() == "multipart/mixed"
+        parts = list(mail.iter_parts())
+        assert parts[0].get_content_type() == "multipart/alternative"
+        assert [part.get_content_type() for part in parts[1:]] == ["text/calendar"] * 2
+        (publish, entry), (cancel, withdrawn) = calendars(mail)
+        assert (publish, entry["METHOD"]) == ("PUBLISH", "PUBLISH")
+        assert (cancel, withdrawn["METHOD"]) == ("CANCEL", "CANCEL")
+        [next_event] = entry.walk("VEVENT")
+        assert next_event["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
+        assert next_event["SEQUENCE"] == new_sequence and next_event.end == new_deadline.replace(
+            microsecond=0
+        )
+        [old_event] = withdrawn.walk("VEVENT")
+        assert old_event["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
+        assert old_event["SEQUENCE"] > old_sequence and old_event["STATUS"] == "CANCELLED"
+        assert old_event.end == old_deadline.replace(microsecond=0)
+        # Both in the game's zone, as the players' calendars should show them.
+        for calendar, event in ((entry, next_event), (withdrawn, old_event)):
+            [zone] = calendar.walk("VTIMEZONE")
+            assert zone["TZID"] == "Europe/Madrid"
+            start = event.start
+            assert isinstance(start, datetime) and str(start.tzinfo) == "Europe/Madrid"
+
+
+def test_the_welcome_entry_is_in_the_games_zone(runtime: Runtime) -> None:
+    game_id, _ = new_game(runtime)
+    with runtime.db.session() as session:
+        deadline = session.get_one(Game, game_id).deadline
+    for mail in sent(runtime):
+        [(method, calendar)] = calendars(mail)
+        [event] = calendar.walk("VEVENT")
+        assert method == calendar["METHOD"] == "PUBLISH"
+        assert calendar.walk("VTIMEZONE")[0]["TZID"] == "Europe/Madrid"
+        assert deadline is not None and event.end == deadline.replace(microsecond=0)
+        assert str(event.end.tzinfo) == "Europe/Madrid"
+
+
 def test_deadline_passes_and_silent_seats_get_the_defaults(runtime: Runtime) -> None:
     game_id, addresses = new_game(runtime)
     deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x2"))
@@ -103,6 +169,11 @@ def test_deadline_passes_and_silent_seats_get_the_defaults(runtime: Runtime) -> 
     drain(runtime)
     text = text_of(sent(runtime)[-1])
     assert "(the deadline passed)" in text.replace("\r\n", " ")
+    # The old entry simply passed: the reports bring the next one and cancel nothing.
+    for mail in sent(runtime)[-2:]:
+        [(method, calendar)] = calendars(mail)
+        [event] = calendar.walk("VEVENT")
+        assert method == "PUBLISH" and event["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.deadline_sequence == 2 and game.deadline is not None

@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from icalendar import Calendar, Event, Timezone
 
 from adjudicator import schedule
-from adjudicator.mail.calendar import deadline_event
+from adjudicator.mail.calendar import deadline_event, withdrawal
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -125,6 +126,70 @@ def test_calendar_entry_is_stable_and_moves_with_the_deadline() -> None:
     assert "with commas\\; and more" in first.replace("\r\n ", "")
     assert all(len(line.encode()) <= 75 for line in first.split("\r\n"))
     assert first.endswith("END:VCALENDAR\r\n")
+
+
+ENTRY = {
+    "uid": "game-7-turn-3@pbem.localhost",
+    "summary": "2 de Mayo, game 7: orders for turn 3 due",
+    "organizer": "pbem@pbem.localhost",
+    "stamp": at(2027, 3, 1, 9),
+}
+
+
+def read_calendar(data: bytes) -> tuple[Calendar, Event]:
+    calendar = Calendar.from_ical(data)
+    [event] = calendar.walk("VEVENT")
+    return calendar, event
+
+
+@pytest.mark.parametrize(
+    ("zone", "deadline", "local_start", "offset"),
+    [
+        # The Monday after the clocks go forward in Madrid: 20:00 CEST is 18:00 UTC.
+        ("Europe/Madrid", at(2027, 3, 29, 18), datetime(2027, 3, 29, 19, 45), timedelta(hours=2)),
+        # Kiritimati (+14) is on the next day: Thursday 19:00 UTC is Friday 09:00 there.
+        (
+            "Pacific/Kiritimati",
+            at(2026, 12, 3, 19),
+            datetime(2026, 12, 4, 8, 45),
+            timedelta(hours=14),
+        ),
+    ],
+)
+def test_the_entry_is_written_in_the_games_zone_with_its_vtimezone(
+    zone: str, deadline: datetime, local_start: datetime, offset: timedelta
+) -> None:
+    data = deadline_event(
+        sequence=2,
+        deadline=deadline,
+        zone=zone,
+        description="Reply with your orders.",
+        url="http://127.0.0.1:8000/games/7",
+        **ENTRY,  # type: ignore[arg-type]
+    )
+    calendar, event = read_calendar(data)
+    assert calendar["METHOD"] == "PUBLISH"
+    [timezone] = calendar.walk("VTIMEZONE")
+    assert isinstance(timezone, Timezone) and timezone["TZID"] == zone
+    assert b"DTSTART;TZID=" + zone.encode() + b":" in data
+    start, end = event.start, event.end
+    assert isinstance(start, datetime) and isinstance(end, datetime)
+    assert start.replace(tzinfo=None) == local_start and start.utcoffset() == offset
+    assert end == deadline and end - start == timedelta(minutes=15)
+    assert event["UID"] == ENTRY["uid"] and event["SEQUENCE"] == 2
+    assert str(event["ORGANIZER"]) == "mailto:pbem@pbem.localhost"
+    # The zone's own rules, as a calendar without a zone database reads them.
+    assert timezone.to_tz().utcoffset(local_start) == offset
+
+
+def test_a_withdrawal_cancels_the_entry_by_its_uid_with_a_higher_sequence() -> None:
+    data = withdrawal(sequence=3, deadline=at(2027, 3, 29, 18), zone="Europe/Madrid", **ENTRY)  # type: ignore[arg-type]
+    calendar, event = read_calendar(data)
+    assert calendar["METHOD"] == "CANCEL"
+    assert event["UID"] == ENTRY["uid"] and event["SEQUENCE"] == 3
+    assert event["STATUS"] == "CANCELLED" and event.end == at(2027, 3, 29, 18)
+    assert str(event["ORGANIZER"]) == "mailto:pbem@pbem.localhost"
+    assert not event.walk("VALARM")
 
 
 def test_the_utc_time_carries_its_date_when_that_date_is_not_the_local_one() -> None:

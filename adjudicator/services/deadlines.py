@@ -367,9 +367,14 @@ def _resolve_turn(
             defaulted.append(seat_name)
     turn, resolution = play.apply_orders(session, game, orders, reason=why)
     turn.facts = {**turn.facts, "defaulted": defaulted}
+    # Played before its deadline (all orders in, or forced): the entry announcing that deadline
+    # is withdrawn in the same mail that brings the next one.
+    stale = reports.overtaken(game, turn.number, now)
     open_deadline(game, now)
     for seat in game.seats:
-        reports.turn_report(session, runtime, game, seat, turn, resolution, None, None)
+        reports.turn_report(
+            session, runtime, game, seat, turn, resolution, None, None, overtaken=stale
+        )
     return Adjudicated(game.id, turn.number, why, tuple(defaulted))
 
 

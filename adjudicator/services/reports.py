@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy import select
@@ -16,7 +18,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineReport, OrderReport, Resolution
 from adjudicator.mail.addresses import check_signature, reply_address, seat_token
 from adjudicator.mail.building import Attachment, Picture
-from adjudicator.mail.calendar import deadline_event
+from adjudicator.mail.calendar import CANCEL, PUBLISH, deadline_event, withdrawal
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, Seat, Submission, Turn, utcnow
 from adjudicator.services import commands, orders, panel_links, play, preferences, safety
@@ -114,29 +116,90 @@ def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
     }
 
 
-def deadline_calendar(runtime: Runtime, game: Game, turn: int, now: datetime) -> list[Attachment]:
-    """The next deadline as a calendar entry whose UID stays put while SEQUENCE follows moves."""
-    if game.deadline is None or game.status != "active":
-        return []
-    title = play.rules_for(game).title
-    data = deadline_event(
-        uid=f"game-{game.id}-turn-{turn}@{runtime.config.mail_domain}",
-        sequence=game.deadline_sequence,
-        deadline=game.deadline,
-        summary=f"{title}, game {game.id}: orders for turn {turn} due",
-        description=f"Reply to your game's mail with your orders for turn {turn}.",
-        url=f"{runtime.config.base_url}/games/{game.id}",
-        stamp=now,
-    )
-    return [
-        Attachment(
-            f"game{game.id}-turn{turn}-deadline.ics",
-            "text",
-            "calendar",
-            data,
-            {"method": "PUBLISH"},
+def calendar_uid(runtime: Runtime, game: Game, turn: int) -> str:
+    """A turn's calendar entry keeps this UID however often its deadline moves."""
+    return f"game-{game.id}-turn-{turn}@{runtime.config.mail_domain}"
+
+
+def _calendar_summary(game: Game, turn: int) -> str:
+    return f"{play.rules_for(game).title}, game {game.id}: orders for turn {turn} due"
+
+
+@dataclass(frozen=True)
+class Overtaken:
+    """A turn's calendar entry made stale by the turn being played before its deadline."""
+
+    turn: int
+    deadline: datetime
+    # Above every SEQUENCE sent for the entry: a calendar ignores a cancel that is not newer.
+    sequence: int
+
+
+def overtaken(game: Game, turn: int, now: datetime) -> Overtaken | None:
+    """Turn ``turn``'s entry, to withdraw, when the turn is played before the deadline it
+    announced; call before the next deadline opens. None once that deadline has come: the entry
+    is simply over, and a cancel would strike a past event from the calendar's history."""
+    if game.deadline is None or game.deadline <= now:
+        return None
+    return Overtaken(turn, game.deadline, game.deadline_sequence + 1)
+
+
+def deadline_calendar(
+    runtime: Runtime,
+    game: Game,
+    turn: int,
+    now: datetime,
+    overtaken: Overtaken | None = None,
+) -> list[Attachment]:
+    """The next deadline as a calendar entry whose UID stays put while SEQUENCE follows moves,
+    then the cancel of the entry a turn played early left behind.
+
+    METHOD belongs to the whole VCALENDAR, so each is a text/calendar part of its own. The next
+    deadline comes first: a client that acts on one calendar part only takes the one that
+    matters, and at worst keeps the stale entry, as it would have without the cancel."""
+    organizer = parseaddr(runtime.config.from_address)[1] or None
+    parts = []
+    if game.deadline is not None and game.status == "active":
+        data = deadline_event(
+            uid=calendar_uid(runtime, game, turn),
+            sequence=game.deadline_sequence,
+            deadline=game.deadline,
+            zone=game.timezone,
+            summary=_calendar_summary(game, turn),
+            description=f"Reply to your game's mail with your orders for turn {turn}.",
+            url=f"{runtime.config.base_url}/games/{game.id}",
+            organizer=organizer,
+            stamp=now,
         )
-    ]
+        parts.append(
+            Attachment(
+                f"game{game.id}-turn{turn}-deadline.ics",
+                "text",
+                "calendar",
+                data,
+                {"method": PUBLISH},
+            )
+        )
+    if overtaken is not None:
+        data = withdrawal(
+            uid=calendar_uid(runtime, game, overtaken.turn),
+            sequence=overtaken.sequence,
+            deadline=overtaken.deadline,
+            zone=game.timezone,
+            summary=_calendar_summary(game, overtaken.turn),
+            organizer=organizer,
+            stamp=now,
+        )
+        parts.append(
+            Attachment(
+                f"game{game.id}-turn{overtaken.turn}-cancelled.ics",
+                "text",
+                "calendar",
+                data,
+                {"method": CANCEL},
+            )
+        )
+    return parts
 
 
 def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
@@ -177,8 +240,10 @@ def mail_seat(
     facts: Any = None,
     replying_to: str | None = None,
     message_id: str | None = None,
+    overtaken: Overtaken | None = None,
 ) -> None:
-    """Queue a mail to a seat's player showing its position (the latest turn unless given)."""
+    """Queue a mail to a seat's player showing its position (the latest turn unless given);
+    ``overtaken``: the entry of a turn played before its deadline, withdrawn in this mail."""
     rules = play.rules_for(game)
     turn = turn or play.latest_turn(session, game.id)
     context, picture = position(runtime, rules, game, seat, turn, facts)
@@ -193,7 +258,7 @@ def mail_seat(
         template=template,
         context={**game_context(runtime, game, seat), **context, **(extra or {})},
         pictures=[picture],
-        attachments=deadline_calendar(runtime, game, turn.number + 1, now),
+        attachments=deadline_calendar(runtime, game, turn.number + 1, now, overtaken),
         reply_to=play.seat_address(runtime, game, seat),
         # A mail with a fixed Message-ID starts the thread; every other one continues it.
         in_reply_to=None if message_id else in_reply_to,
@@ -272,6 +337,7 @@ def turn_report(
     mail: MailIn | None,
     reading: commands.Reading | None = None,
     sections: commands.Sections | None = None,
+    overtaken: Overtaken | None = None,
 ) -> None:
     rules = play.rules_for(game)
     answers = (
@@ -290,6 +356,7 @@ def turn_report(
         turn=turn,
         facts=resolution.facts,
         replying_to=mail.message_id if mail else None,
+        overtaken=overtaken,
         extra={
             "why": turn.reason,
             "lines": [line_json(line) for line in report.lines] if report else [],
