@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
+from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
@@ -134,6 +135,17 @@ def test_process_now_and_end(runtime: Runtime) -> None:
     deliver_mail(runtime, compose(GM, gm_address, "PROCESS NOW"))
     report = last_to(runtime, SPAIN)
     assert "turn 1 resolved (forced by the game master)" in report
+    # Played before its deadline: the report withdraws turn 1's calendar entry.
+    mail = [mail for mail in sent(runtime) if str(mail["To"]) == SPAIN][-1]
+    methods = {
+        part.get_param("method"): part.get_payload(decode=True)
+        for part in mail.iter_attachments()
+        if part.get_content_type() == "text/calendar"
+    }
+    assert set(methods) == {"PUBLISH", "CANCEL"}
+    [withdrawn] = Calendar.from_ical(methods["CANCEL"]).walk("VEVENT")
+    assert withdrawn["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
+    assert withdrawn["STATUS"] == "CANCELLED"
     with runtime.db.session() as session:
         turn = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
         assert turn.reason == "forced" and turn.facts["defaulted"] == ["spain"]

@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from sqlalchemy import select
 
@@ -366,3 +367,42 @@ def test_a_tie_break_winner_opens_with_its_wing_holding_the_senior_order_by_mail
     assert seats == ["parliament"] and getattr(state, "step", None) == "preempt"
     assert getattr(state, "current", None) == "R-A"
     assert "first R-B" not in told[ROYALIST]
+
+
+def test_an_answer_brings_the_next_deadlines_entry_and_withdraws_the_answered_one(
+    runtime: Runtime,
+) -> None:
+    assert RULES is not None
+    game_id = start(runtime)
+    with runtime.db.session() as session:
+        first = session.get_one(Game, game_id)
+        old_deadline, old_sequence = first.deadline, first.deadline_sequence
+    assert old_deadline is not None
+    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    seats, state = owed(runtime, game_id)
+    seat = seats[0]
+    text = RULES.orders_text(next(iter(RULES.legal_orders(state, seat))))
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(PLAYERS[seat], addresses[seat], text))
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        new_deadline, new_sequence = game.deadline, game.deadline_sequence
+    assert new_deadline is not None and new_sequence > old_sequence
+    mails = sent(runtime, before)
+    assert {str(mail["To"]) for mail in mails} == set(PLAYERS.values())
+    for mail in mails:
+        parts = {
+            part.get_param("method"): Calendar.from_ical(part.get_payload(decode=True))
+            for part in mail.iter_attachments()
+            if part.get_content_type() == "text/calendar"
+        }
+        assert set(parts) == {"PUBLISH", "CANCEL"}
+        # The entry is the next decision's, at the deadline just opened (not the answered one's).
+        [entry] = parts["PUBLISH"].walk("VEVENT")
+        assert entry["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
+        assert entry["SEQUENCE"] == new_sequence
+        assert entry.end == new_deadline.replace(microsecond=0)
+        [withdrawn] = parts["CANCEL"].walk("VEVENT")
+        assert withdrawn["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
+        assert withdrawn["SEQUENCE"] > old_sequence
+        assert withdrawn.end == old_deadline.replace(microsecond=0)

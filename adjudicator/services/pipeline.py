@@ -461,16 +461,32 @@ def seat_mail(
         new_turn, resolution = play.apply_orders(
             session, game, {seat.seat: report.orders}, reason="orders"
         )
+        # The next decision gets its own deadline, opened before the reports so that they
+        # announce it; the answered decision's calendar entry is withdrawn in them.
+        now = utcnow()
+        stale = reports.overtaken(game, new_turn.number, now)
+        deadlines.open_deadline(game, now)
         shown = commands.sift(report, sections)
         reports.turn_report(
-            session, runtime, game, seat, new_turn, resolution, shown, mail, reading, sections
+            session,
+            runtime,
+            game,
+            seat,
+            new_turn,
+            resolution,
+            shown,
+            mail,
+            reading,
+            sections,
+            overtaken=stale,
         )
         # A game of several players that moves on each answer (one decision at a time): the
-        # others see every step too, and the next decision gets its own deadline.
+        # others see every step too.
         for other in game.seats:
             if other.id != seat.id:
-                reports.turn_report(session, runtime, game, other, new_turn, resolution, None, None)
-        deadlines.open_deadline(game, utcnow())
+                reports.turn_report(
+                    session, runtime, game, other, new_turn, resolution, None, None, overtaken=stale
+                )
         return Verdict("done", f"turn {new_turn.number} resolved", game.id)
     # Processed after the turn it was written for had been resolved: say so, never drop it.
     late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
