@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
-from icalendar import Calendar
+from icalendar import Calendar, Event
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
@@ -29,6 +29,19 @@ def last_to(runtime: Runtime, address: str) -> str:
     mails = [mail for mail in sent(runtime) if str(mail["To"]) == address]
     assert mails, f"nothing was sent to {address}"
     return text_of(mails[-1]).replace("\r\n", "\n")
+
+
+def calendar_entries(runtime: Runtime, address: str) -> dict[str, Event]:
+    """The last mail to ``address``: its calendar parts' events, by the part's method."""
+    mail = [mail for mail in sent(runtime) if str(mail["To"]) == address][-1]
+    entries = {}
+    for part in mail.iter_attachments():
+        if part.get_content_type() == "text/calendar":
+            calendar = Calendar.from_ical(part.get_payload(decode=True))
+            [event] = calendar.walk("VEVENT")
+            assert calendar["METHOD"] == part.get_param("method")
+            entries[str(part.get_param("method"))] = event
+    return entries
 
 
 def reply_to(runtime: Runtime, address: str) -> str:
@@ -136,22 +149,21 @@ def test_process_now_and_end(runtime: Runtime) -> None:
     report = last_to(runtime, SPAIN)
     assert "turn 1 resolved (forced by the game master)" in report
     # Played before its deadline: the report withdraws turn 1's calendar entry.
-    mail = [mail for mail in sent(runtime) if str(mail["To"]) == SPAIN][-1]
-    methods = {
-        part.get_param("method"): part.get_payload(decode=True)
-        for part in mail.iter_attachments()
-        if part.get_content_type() == "text/calendar"
-    }
-    assert set(methods) == {"PUBLISH", "CANCEL"}
-    [withdrawn] = Calendar.from_ical(methods["CANCEL"]).walk("VEVENT")
-    assert withdrawn["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
-    assert withdrawn["STATUS"] == "CANCELLED"
+    entries = calendar_entries(runtime, SPAIN)
+    assert set(entries) == {"PUBLISH", "CANCEL"}
+    assert entries["PUBLISH"]["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
+    assert entries["CANCEL"]["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
+    assert entries["CANCEL"]["STATUS"] == "CANCELLED"
     with runtime.db.session() as session:
         turn = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
         assert turn.reason == "forced" and turn.facts["defaulted"] == ["spain"]
     deliver_mail(runtime, compose(GM, gm_address, "END"))
     ending = last_to(runtime, FRANCE)
     assert "The game master has ended the game" in ending and "The seed is now revealed" in ending
+    # Turn 2 will never be played: its entry is withdrawn, and no new one comes.
+    entries = calendar_entries(runtime, FRANCE)
+    assert list(entries) == ["CANCEL"]
+    assert entries["CANCEL"]["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
     assert (
         deadlines.adjudicate(runtime, game_id, force=True)
         == "not active, or another worker holds it"
@@ -251,6 +263,11 @@ def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -
     notice = last_to(runtime, SPAIN)
     assert "rolled back turn 1 (France misread the map)" in notice.replace("\n", " ")
     assert "POSITION AFTER TURN 0" in notice
+    # Turn 1 is due again under its own entry; turn 2's, from the report, is withdrawn.
+    entries = calendar_entries(runtime, SPAIN)
+    assert set(entries) == {"PUBLISH", "CANCEL"}
+    assert entries["PUBLISH"]["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
+    assert entries["CANCEL"]["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
     page = create_app(runtime).test_client().get(f"/games/{game_id}").get_data(as_text=True)
     assert "Turn 1 — rolled back" in page and "France misread the map" in page
     # Played again with the same orders: the same dice, the same result.

@@ -155,6 +155,13 @@ def _command(
     if word == "REPLACE":
         return _replace(session, runtime, game, argument, key)
     # END
+    # The turn that was due will never be played: its entry leaves the players' calendars (a
+    # forming game has sent none).
+    stale = (
+        reports.overtaken(game, play.latest_turn(session, game.id).number + 1, now)
+        if game.status == "active"
+        else None
+    )
     game.status, game.finished_at = "finished", now
     game.result, game.deadline = "ended by the game master", None
     _announce(
@@ -164,6 +171,7 @@ def _command(
         key,
         "The game master has ended the game. The seed is "
         "revealed below so every card and die can be checked.",
+        overtaken=stale,
     )
     return True, "ended; the seed is revealed to the players"
 
@@ -283,6 +291,8 @@ def _rollback(
     turn = play.latest_turn(session, game.id)
     if turn.number == 0:
         return False, "no turn has been played yet"
+    # The turn after it is not due any more (the rolled-back turn is, under its own entry).
+    stale = reports.overtaken(game, turn.number + 1, now)
     turn.rolled_back_at = now
     turn.rollback_note = reason or "no reason given"
     session.flush()
@@ -296,6 +306,7 @@ def _rollback(
         f"The game master has rolled back turn {turn.number}"
         f"{why}. The position is as it was before it; the orders you had on file for turn "
         f"{turn.number} stay, and you may change them until the new deadline.",
+        overtaken=stale,
     )
     return True, f"turn {turn.number} rolled back; it will be played again"
 
@@ -324,7 +335,14 @@ def _replace(
     return True, f"{seat.seat}: {old} replaced by {seat.player.address}"
 
 
-def _announce(session: Session, runtime: Runtime, game: Game, key: str, message: str) -> None:
+def _announce(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    key: str,
+    message: str,
+    overtaken: reports.Overtaken | None = None,
+) -> None:
     reports.mail_all_seats(
         session,
         runtime,
@@ -333,4 +351,5 @@ def _announce(session: Session, runtime: Runtime, game: Game, key: str, message:
         kind="notice",
         template="notice",
         extra={"message": message},
+        overtaken=overtaken,
     )

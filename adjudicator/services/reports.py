@@ -281,6 +281,7 @@ def mail_all_seats(
     kind: str,
     template: str,
     extra: dict[str, Any] | None = None,
+    overtaken: Overtaken | None = None,
 ) -> None:
     """The same news to every seat, each with its own position; ``key`` gets the seat added."""
     session.flush()
@@ -294,6 +295,7 @@ def mail_all_seats(
             kind=kind,
             template=template,
             extra=extra,
+            overtaken=overtaken,
         )
 
 
