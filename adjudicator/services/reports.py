@@ -127,7 +127,8 @@ def _calendar_summary(game: Game, turn: int) -> str:
 
 @dataclass(frozen=True)
 class Overtaken:
-    """A turn's calendar entry made stale by the turn being played before its deadline."""
+    """A turn's calendar entry made stale: the turn was played before its deadline, or will
+    not be played under it (the game ended, or the turn before it was rolled back)."""
 
     turn: int
     deadline: datetime
@@ -136,9 +137,9 @@ class Overtaken:
 
 
 def overtaken(game: Game, turn: int, now: datetime) -> Overtaken | None:
-    """Turn ``turn``'s entry, to withdraw, when the turn is played before the deadline it
-    announced; call before the next deadline opens. None once that deadline has come: the entry
-    is simply over, and a cancel would strike a past event from the calendar's history."""
+    """Turn ``turn``'s entry, to withdraw, when the deadline it announced is still ahead; call
+    before the next deadline opens. None once that deadline has come: the entry is simply over,
+    and a cancel would strike a past event from the calendar's history."""
     if game.deadline is None or game.deadline <= now:
         return None
     return Overtaken(turn, game.deadline, game.deadline_sequence + 1)
