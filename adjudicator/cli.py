@@ -150,7 +150,7 @@ def mail_parse(file: BinaryIO, recipients: tuple[str, ...]) -> None:
     """Print, as JSON, what the pipeline makes of a raw message, without acting on it."""
     from adjudicator.mail.inspect import inspect
 
-    config = configuration.load()
+    config = configuration.load(read_only=True)
     found = inspect(
         file.read(), config.mail_domain, config.secret_key, list(recipients), config.previous_keys
     )
@@ -254,7 +254,7 @@ def mail_retry(inbound_id: int) -> None:
 @click.argument("body")
 def mail_send(sender: str, recipient: str, subject: str, server: str | None, body: str) -> None:
     """Send a plain mail to the SMTP listener, as a player's mail client would."""
-    config = configuration.load()
+    config = configuration.load(read_only=True)
     host, port = (server or f"{config.smtp_host}:{config.smtp_port}").rsplit(":", 1)
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, recipient, subject
@@ -272,7 +272,7 @@ def mail_read(last: int, wait: float) -> None:
     """Print the newest mails in the outbox Maildir (the embedded default's 'sent' folder)."""
     from adjudicator.maildir import newest, summary
 
-    folder = configuration.load().outbox_dir
+    folder = configuration.load(read_only=True).outbox_dir
     deadline = time.monotonic() + wait
     before = {path.name for path in newest(folder, 10_000)}
     while wait and time.monotonic() < deadline:

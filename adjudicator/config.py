@@ -93,9 +93,16 @@ def _coerce(name: str, value: Any, kind: Any) -> Any:
 
 
 def load(
-    environ: Mapping[str, str] | None = None, extra: Mapping[str, Any] | None = None
+    environ: Mapping[str, str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    *,
+    read_only: bool = False,
 ) -> Config:
-    """Read the layers in order; later ones win. ``extra`` is for tests and the CLI."""
+    """Read the layers in order; later ones win. ``extra`` is for tests and the CLI.
+
+    ``read_only`` is for commands that only look (``pbem mail parse``): they write no file, not
+    even the generated secret key.
+    """
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = tomllib.loads(DEFAULT_FILE.read_text())
     overlay = environ.get("PBEM_CONFIG")
@@ -116,15 +123,15 @@ def load(
     if typed["log_format"] not in LOG_FORMATS:
         # Refused at start: a typo would otherwise silently give the wrong kind of log.
         raise ValueError(f"log_format must be one of {', '.join(LOG_FORMATS)}")
-    return resolve_derived(Config(**typed))
+    return resolve_derived(Config(**typed), read_only=read_only)
 
 
-def resolve_derived(config: Config) -> Config:
+def resolve_derived(config: Config, read_only: bool = False) -> Config:
     """Fill the keys whose empty value means "work it out": database, sender, secrets."""
     data_dir = config.data_dir
     database_url = config.database_url or f"sqlite:///{(data_dir / 'pbem.sqlite').resolve()}"
     from_address = config.from_address or f"pbem@{config.mail_domain}"
-    secret_key = config.secret_key or _stored_secret(data_dir)
+    secret_key = config.secret_key or _stored_secret(data_dir, keep=not read_only)
     inbound_token = (
         config.inbound_token
         or hmac.new(secret_key.encode(), b"inbound-token", hashlib.sha256).hexdigest()[:32]
@@ -138,13 +145,17 @@ def resolve_derived(config: Config) -> Config:
     )
 
 
-def _stored_secret(data_dir: Path) -> str:
+def _stored_secret(data_dir: Path, keep: bool = True) -> str:
     # Generated once so reply addresses handed out stay valid across restarts.
     path = data_dir / "secret.key"
     if path.exists():
         return path.read_text().strip()
-    data_dir.mkdir(parents=True, exist_ok=True)
     key = secrets.token_hex(32)
+    if not keep:
+        # Nothing was ever signed with a key that was never kept, so a one-off key verifies
+        # nothing, which is the truth.
+        return key
+    data_dir.mkdir(parents=True, exist_ok=True)
     path.write_text(key + "\n")
     path.chmod(0o600)
     return key

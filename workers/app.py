@@ -85,8 +85,15 @@ def enqueue(task: str, record_id: int) -> None:
     celery.send_task(f"pbem.{task}", args=[record_id])
 
 
+def _defaults() -> dict[str, Any]:
+    # Celery asks for its defaults when its configuration is first used, which configure() does
+    # itself: then they come from the runtime being configured. Reading the environment again
+    # could name another data directory (by default var/ in the current one) and write there.
+    return settings(_runtime.config if _runtime is not None else configuration.load())
+
+
 # Workers started by the `celery` command read the configuration when the app is first used.
-celery.add_defaults(lambda: settings(configuration.load()))
+celery.add_defaults(_defaults)
 
 
 def _log_format(logger: logging.Logger, **_: Any) -> None:
