@@ -6,6 +6,7 @@ from flask import Flask
 
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import TEMPLATES
+from adjudicator.web import converters
 
 
 def create_app(runtime: Runtime) -> Flask:
@@ -24,6 +25,8 @@ def create_app(runtime: Runtime) -> Flask:
         SESSION_COOKIE_SECURE=runtime.config.base_url.startswith("https://"),
     )
     app.extensions["pbem"] = runtime
+    # Before any rule is added: rules take their converters when they are added.
+    app.url_map.converters.update(converters.CONVERTERS)
 
     from adjudicator.web import api, archive, help, inbound, providers, ses
 

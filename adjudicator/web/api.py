@@ -132,7 +132,7 @@ def game(game_id: int) -> ResponseReturnValue:
         )
 
 
-@blueprint.get("/games/<int:game_id>/turns/<int:number>")
+@blueprint.get("/games/<int:game_id>/turns/<count:number>")
 def turn(game_id: int, number: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
         found = queries.turn_versions(session, game_id, number)

@@ -84,7 +84,7 @@ def game_page(game_id: int) -> ResponseReturnValue:
         )
 
 
-@blueprint.get("/games/<int:game_id>/turns/<int:number>")
+@blueprint.get("/games/<int:game_id>/turns/<count:number>")
 def turn_page(game_id: int, number: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
         found = queries.turn_versions(session, game_id, number)
@@ -93,7 +93,7 @@ def turn_page(game_id: int, number: int) -> ResponseReturnValue:
         return render_template("turn.html", found=found, page=found.page, game=found.page.game)
 
 
-@blueprint.get("/games/<int:game_id>/turns/<int:number>.png")
+@blueprint.get("/games/<int:game_id>/turns/<count:number>.png")
 def turn_picture(game_id: int, number: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
         png = queries.turn_picture(session, game_id, number)
