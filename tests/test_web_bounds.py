@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 from playbymail import compose, deliver_mail
+from sqlalchemy import func, select
+from test_providers import Keys, fixture, post_sns, ses_client
 
+from adjudicator.models import InboundMessage
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -43,3 +46,15 @@ def test_a_number_no_column_can_hold_is_no_page(runtime: Runtime, game_id: int, 
     )
     assert client.get(fits.format(game=game_id)).status_code == 404
     assert client.get(f"/games/{game_id}/turns/0").status_code == 200
+
+
+def test_an_sns_post_with_a_lone_surrogate_is_refused_not_a_crash(runtime: Runtime) -> None:
+    # JSON may spell a lone surrogate (\ud800), which no UTF-8 text holds: SNS never signed it.
+    web = ses_client(runtime, Keys())
+    message = dict(fixture("ses-notification.json"), SignatureVersion="1", Signature="AAAA")
+    message["Subject"] = "\ud800"
+    answer = post_sns(web, message)
+    assert answer.status_code == 403
+    assert answer.get_json()["error"] == "the SNS signature does not match"
+    with runtime.db.session() as session:
+        assert session.scalar(select(func.count()).select_from(InboundMessage)) == 0

@@ -84,7 +84,9 @@ def canonical(message: Mapping[str, Any]) -> bytes | None:
                 continue
             return None
         parts.append(f"{name}\n{message[name]}\n")
-    return "".join(parts).encode()
+    # JSON can spell a lone surrogate (\ud800), which no UTF-8 text holds, so SNS never signed
+    # it: kept as it came ("surrogatepass"), it is a string no signature matches.
+    return "".join(parts).encode("utf-8", "surrogatepass")
 
 
 @dataclass
