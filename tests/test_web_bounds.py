@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+
 import pytest
+from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail
 from sqlalchemy import func, select
-from test_providers import Keys, fixture, post_sns, ses_client
+from test_providers import (
+    MAILGUN_KEY,
+    RAW,
+    Keys,
+    fixture,
+    mailgun_fields,
+    multipart,
+    post_mailgun,
+    post_sns,
+    ses_client,
+)
 
 from adjudicator.models import InboundMessage
 from adjudicator.services.runtime import Runtime
@@ -58,3 +73,84 @@ def test_an_sns_post_with_a_lone_surrogate_is_refused_not_a_crash(runtime: Runti
     assert answer.get_json()["error"] == "the SNS signature does not match"
     with runtime.db.session() as session:
         assert session.scalar(select(func.count()).select_from(InboundMessage)) == 0
+
+
+def provider_client(runtime: Runtime) -> FlaskClient:
+    config = runtime.config.with_overrides(
+        mailgun_signing_key=MAILGUN_KEY,
+        sendgrid_user="pbem",
+        sendgrid_password="s3cret",
+        postmark_user="pbem",
+        postmark_password="s3cret",
+    )
+    return create_app(Runtime(config, runtime.db, runtime.enqueue)).test_client()
+
+
+def stored(runtime: Runtime) -> list[InboundMessage]:
+    with runtime.db.session() as session:
+        return list(session.scalars(select(InboundMessage).order_by(InboundMessage.id)))
+
+
+@pytest.mark.parametrize("field", ["ToFull", "Headers"])
+def test_postmark_lists_that_are_not_lists_are_read_as_empty(runtime: Runtime, field: str) -> None:
+    web = provider_client(runtime)
+    payload = fixture("postmark.json") | {"OriginalRecipient": "", field: 5}
+    answer = web.post("/inbound/postmark", json=payload, auth=("pbem", "s3cret"))
+    assert answer.status_code == 200, answer.get_data()
+    [row] = stored(runtime)
+    assert row.raw == RAW
+
+
+def test_postmark_raw_email_that_is_no_text_is_refused(runtime: Runtime) -> None:
+    web = provider_client(runtime)
+    payload = fixture("postmark.json") | {"RawEmail": "From: a@example.com\n\n\ud800"}
+    answer = web.post("/inbound/postmark", json=payload, auth=("pbem", "s3cret"))
+    assert answer.status_code == 403  # Postmark's "do not retry"
+    assert "RawEmail" in answer.get_json()["error"]
+    assert stored(runtime) == []
+
+
+@pytest.mark.parametrize(("to", "kept"), [(5, []), ({"a": 1}, []), ("new@pbem.localhost", None)])
+def test_a_sendgrid_envelope_to_of_another_shape_is_no_crash(
+    runtime: Runtime, to: object, kept: list[str] | None
+) -> None:
+    body, content_type = multipart({"email": RAW, "envelope": json.dumps({"to": to})})
+    answer = provider_client(runtime).post(
+        "/inbound/sendgrid", data=body, content_type=content_type, auth=("pbem", "s3cret")
+    )
+    assert answer.status_code == 200, answer.get_data()
+    [row] = stored(runtime)
+    assert row.envelope_to == (kept if kept is not None else [to])
+
+
+@pytest.mark.parametrize("timestamp", ["²", "١٢٣", "9" * 5000])
+def test_a_signed_mailgun_timestamp_that_is_no_time_is_refused(
+    runtime: Runtime, timestamp: str
+) -> None:
+    # The signature is good (it covers whatever the timestamp says); the timestamp is no time.
+    fields = mailgun_fields()
+    token = str(fields["token"])
+    signature = hmac.new(MAILGUN_KEY.encode(), (timestamp + token).encode(), hashlib.sha256)
+    fields.update(timestamp=timestamp, signature=signature.hexdigest())
+    answer = post_mailgun(provider_client(runtime), fields)
+    assert answer.status_code == 406
+    assert stored(runtime) == []
+
+
+@pytest.mark.parametrize("game", ["²", "9" * 5000])
+def test_the_panel_link_page_takes_any_game_number(runtime: Runtime, game: str) -> None:
+    answer = create_app(runtime).test_client().get("/gm", query_string={"game": game})
+    assert answer.status_code == 200
+
+
+def test_an_envelope_that_is_no_text_is_kept_readable(runtime: Runtime) -> None:
+    # A JSON payload can carry a lone surrogate; the database keeps only real text. Refusing to
+    # store would answer "try again later", and the provider would retry for days.
+    envelope = json.dumps({"from": "\ud800@x", "to": ["new\udc80@pbem.localhost"]})
+    body, content_type = multipart({"email": RAW, "envelope": envelope})
+    answer = provider_client(runtime).post(
+        "/inbound/sendgrid", data=body, content_type=content_type, auth=("pbem", "s3cret")
+    )
+    assert answer.status_code == 200, answer.get_data()
+    [row] = stored(runtime)
+    assert (row.envelope_from, row.envelope_to) == ("?@x", ["new?@pbem.localhost"])

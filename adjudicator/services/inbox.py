@@ -66,6 +66,12 @@ def dedupe_key(raw: bytes) -> str:
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
+def storable(text: str) -> str:
+    """The text as a database can keep it. A webhook's JSON can spell a lone surrogate (\\ud800)
+    that no UTF-8 holds; refusing the message for it would only have the provider retry it."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def store(
     runtime: Runtime,
     raw: bytes,
@@ -78,6 +84,8 @@ def store(
         return Refused(
             f"message is {len(raw)} bytes; the limit is {runtime.config.max_message_bytes}"
         )
+    envelope_from = storable(envelope_from)
+    envelope_to = [storable(address) for address in envelope_to]
     key = dedupe_key(raw)
     record = InboundMessage(
         dedupe_key=key,

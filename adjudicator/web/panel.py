@@ -30,6 +30,7 @@ from adjudicator.core import numbers
 from adjudicator.services import panel, panel_links
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import csrf
+from adjudicator.web.converters import ID_MAX
 
 blueprint = Blueprint("panel", __name__)
 SESSION_KEY = "panel"
@@ -67,7 +68,9 @@ def _link_page(why: str | None, status: int, game_id: int | None = None) -> Resp
 def get_link() -> ResponseReturnValue:
     """How to get a login link: there is no other way in."""
     game = request.args.get("game", "")
-    return _link_page(None, 200, numbers.whole(game))
+    number = numbers.whole(game)
+    # An id no record can have (past 64 bits) names no game: never a database error.
+    return _link_page(None, 200, number if number is not None and number <= ID_MAX else None)
 
 
 @blueprint.get("/gm/<token>")

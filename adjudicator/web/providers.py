@@ -33,6 +33,9 @@ from adjudicator.web import formdata
 blueprint = Blueprint("providers", __name__)
 log = logging.getLogger(__name__)
 
+# Seconds since 1970 in ASCII digits: str.isdigit() also takes "²" and other digits int() refuses,
+# and int() refuses a number thousands of digits long.
+
 
 @dataclass(frozen=True)
 class Codes:
@@ -135,6 +138,13 @@ def form(body: bytes) -> dict[str, bytes] | None:
     if request.mimetype != "multipart/form-data" or not boundary:
         return None
     return formdata.parts(body, boundary)
+
+
+def as_list(value: object) -> list[object]:
+    """A JSON field documented as a list: a lone string is a list of one, any other shape none."""
+    if isinstance(value, str):
+        return [value] if value else []
+    return value if isinstance(value, list) else []
 
 
 def disabled() -> ResponseReturnValue:
@@ -244,8 +254,7 @@ def sendgrid() -> ResponseReturnValue:
     envelope = jsondata.loads(fields.get("envelope", b"{}"))
     if not isinstance(envelope, dict):
         return jsonify(error="envelope is not a JSON object"), 400
-    recipients = envelope.get("to") or []
-    recipients = [recipients] if isinstance(recipients, str) else recipients
+    recipients = as_list(envelope.get("to"))
     sender = str(envelope.get("from") or "")
     return reply(store(runtime, raw, "sendgrid", sender, [str(r) for r in recipients]), SENDGRID)
 
@@ -274,13 +283,17 @@ def postmark() -> ResponseReturnValue:
     if not isinstance(raw, str) or not raw:
         message = 'no RawEmail: turn on "Include raw email content in JSON payload"'
         return jsonify(error=message), POSTMARK.give_up
+    try:
+        data = raw.encode("utf-8")
+    except UnicodeEncodeError:  # JSON spelt a lone surrogate (\ud800): no mail Postmark sends
+        return jsonify(error="RawEmail is not text"), POSTMARK.give_up
     recipients = [str(payload.get("OriginalRecipient") or "")]
     if not recipients[0]:
-        listed = payload.get("ToFull") or []
+        listed = as_list(payload.get("ToFull"))
         recipients = [str(r.get("Email", "")) for r in listed if isinstance(r, dict)]
     sender = ""
-    for header in payload.get("Headers") or []:
+    for header in as_list(payload.get("Headers")):
         if isinstance(header, dict) and str(header.get("Name", "")).lower() == "return-path":
             sender = str(header.get("Value", ""))
-    result = store(runtime, raw.encode("utf-8"), "postmark", sender, recipients)
+    result = store(runtime, data, "postmark", sender, recipients)
     return reply(result, POSTMARK)
