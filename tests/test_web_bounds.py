@@ -154,3 +154,15 @@ def test_an_envelope_that_is_no_text_is_kept_readable(runtime: Runtime) -> None:
     assert answer.status_code == 200, answer.get_data()
     [row] = stored(runtime)
     assert (row.envelope_from, row.envelope_to) == ("?@x", ["new?@pbem.localhost"])
+
+
+def test_an_envelope_with_a_nul_is_stored_on_every_database(runtime: Runtime) -> None:
+    # PostgreSQL's text and JSON hold no NUL character; SQLite's do. Either way it is kept as "?".
+    web = create_app(runtime).test_client()
+    token = {"Authorization": f"Bearer {runtime.config.inbound_token}"}
+    answer = web.post(
+        "/inbound/mime?from=a%00b&rcpt=new%00@pbem.localhost", data=RAW, headers=token
+    )
+    assert answer.status_code == 202, answer.get_data()
+    [row] = stored(runtime)
+    assert (row.envelope_from, row.envelope_to) == ("a?b", ["new?@pbem.localhost"])

@@ -67,9 +67,10 @@ def dedupe_key(raw: bytes) -> str:
 
 
 def storable(text: str) -> str:
-    """The text as a database can keep it. A webhook's JSON can spell a lone surrogate (\\ud800)
-    that no UTF-8 holds; refusing the message for it would only have the provider retry it."""
-    return text.encode("utf-8", "replace").decode("utf-8")
+    """The text as every database can keep it, "?" for what it cannot: a lone surrogate (a
+    webhook's JSON can spell \\ud800, which no UTF-8 holds) and NUL (not in PostgreSQL's text
+    or JSON). Refusing the message for it would only have the provider retry it."""
+    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "?")
 
 
 def store(
