@@ -301,7 +301,7 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
     assert set(mails) == set(PLAYERS.values())
     seats, state = owed(runtime, game_id)
     assert seats == ["parliament"] and getattr(state, "step", None) == "retreat_path"
-    assert "close combat: P-LI-1 falls back 1 hex(es)" in mails[PARLIAMENT]
+    assert "close combat: P-LI-1 falls back 1 hex:" in mails[PARLIAMENT]
     assert "P-LI-1 RETREAT <hex> ..." in mails[PARLIAMENT]
     assert "parliament owes step" in mails[ROYALIST]
     # A path toward the enemy is refused on its line, with the reason; nothing moves.

@@ -59,7 +59,8 @@ def test_the_public_checker_reads_orders_and_submits_nothing(
     expect(lines.nth(2)).to_contain_text("accepted")
     receipt = page.locator("pre.receipt")
     expect(receipt).to_contain_text("did you mean TAKE MURAT?")
-    expect(receipt).to_contain_text("Still needed: TAKE ARTILLERY or TAKE MURAT")
+    expect(receipt).to_contain_text("NOT IN YOUR ORDERS")
+    expect(receipt).to_contain_text("- TAKE ARTILLERY or TAKE MURAT")
     screenshot(page, "not-accepted")
 
     # Payloads pasted as orders come back as text in the receipt.

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from adjudicator.core import words
 from adjudicator.games.dos_de_mayo.board import Board, board
 from adjudicator.games.dos_de_mayo.cards import Card, card_data
 from adjudicator.games.dos_de_mayo.orders import (
@@ -406,7 +407,7 @@ def _france(check: _Check, move: Move, card: Card | None) -> Verdict:
         limit = check.limit
         return _reject(
             "group-limit",
-            f"France may order {limit} groups outside the main streets this turn "
+            f"France may order {words.counted(limit, 'group')} outside the main streets this turn "
             f"({', '.join(sorted(check.counted))} already)",
         )
     left = here - check.claimed.get(origin, 0)

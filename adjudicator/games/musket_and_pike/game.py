@@ -31,6 +31,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike import (
     actions,
     decisions,
@@ -417,9 +418,12 @@ def _outcome(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> Or
         # The orders stay secret until revealed; the reveal itself is a public event.
         return OrderOutcome(seat, _said(reply), code, detail, public=False)
     if step == "actions":
-        detail = f"{len(reply) if isinstance(reply, list) else 0} unit action(s); " + detail
+        detail = (
+            counted(len(reply) if isinstance(reply, list) else 0, "unit action") + "; " + detail
+        )
     if step == "rout_paths":
-        detail = f"{len(reply) if isinstance(reply, list) else 0} path(s) chosen; " + detail
+        chosen = counted(len(reply) if isinstance(reply, list) else 0, "path")
+        detail = f"{chosen} chosen; " + detail
     if step == "retreat_path":
         detail = ("path chosen; " if isinstance(reply, list) and reply else "") + detail
     return OrderOutcome(seat, _said(reply), code, detail)
@@ -453,7 +457,8 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
     if state.step == "retreat_path" and state.retreats:
         unit_id, hexes = state.retreats[0]
         return (
-            f"{unit_id} RETREAT <hex> ...   ({hexes} hex(es), each farther from the enemy)",
+            f"{unit_id} RETREAT <hex> ...   "
+            f"({counted(hexes, 'hex', 'hexes')}, each farther from the enemy)",
             "DEFAULT RETREAT   (it falls back away from the nearest enemy)",
         )
     return decision.legal

@@ -12,6 +12,7 @@ import heapq
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike.data import OrderLimits
 from adjudicator.games.musket_and_pike.field import Field, contacts, nearest_enemy, occupant
 from adjudicator.games.musket_and_pike.hexes import Hex, direction_to, neighbours
@@ -69,7 +70,8 @@ def order_problem(position: Position, limits: OrderLimits, mover: Unit, path: Se
     start, end = mover.hex, (path[-1] if path else mover.hex)
     order = limits.order.replace("_", " ")
     if limits.max_hexes and len(path) > limits.max_hexes:
-        return f"{mover.id}: under {order} a unit moves at most {limits.max_hexes} hex(es)"
+        most = counted(limits.max_hexes, "hex", "hexes")
+        return f"{mover.id}: under {order} a unit moves at most {most}"
     before, after = contacts(position, mover.side, start), contacts(position, mover.side, end)
     gap = nearest_enemy(position, mover.side, start)
     new_contact = bool(after - before)

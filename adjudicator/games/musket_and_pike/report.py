@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
@@ -57,7 +58,8 @@ def event_words(event: Event) -> str:
         return die_words(roll_json(data))
     if kind == "fire":
         hits = data.get("hits")
-        return f"{unit} fires ({data.get('weapon')}) at {data.get('target')}: {hits} hit(s)"
+        hit = counted(int(hits or 0), "hit")
+        return f"{unit} fires ({data.get('weapon')}) at {data.get('target')}: {hit}"
     if kind == "loss":
         return f"{unit} loses {data.get('sp')} SP ({data.get('left')} left)"
     if kind == "eliminated":

@@ -29,6 +29,7 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import Decision
+from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike import decisions
 from adjudicator.games.musket_and_pike.command import (
     MAX_ACTIVATIONS,
@@ -232,7 +233,8 @@ def _prompt(position: Position) -> str:
         return f"rout phase: the path of each routed unit ({running}), or the default routs"
     if position.step == "retreat_path" and position.retreats:
         unit_id, hexes = position.retreats[0]
-        return f"close combat: {unit_id} falls back {hexes} hex(es): its path, or the default"
+        back = counted(hexes, "hex", "hexes")
+        return f"close combat: {unit_id} falls back {back}: its path, or the default"
     return {
         "setup_orders": "secret orders for each of your wings (revealed when both sides are in)",
         "first_wing": "you have the initiative: which wing activates first",
@@ -505,7 +507,7 @@ def _after_fighting(position: Position, events: Events, ctx: _Ctx) -> Advance:
     if position.retreats:
         unit_id, hexes = position.retreats[0]
         side = next(u.side for u in position.units if u.id == unit_id)
-        text = f"{side} chooses the path of {unit_id}'s retreat ({hexes} hex(es))"
+        text = f"{side} chooses the path of {unit_id}'s retreat ({counted(hexes, 'hex', 'hexes')})"
         ask = Event("retreat-path", side=side, wing=position.current, text=text)
         return replace(position, step="retreat_path", active=side), (*events, ask)
     return _after_actions(replace(position, active=_current(position).side), events, ctx)

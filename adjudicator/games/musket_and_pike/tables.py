@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Ruleset
 from adjudicator.games.musket_and_pike.state import KINDS
 
@@ -105,7 +106,7 @@ def _orders(rules: Ruleset) -> str:
     for order, limits in rules.orders.items():
         parts = []
         if limits.max_hexes:
-            parts.append(f"moves at most {limits.max_hexes} hex(es)")
+            parts.append(f"moves at most {counted(limits.max_hexes, 'hex', 'hexes')}")
         parts.append(CONTACT_WORDS[limits.into_contact].format(near=limits.near_distance))
         if limits.must_close:
             parts.append("must end nearer an enemy (adjacent units may only turn)")
@@ -120,7 +121,7 @@ def _orders(rules: Ruleset) -> str:
 
 def _fire_row(row: FireRow) -> str:
     check = "" if row.check is None else f", morale check {_signed(row.check)}"
-    return f"{row.min}+: {row.hits} hit(s){check}"
+    return f"{row.min}+: {counted(row.hits, 'hit')}{check}"
 
 
 def _fire(rules: Ruleset) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.core.words import counted
+
 STATUS_WORDS = {"playing": "in play", "won": "won", "lost": "lost"}
 
 
@@ -82,7 +84,7 @@ def result_lines(facts: Mapping[str, Any], own: bool) -> list[str]:
     drawn = facts.get("drawn") or {}
     if drawn.get("count"):
         values = f" ({', '.join(str(v) for v in drawn['values'])})" if own else ""
-        lines.append(f"Drew {drawn['count']} Spartan card(s){values}.")
+        lines.append(f"Drew {counted(drawn['count'], 'Spartan card')}{values}.")
     end = facts.get("end")
     if end:
         lines.append(f"Game over, {end['result']}: {end['sentence']}.")

@@ -17,6 +17,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.words import counted
 from adjudicator.games.thermopyles import describe as words
 from adjudicator.games.thermopyles import orders, rules
 from adjudicator.games.thermopyles.actions import Action, action_from_json
@@ -114,13 +115,15 @@ class Thermopyles(Game[Position]):
         graveyard = len(state.graveyard)
         if not state.over:
             summary = (
-                f"In play after {state.turn} turns: {graveyard} of {data.graveyard_target} "
+                f"In play after {counted(state.turn, 'turn')}: "
+                f"{graveyard} of {data.graveyard_target} "
                 f"in the Graveyard, marker on {state.marker}."
             )
             return Outcome(False, summary=summary)
         won = state.status == "won"
         summary = (
-            f"{'Won' if won else 'Lost'} after {state.turn} turns: {rules.end_sentence(state)}; "
+            f"{'Won' if won else 'Lost'} after {counted(state.turn, 'turn')}: "
+            f"{rules.end_sentence(state)}; "
             f"{graveyard} Persians in the Graveyard, {state.beaten} of {len(data.persians)} beaten."
         )
         score = (1 if won else 0, graveyard, -state.turn)

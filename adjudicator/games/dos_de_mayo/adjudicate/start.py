@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.core import words
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.checks import check_items
@@ -106,7 +107,7 @@ def _apply(work: Work, side: Side, card: Card, target: str | None) -> str:
     """One orders-window primitive; the sentence saying what it did ("" when nothing)."""
     kind, amount = card.effect.kind, card.effect.amount
     if kind == "group_limit_add":
-        return f"{amount} more groups could be ordered this turn"
+        return f"{words.counted(amount, 'more group')} could be ordered this turn"
     if kind == "allow_split" and target:
         return f"the group in {target} could split"
     if kind == "leave_whole" and target:

@@ -1,0 +1,19 @@
+"""Counts and lists as a sentence says them: "1 group", "2 groups", "france and spain".
+
+Mail and the web speak to people; "1 groups" or "join(s)" reads as a machine talking."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """``count`` and the noun agreeing with it; ``plural`` where adding "s" is wrong (hexes)."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def listed(names: Sequence[str]) -> str:
+    """Names joined as in prose: "a", "a and b", "a, b and c"."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
