@@ -78,7 +78,7 @@ def test_invitations_then_join_start_the_game(runtime: Runtime) -> None:
     deliver_mail(runtime, compose(SPAIN, spain, "What is this?"))
     assert "reply JOIN to take your seat" in last_to(runtime, SPAIN)
     deliver_mail(runtime, compose(SPAIN, spain, "JOIN"))
-    assert "the game starts when france join(s) too" in last_to(runtime, SPAIN)
+    assert "the game starts when france joins too" in last_to(runtime, SPAIN)
     with runtime.db.session() as session:
         assert session.get_one(Game, game_id).status == "forming"
     deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "join"))
@@ -298,8 +298,8 @@ def test_players_set_their_time_zone_and_reminder_lead(runtime: Runtime) -> None
         compose(SPAIN, seats[SPAIN], "PREFERENCES TIMEZONE America/New_York\nPREFERENCES REMIND 1"),
     )
     answer = last_to(runtime, SPAIN)
-    assert "deadlines are now shown in America/New_York" in answer
-    assert "reminders now come 1 h before a deadline" in answer
+    assert "your deadlines will now be shown in America/New_York" in answer
+    assert "reminders 1 hour before each deadline" in answer
     assert " EST = " in answer or " EDT = " in answer  # the deadline, in the player's own zone
     deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "PREFERENCES TIMEZONE Mars/Olympus"))
     assert "time zone not changed" in last_to(runtime, FRANCE)

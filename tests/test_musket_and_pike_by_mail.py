@@ -102,7 +102,10 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
             # The sender gets the receipt with the step's result first; the other player is told
             # of every step too (of secret set-up orders only that they were handed in).
             assert str(mails[0]["To"]) == address, [m["To"] for m in mails]
-            assert {str(m["To"]) for m in mails} == set(PLAYERS.values())
+            # The game master hears of the end only.
+            told = {str(m["To"]) for m in mails}
+            assert told - {GM} == set(PLAYERS.values())
+            assert GM not in told or not owed(runtime, game_id)[0]
             if len(seats) == 2 and seat == seats[0]:
                 # Secret set-up orders: the other side learns nothing of them before the reveal.
                 other = next(text_of(m) for m in mails if str(m["To"]) != address)
@@ -120,9 +123,10 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
         ).all()
         assert refused == []
     assert defaulted and answered > 10
-    # Both players were mailed every step: each got the final report.
-    last = {str(m["To"]): text_of(m) for m in sent(runtime, sent_count(runtime) - 2)}
-    assert set(last) == set(PLAYERS.values())
+    # Both players were mailed every step: each got the final report; the game master was told.
+    last = {str(m["To"]): m for m in sent(runtime, sent_count(runtime) - 3)}
+    assert set(last) == {*PLAYERS.values(), GM}
+    assert "game over: " in str(last[GM]["Subject"])
     # Every step's dice reached both players with their purpose and modifiers, and the archive
     # numbers the stored rows as steps, each with the same report.
     mails = [(str(m["To"]), text_of(m).replace("\r\n", "\n")) for m in sent(runtime)]
@@ -238,7 +242,8 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
             before = sent_count(runtime)
             deliver_mail(runtime, compose(PLAYERS[seat], addresses[seat], text))
             got = sent(runtime, before)
-            assert {str(m["To"]) for m in got} == set(PLAYERS.values()), (text, text_of(got[0]))
+            told = {str(m["To"]) for m in got} - {GM}  # the game master hears of the end
+            assert told == set(PLAYERS.values()), (text, text_of(got[0]))
             steps += 1
     else:
         raise AssertionError("Braddock Down did not end by mail")

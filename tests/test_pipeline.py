@@ -73,7 +73,8 @@ def test_an_action_is_resolved_on_receipt_and_reported_in_the_thread(runtime: Ru
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.thread_id in str(report["References"])
-        assert report["Subject"] == sent(runtime)[0]["Subject"]  # one thread, one subject
+        # One thread by its headers; the subject says what each mail is.
+        assert report["Subject"] == f"[pbem #{game_id}] Thermopyles · turn 1 results"
     new_number, new_view = position(runtime, game_id)
     assert new_number == number + 1
     assert new_view["supports"]["left"] == view["supports"]["left"] - 1

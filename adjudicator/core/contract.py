@@ -38,6 +38,9 @@ class Decision:
     prompt: str
     legal: tuple[str, ...]
     default: str
+    # The decision in a few words anyone may read ("choose the first wing"), where the prompt,
+    # written to the seat that owes it, does not fit: a mail's subject, read by every player.
+    brief: str = ""
 
 
 class LineStatus(enum.Enum):

@@ -108,6 +108,7 @@ def start_game(
             key=f"game:{game.id}:invite",
             kind="invitation",
             template="invitation",
+            what="invited",
         )
         return game
     for seat in game.seats:
@@ -128,8 +129,15 @@ def deal_sides(session: Session, game: Game) -> None:
     opening.events = [*opening.events, *(event.to_json() for event in chance.events)]
 
 
-def join(session: Session, runtime: Runtime, game: Game, seat: Seat) -> bool:
-    """The seat's player accepts; once every seat is taken the game starts. True if it did."""
+def join(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    seat: Seat,
+    answering: reports.Answering | None = None,
+) -> bool:
+    """The seat's player accepts; once every seat is taken the game starts. True if it did;
+    ``answering``, the JOIN mail, is then answered by its player's welcome."""
     now = utcnow()
     seat.joined_at = seat.joined_at or now
     if any(other.joined_at is None for other in game.seats):
@@ -138,7 +146,7 @@ def join(session: Session, runtime: Runtime, game: Game, seat: Seat) -> bool:
     # A deadline the game master set while the game formed stands, unless it has passed.
     if game.deadline is None or game.deadline <= now:
         open_deadline(game, now)
-    reports.game_started(session, runtime, game)
+    reports.game_started(session, runtime, game, answering)
     return True
 
 
@@ -451,6 +459,7 @@ def _remind(
             key=f"game:{game.id}:remind:{game.deadline_sequence}:{seat.seat}",
             kind="reminder",
             template="notice",
+            what="reminder",
             extra={"message": "a reminder: we have no orders from you for this turn yet."},
         )
         reminded.append((game.id, seat.seat))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -130,6 +131,7 @@ def _command(
             key,
             "The game master has paused the game: no turn "
             "is processed until it is resumed. Your orders on file stay.",
+            "paused",
         )
         return True, "paused"
     if word == "RESUME":
@@ -140,7 +142,8 @@ def _command(
         if game.deadline is not None and game.deadline <= now:
             deadlines.open_deadline(game, now)  # the old deadline passed while paused
             moved = " with a new deadline"
-        _announce(session, runtime, game, key, f"The game master has resumed the game{moved}.")
+        message = f"The game master has resumed the game{moved}."
+        _announce(session, runtime, game, key, message, "resumed")
         return True, "resumed" + moved
     if word == "PROCESS NOW":
         if game.status != "active":
@@ -171,6 +174,7 @@ def _command(
         key,
         "The game master has ended the game. The seed is "
         "revealed below so every card and die can be checked.",
+        "over",
         overtaken=stale,
     )
     return True, "ended; the seed is revealed to the players"
@@ -275,7 +279,7 @@ def _move(
             "the schedule sets turn 1's deadline)"
         )
         return True, f"deadline now {text}{note}{kept}"
-    _announce(session, runtime, game, key, f"The deadline has moved ({why}).")
+    _announce(session, runtime, game, key, f"The deadline has moved ({why}).", "deadline-moved")
     return True, f"deadline now {text}{note}"
 
 
@@ -306,6 +310,8 @@ def _rollback(
         f"The game master has rolled back turn {turn.number}"
         f"{why}. The position is as it was before it; the orders you had on file for turn "
         f"{turn.number} stay, and you may change them until the new deadline.",
+        "rolled-back",
+        {"turn": turn.number},
         overtaken=stale,
     )
     return True, f"turn {turn.number} rolled back; it will be played again"
@@ -331,6 +337,8 @@ def _replace(
         game,
         key,
         f"{seat.seat} is now played by {seat.player.address} (replacing {old}).",
+        "replaced",
+        {"seat": seat.seat},
     )
     return True, f"{seat.seat}: {old} replaced by {seat.player.address}"
 
@@ -341,8 +349,11 @@ def _announce(
     game: Game,
     key: str,
     message: str,
+    what: str,
+    words: dict[str, Any] | None = None,
     overtaken: reports.Overtaken | None = None,
 ) -> None:
+    """Tell every player what the game master did; ``what`` names it in the subject."""
     reports.mail_all_seats(
         session,
         runtime,
@@ -350,6 +361,8 @@ def _announce(
         key=f"{key}:notice",
         kind="notice",
         template="notice",
+        what=what,
         extra={"message": message},
+        words=words,
         overtaken=overtaken,
     )

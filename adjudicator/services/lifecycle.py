@@ -58,6 +58,7 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
                 key=f"challenge:{challenge.id}:results:{game.id}",
                 kind="challenge-results",
                 template="challenge_results",
+                what="shared-deal",
                 extra={"ranking": table},
             )
         return challenge.name
@@ -76,6 +77,7 @@ def warn_idle(runtime: Runtime, game_id: int) -> bool:
             "idle-warning",
             "idle_warning",
             f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}",
+            "idle",
         )
         return True
 
@@ -96,17 +98,18 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
             return False
         game = session.get_one(Game, game_id)
         session.refresh(game)
-        _mail_seats(session, runtime, game, "closed", "game_over", f"game:{game.id}:closed")
+        _mail_seats(session, runtime, game, "closed", "game_over", f"game:{game.id}:closed", "over")
+        reports.tell_gm(session, runtime, game)
         return True
 
 
 def _mail_seats(
-    session: Session, runtime: Runtime, game: Game, kind: str, template: str, key: str
+    session: Session, runtime: Runtime, game: Game, kind: str, template: str, key: str, what: str
 ) -> None:
     days = {
         "idle_close_days": runtime.config.idle_close_days,
         "idle_warning_days": runtime.config.idle_warning_days,
     }
     reports.mail_all_seats(
-        session, runtime, game, key=key, kind=kind, template=template, extra=days
+        session, runtime, game, key=key, kind=kind, template=template, what=what, extra=days
     )

@@ -33,11 +33,6 @@ class Letter:
     headers: dict[str, str] | None = None
 
 
-def game_subject(game: Game, title: str) -> str:
-    # One subject for the whole game so every client threads it as one conversation.
-    return f"[pbem #{game.id}] {title}"
-
-
 def thread_headers(game: Game | None, replying_to: str | None) -> tuple[str | None, list[str]]:
     """In-Reply-To and References: the player's mail when answering one, else the game's first."""
     references: list[str] = []

@@ -8,7 +8,7 @@ from typing import Any
 
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineStatus, OrderReport
-from adjudicator.services import commands
+from adjudicator.services import commands, subjects
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,9 @@ def read(
     if not lines:
         return OrderSet(None, "", False)
     trial = rules.parse_orders(state, seat, "\n".join(lines))
-    # A reply with an empty body keeps our subject, the game's title: no order in it.
-    titled = subject_only and lines[0].strip().lower() == rules.title.lower()
+    # A reply with an empty body keeps our subject, the game's title and what the mail was:
+    # no order in it.
+    titled = subject_only and subjects.ours(lines[0], rules.title)
     no_order = all(line.status is LineStatus.IGNORED for line in trial.lines)
     if titled or (no_order and (reading.commands or subject_only)):
         # Beside commands (or as a bare subject) lines without an order are chatter, not a

@@ -386,15 +386,24 @@ def seat_mail(
     found = reading.words()
     order_lines = list(reading.others)
     if game.status == "forming":
-        started = "JOIN" in found and deadlines.join(session, runtime, game, seat)
+        # The last JOIN starts the game: its player's welcome answers the mail and says so.
+        last = "JOIN" in found and all(
+            other.joined_at is not None for other in game.seats if other.id != seat.id
+        )
+        for command in reading.commands:
+            if command.word == "JOIN":
+                started_now = "; every player has joined, so the game has started" if last else ""
+                sections.did(command, "your seat is taken" + started_now)
+            elif command.word not in ("PREFERENCES", "FORMAT", "VACATION"):
+                sections.skip(command.line, "the game starts when every player has joined")
+        unread = "the game has not started yet"
+        if last:
+            unread = "the game starts with this mail; send it again"
+        for line in order_lines:
+            sections.skip(line, f"not read: {unread}")
+        answering = reports.Answering(seat, mail.message_id, sections)
+        started = "JOIN" in found and deadlines.join(session, runtime, game, seat, answering)
         if not started:
-            for command in reading.commands:
-                if command.word == "JOIN":
-                    sections.did(command, "your seat is taken")
-                elif command.word not in ("PREFERENCES", "FORMAT", "VACATION"):
-                    sections.skip(command.line, "the game starts when every player has joined")
-            for line in order_lines:
-                sections.skip(line, "not read: the game has not started yet")
             reports.invitation_status(session, runtime, mail, record.id, game, seat, sections)
         return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
     if game.status != "active":

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 from adjudicator import schedule
 from adjudicator.core import numbers
+from adjudicator.core.words import counted
 from adjudicator.models import Player
 from adjudicator.services.commands import Command
 
@@ -41,14 +42,14 @@ def preference(player: Player, key: str, value: str) -> tuple[bool, str]:
         if problem:
             return False, f"time zone not changed: {problem}"
         player.timezone = value
-        return True, f"deadlines are now shown in {value}"
+        return True, f"your deadlines will now be shown in {value}"
     if key == "REMIND":
         hours = numbers.whole(value)
         if hours is not None and hours <= 168:
             player.reminder_hours = hours
             if hours:
-                return True, f"reminders now come {value} h before a deadline"
-            return True, "no more reminders"
+                return True, f"reminders {counted(hours, 'hour')} before each deadline"
+            return True, "no more reminders before deadlines"
         return False, "REMIND takes hours before the deadline, 0 to 168 (0: never)"
     if key == "FORMAT":
         return mail_format(player, value)

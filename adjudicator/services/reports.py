@@ -16,13 +16,22 @@ from adjudicator import schedule
 from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineReport, OrderReport, Resolution
+from adjudicator.core.words import listed
 from adjudicator.mail.addresses import check_signature, reply_address, seat_token
 from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import CANCEL, PUBLISH, deadline_event, withdrawal
 from adjudicator.mail.reading import MailIn
-from adjudicator.models import Game, Seat, Submission, Turn, utcnow
-from adjudicator.services import commands, orders, panel_links, play, preferences, safety
-from adjudicator.services.mailer import Letter, game_subject, queue, thread_headers
+from adjudicator.models import Game, OutboxMessage, Seat, Submission, Turn, utcnow
+from adjudicator.services import (
+    commands,
+    orders,
+    panel_links,
+    play,
+    preferences,
+    safety,
+    subjects,
+)
+from adjudicator.services.mailer import Letter, queue, thread_headers
 from adjudicator.services.runtime import Runtime
 
 
@@ -78,6 +87,7 @@ def position(
         "prompt": decision.prompt if decision else "",
         "legal": list(decision.legal) if decision else [],
         "waiting_for": sorted(owed),
+        "owes": subjects.owes(owed),
         "picture_cid": picture.content_id,
         "picture_alt": description,
     }
@@ -236,34 +246,46 @@ def mail_seat(
     key: str,
     kind: str,
     template: str,
+    what: str,
     extra: dict[str, Any] | None = None,
     turn: Turn | None = None,
     facts: Any = None,
     replying_to: str | None = None,
     message_id: str | None = None,
+    words: dict[str, Any] | None = None,
     overtaken: Overtaken | None = None,
 ) -> None:
     """Queue a mail to a seat's player showing its position (the latest turn unless given);
-    ``overtaken``: the entry of a turn played before its deadline, withdrawn in this mail."""
+    ``what`` is what the mail is, named in its subject (subjects.PHRASES); ``overtaken``: the
+    entry of a turn played before its deadline, withdrawn in this mail."""
     rules = play.rules_for(game)
     turn = turn or play.latest_turn(session, game.id)
     context, picture = position(runtime, rules, game, seat, turn, facts)
     now = utcnow()
     context.update(deadline_context(game, seat, now))
     in_reply_to, references = thread_headers(game, replying_to)
+    said = {
+        "noun": rules.turn_noun,
+        "turn": turn.number,
+        "next": turn.number + 1,
+        "owes": context["owes"],
+        "result": subjects.short_result(game.result),
+        **(words or {}),
+    }
     letter = Letter(
         key=key,
         kind=kind,
         to=seat.player.address,
-        subject=game_subject(game, rules.title),
+        subject=subjects.subject(game, rules.title, what, **said),
         template=template,
         context={**game_context(runtime, game, seat), **context, **(extra or {})},
         pictures=[picture],
         attachments=deadline_calendar(runtime, game, turn.number + 1, now, overtaken),
         reply_to=play.seat_address(runtime, game, seat),
-        # A mail with a fixed Message-ID starts the thread; every other one continues it.
-        in_reply_to=None if message_id else in_reply_to,
-        references=[] if message_id else references,
+        # A mail with a fixed Message-ID starts the thread (answering at most the player's own
+        # mail); every other one continues it.
+        in_reply_to=replying_to if message_id else in_reply_to,
+        references=([replying_to] if replying_to else []) if message_id else references,
         message_id=message_id,
         # Lets a player's mail client file and filter each game's mail together.
         headers={
@@ -281,7 +303,9 @@ def mail_all_seats(
     key: str,
     kind: str,
     template: str,
+    what: str,
     extra: dict[str, Any] | None = None,
+    words: dict[str, Any] | None = None,
     overtaken: Overtaken | None = None,
 ) -> None:
     """The same news to every seat, each with its own position; ``key`` gets the seat added."""
@@ -295,14 +319,28 @@ def mail_all_seats(
             key=f"{key}:{seat.seat}",
             kind=kind,
             template=template,
+            what=what,
             extra=extra,
+            words=words,
             overtaken=overtaken,
         )
 
 
-def game_started(session: Session, runtime: Runtime, game: Game) -> None:
+@dataclass(frozen=True)
+class Answering:
+    """The mail whose JOIN started the game: its player's welcome answers it, sections and all."""
+
+    seat: Seat
+    message_id: str | None
+    sections: commands.Sections
+
+
+def game_started(
+    session: Session, runtime: Runtime, game: Game, answering: Answering | None = None
+) -> None:
     help_text = play.rules_for(game).help_text(game.options)
     for index, seat in enumerate(game.seats):
+        answers = answering is not None and answering.seat.id == seat.id
         mail_seat(
             session,
             runtime,
@@ -311,10 +349,16 @@ def game_started(session: Session, runtime: Runtime, game: Game) -> None:
             key=f"game:{game.id}:start:{seat.seat}",
             kind="start",
             template="game_started",
-            extra={"help": help_text},
+            what="started",
+            extra={
+                "help": help_text,
+                "sections": answering.sections.json() if answering and answers else None,
+            },
+            replying_to=answering.message_id if answering and answers else None,
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
         )
+    tell_gm(session, runtime, game)
 
 
 def outcome_lines(resolution: Resolution[Any], seat: str, several: bool) -> list[str]:
@@ -356,6 +400,7 @@ def turn_report(
         key=f"game:{game.id}:turn:{turn.number}:{seat.seat}:report",
         kind="report",
         template="turn_report",
+        what=report_subject(rules, game),
         turn=turn,
         facts=resolution.facts,
         replying_to=mail.message_id if mail else None,
@@ -375,6 +420,8 @@ def turn_report(
             **answers,
         },
     )
+    if game.status != "active":
+        tell_gm(session, runtime, game)
 
 
 def receipt(
@@ -393,6 +440,7 @@ def receipt(
     mail's commands in sections.
 
     ``filing`` says which turn they count for and whether they replaced or joined a set on file."""
+    filed = orders.files(play.rules_for(game), report)
     mail_seat(
         session,
         runtime,
@@ -401,9 +449,10 @@ def receipt(
         key=f"inbound:{inbound_id}:reply",
         kind="receipt",
         template="receipt",
+        what=receipt_subject(report, filed),
         replying_to=mail.message_id,
         extra={
-            **receipt_lines(report, orders.files(play.rules_for(game), report)),
+            **receipt_lines(report, filed),
             **command_context(session, runtime, game, seat, reading, sections),
             "filing": {
                 "for_turn": None,
@@ -414,6 +463,22 @@ def receipt(
             },
         },
     )
+
+
+def report_subject(rules: Rules[Any], game: Game) -> str:
+    """A turn report names the turn played; where players answer one decision at a time, who
+    owes the next; the last one, how the game ended."""
+    if game.status != "active":
+        return "over"
+    return "step" if rules.resolves_on_receipt and len(rules.seats) > 1 else "results"
+
+
+def receipt_subject(report: OrderReport, filed: bool) -> str:
+    if not report.lines:
+        return "answered"  # commands only, or an empty mail
+    if not filed:
+        return "refused"
+    return "received" if report.ok else "received-in-part"
 
 
 def reply_status(
@@ -558,6 +623,7 @@ def reply_game_over(
         key=f"inbound:{inbound_id}:reply",
         kind="game-over",
         template="game_over",
+        what="over",
         replying_to=mail.message_id,
         extra={"sections": sections.json() if sections else None},
     )
@@ -578,6 +644,7 @@ def resign(
     game.score = [-1]
     session.flush()
     reply_game_over(session, runtime, mail, inbound_id, game, seat, sections)
+    tell_gm(session, runtime, game)
 
 
 def answer_sender(
@@ -686,33 +753,42 @@ def gm_address(runtime: Runtime, game: Game) -> str:
 
 
 def _gm_letter(
-    runtime: Runtime, game: Game, mail: MailIn, key: str, template: str, extra: dict[str, Any]
+    runtime: Runtime,
+    game: Game,
+    mail: MailIn,
+    key: str,
+    template: str,
+    extra: dict[str, Any],
+    what: str,
 ) -> Letter:
     rules = play.rules_for(game)
     return Letter(
         key=key,
         kind="gm",
         to=mail.sender,
-        subject=game_subject(game, rules.title) + " (game master)",
+        subject=subjects.subject(game, rules.title, what),
         template=template,
-        context={
-            "game_id": game.id,
-            "title": rules.title,
-            "gm_address": gm_address(runtime, game),
-            "archive_url": f"{runtime.config.base_url}/games/{game.id}",
-            "seats": [
-                {"seat": seat.seat, "address": seat.player.address, "joined": bool(seat.joined_at)}
-                for seat in game.seats
-            ],
-            "status": game.status,
-            "schedule": game.schedule,
-            "timezone": game.timezone,
-            **extra,
-        },
+        context={**_gm_context(runtime, game), **extra},
         reply_to=gm_address(runtime, game),
         in_reply_to=mail.message_id,
         references=[mail.message_id] if mail.message_id else [],
     )
+
+
+def _gm_context(runtime: Runtime, game: Game) -> dict[str, Any]:
+    return {
+        "game_id": game.id,
+        "title": play.rules_for(game).title,
+        "gm_address": gm_address(runtime, game),
+        "archive_url": f"{runtime.config.base_url}/games/{game.id}",
+        "seats": [
+            {"seat": seat.seat, "address": seat.player.address, "joined": bool(seat.joined_at)}
+            for seat in game.seats
+        ],
+        "status": game.status,
+        "schedule": game.schedule,
+        "timezone": game.timezone,
+    }
 
 
 def gm_created(
@@ -722,7 +798,8 @@ def gm_created(
     link = panel_links.issue(session, runtime, game, utcnow())
     panel = {"url": link.url, "hours": link.hours} if isinstance(link, panel_links.Issued) else None
     extra = {"panel": panel}
-    letter = _gm_letter(runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_created", extra)
+    key = f"inbound:{inbound_id}:reply"
+    letter = _gm_letter(runtime, game, mail, key, "gm_created", extra, "gm-formed")
     queue(session, runtime, letter, game)
 
 
@@ -744,7 +821,53 @@ def gm_reply(
         else:
             sections.done.append(entry)
     extra = {"sections": sections.json()}
-    letter = _gm_letter(runtime, game, mail, f"inbound:{inbound_id}:reply", "gm_reply", extra)
+    key = f"inbound:{inbound_id}:reply"
+    letter = _gm_letter(runtime, game, mail, key, "gm_reply", extra, "gm-answer")
+    queue(session, runtime, letter, game)
+
+
+def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
+    """Tell the game master the game has started, or is over and how it went: players' mail
+    starts and ends it, so no answer to the GM's own mail would. Once per event (the key); not
+    to a GM who plays a seat too, whose mail as a player says as much."""
+    gm = game.gm
+    if gm is None or any(seat.player.address == gm.address for seat in game.seats):
+        return
+    rules = play.rules_for(game)
+    if game.status == "active":
+        event, what = "started", "gm-started"
+        zone = gm.timezone or game.timezone
+        due = ""
+        if game.deadline is not None:
+            when = schedule.shown(game.deadline, zone, utcnow())
+            due = f"; orders for {rules.turn_noun} 1 are due {when}"
+        message = f"every player has joined and the game has started{due}."
+    else:
+        event, what = "over", "gm-over"
+        seed = ", and its seed, so every card and die can be checked"
+        shown = seed if play.seed_revealed(game) else ""
+        result = game.result or "ended"
+        message = f"the game is over: {result}. The archive shows every turn{shown}."
+    # In the thread of the GM's own mail: the answer to NEW, the first mail to the GM.
+    first = session.scalar(
+        select(OutboxMessage.message_id)
+        .where(OutboxMessage.game_id == game.id, OutboxMessage.to_address == gm.address)
+        .order_by(OutboxMessage.id)
+        .limit(1)
+    )
+    letter = Letter(
+        key=f"game:{game.id}:gm:{event}",
+        kind="gm",
+        to=gm.address,
+        subject=subjects.subject(
+            game, rules.title, what, result=subjects.short_result(game.result)
+        ),
+        template="gm_notice",
+        context={**_gm_context(runtime, game), "message": message},
+        reply_to=gm_address(runtime, game),
+        in_reply_to=first,
+        references=[first] if first else [],
+    )
     queue(session, runtime, letter, game)
 
 
@@ -761,7 +884,8 @@ def invitation_status(
     if seat.joined_at is None:
         message = "you are invited to this game: reply JOIN to take your seat."
     else:
-        message = f"you have joined; the game starts when {', '.join(waiting)} join(s) too."
+        verb = "joins" if len(waiting) == 1 else "join"
+        message = f"you have joined; the game starts when {listed(waiting)} {verb} too."
     mail_seat(
         session,
         runtime,
@@ -770,6 +894,7 @@ def invitation_status(
         key=f"inbound:{inbound_id}:reply",
         kind="invitation",
         template="notice",
+        what="joined" if seat.joined_at else "invited",
         extra={"message": message, "sections": sections.json() if sections else None},
         replying_to=mail.message_id,
     )

@@ -164,7 +164,8 @@ class MusketAndPike(Game[Position]):
         for seat, decision in owed.items():
             prompt = f"Turn {state.turn} of {state.last_turn}: {decision.prompt}"
             default = grammar.orders_text(self.default_orders(state, seat)) or ""
-            out[seat] = Decision(seat, prompt, _forms(state, seat, decision), default)
+            forms = _forms(state, seat, decision)
+            out[seat] = Decision(seat, prompt, forms, default, decision.brief)
         return out
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:

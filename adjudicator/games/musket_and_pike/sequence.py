@@ -135,7 +135,7 @@ def pending(position: Position, rules: CommandRules | None = None) -> dict[str, 
         answers = legal_answers(position, side, rules)
         texts = tuple(_answer_text(a) for a in answers)
         default = _answer_text(_default(position, side))
-        owed[side] = Decision(side, _prompt(position), texts, default)
+        owed[side] = Decision(side, _prompt(position), texts, default, _brief(position))
     return owed
 
 
@@ -244,6 +244,26 @@ def _prompt(position: Position) -> str:
         "actions": f"{wing}: unit actions and close combat",
         "continuation": f"{wing}: try for another activation, or stop",
     }.get(position.step, "")
+
+
+# Each step's decision as the subject of a mail to both sides names it: "royalist to choose the
+# first wing". {wing} is the current wing, {unit} the unit falling back.
+BRIEFS = {
+    "setup_orders": "give each wing its secret order",
+    "first_wing": "choose the first wing",
+    "activate": "activate a wing or pass",
+    "preempt": "pre-empt {wing} or not",
+    "order_change": "change {wing}'s order or keep it",
+    "actions": "give {wing}'s unit actions",
+    "continuation": "try for another activation of {wing} or stop",
+    "rout_paths": "choose the rout paths",
+    "retreat_path": "choose {unit}'s retreat path",
+}
+
+
+def _brief(position: Position) -> str:
+    unit = position.retreats[0][0] if position.retreats else ""
+    return BRIEFS.get(position.step, "").format(wing=position.current or "", unit=unit)
 
 
 def _answer_text(answer: Answer) -> str:

@@ -1,0 +1,86 @@
+"""The Subject of every mail about a game: ``[pbem #12] 2 de Mayo · turn 4 results``.
+
+A game's mail stays one conversation through Message-ID, In-Reply-To and References
+(mailer.thread_headers), which is what mail clients thread by; so the subject is free to say what
+each mail is, and the tag and title in front of it keep the game's mail together in a list. It
+never starts with "Re:": an answer to a player's mail is one by In-Reply-To already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.core.contract import Decision
+from adjudicator.core.words import listed
+from adjudicator.models import Game
+
+SEPARATOR = " · "
+
+# What each kind of mail is, after the game's title. The words in braces are filled by ``words``:
+# {noun} turn or step, {turn} the last one played, {next} the one now being ordered, {owes} who
+# owes what next, {result} how the game ended, {seat} a seat named by the mail.
+PHRASES: Mapping[str, str] = {
+    "invited": "you are invited",
+    "joined": "you have joined",
+    "started": "game started",
+    "results": "{noun} {turn} results",
+    "step": "{noun} {turn}: {owes}",
+    "received": "{noun} {next} orders received",
+    "received-in-part": "{noun} {next} orders received, some lines left out",
+    "refused": "orders not accepted",
+    "answered": "answer to your mail",
+    "reminder": "reminder: {noun} {next} orders due",
+    "deadline-moved": "deadline moved",
+    "paused": "game paused",
+    "resumed": "game resumed",
+    "rolled-back": "{noun} {turn} rolled back",
+    "replaced": "{seat} has a new player",
+    "idle": "no orders for a while",
+    "shared-deal": "shared deal results",
+    "over": "game over: {result}",
+    "gm-formed": "game formed (game master)",
+    "gm-answer": "your commands (game master)",
+    "gm-started": "game started (game master)",
+    "gm-over": "game over: {result} (game master)",
+}
+
+
+def subject(game: Game, title: str, what: str, **words: object) -> str:
+    return f"[pbem #{game.id}] {title}{SEPARATOR}{PHRASES[what].format(**words)}"
+
+
+def ours(line: str, title: str) -> bool:
+    """Whether a subject line (its Re: and [tag] gone) is one of ours: the game's title alone, or
+    the title and what the mail was. A reply with an empty body keeps it; it holds no order."""
+    text = line.strip().lower()
+    return text == title.lower() or text.startswith(title.lower() + SEPARATOR.rstrip())
+
+
+def short_result(result: str | None) -> str:
+    """How the game ended in a subject's few words: the result up to its first detail
+    ("royalist wins (last turn played); ..." reads "royalist wins")."""
+    text = (result or "ended").strip()
+    for mark in (" (", "; "):
+        text = text.split(mark, 1)[0]
+    return text.rstrip(".")
+
+
+def owes(pending: Mapping[str, Decision]) -> str:
+    """Who owes the next decision and what it is, as every player may read it."""
+    if not pending:
+        return "nothing owed"
+    seats = sorted(pending)
+    brief = next((d.brief for d in pending.values() if d.brief), "")
+    return f"{listed(seats)} to {brief or 'answer'}"
+
+
+def words(game: Game, noun: str, turn: int, pending: Mapping[str, Decision]) -> dict[str, Any]:
+    """The words every phrase may use, for a mail showing the position after ``turn``."""
+    return {
+        "noun": noun,
+        "turn": turn,
+        "next": turn + 1,
+        "owes": owes(pending),
+        "result": short_result(game.result),
+    }
