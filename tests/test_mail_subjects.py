@@ -181,3 +181,18 @@ def test_a_subject_says_how_the_game_ended_in_words() -> None:
     )
     assert subjects.ours("2 de Mayo · turn 4 results", "2 de Mayo")
     assert not subjects.ours("9-4", "2 de Mayo")
+
+
+def test_a_reply_that_keeps_our_subject_and_says_nothing_is_an_empty_mail(
+    runtime: Runtime,
+) -> None:
+    formed(runtime)
+    seats = {player: str(last(runtime, player)["Reply-To"]) for player in (FRANCE, SPAIN)}
+    for player in (SPAIN, FRANCE):
+        deliver_mail(runtime, compose(player, seats[player], "JOIN"))
+    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-4"))
+    subject = "Re: " + str(last(runtime, SPAIN)["Subject"])  # "… · turn 1 orders received"
+    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "", subject=subject))
+    text = text_of(last(runtime, SPAIN)).replace("\r\n", "\n")
+    assert "Nothing was changed" not in text and "NOT UNDERSTOOD" not in text
+    assert "WHAT YOU CAN DO NOW" in text
