@@ -50,7 +50,9 @@ def test_the_public_checker_reads_orders_and_submits_nothing(
     screenshot(page, "accepted")
 
     check(page, WRONG)
-    expect(page.locator("#receipt")).to_have_text("Not accepted")
+    # The refused lines are left out; the one accepted line (DRAW) would be filed alone.
+    expect(page.locator("#receipt")).to_have_text("Partly accepted")
+    expect(page.locator("#receipt + p")).to_contain_text("without lines 1, 2")
     expect(lines).to_have_count(3)
     expect(lines.nth(0)).to_have_attribute("data-code", "unknown-order")
     expect(lines.nth(0)).to_contain_text("did you mean TAKE MURAT?")
@@ -96,7 +98,7 @@ def test_a_players_private_checker_reads_the_real_position(
     expect(page.locator("h1")).to_have_text(f"Check your orders: 2 de Mayo, game {game_id}, france")
     expect(page.locator("select#seat")).to_have_count(0)  # only this seat's own
     check(page, "16-14 x1\nPLAY MURATT\nNODRAW")
-    expect(page.locator("#receipt")).to_have_text("Not accepted")
+    expect(page.locator("#receipt")).to_have_text("Partly accepted")
     expect(page.locator("tr.line").nth(1)).to_contain_text("did you mean")
     screenshot(page, "private")
     assert database_rows(live.runtime) == before and len(sent(live.runtime)) == mails
