@@ -285,7 +285,8 @@ def as_text(raw: bytes) -> str:
 
 def sns_message(draw: st.DrawFn, site: Site) -> dict[str, Any]:
     """An SNS post for our topic and a trusted certificate address, its fields arbitrary."""
-    kind = draw(st.sampled_from(SNS_TYPES))
+    # Mostly mail notifications: only those carry mail on to the pipeline.
+    kind = usually(draw, "Notification", st.sampled_from(SNS_TYPES))
     raw, to = mail(draw, site)
     encoding = usually(draw, draw(st.sampled_from(["UTF8", "BASE64"])), st.just("base64") | TEXT)
     content = base64.b64encode(raw).decode() if encoding.upper() == "BASE64" else as_text(raw)
@@ -491,14 +492,19 @@ def examples(site: Site, sqlite: int, postgresql: int) -> settings:
     )
 
 
+def answered(site: Site, request: Request) -> None:
+    """The request gets an answer below 500, and what it queued ends in a stored verdict."""
+    status = send(site, request)
+    assert status < 500, (status, request)
+    work(site.runtime)
+    verdicts(site.runtime)
+
+
 def test_every_page_takes_any_request_without_a_500(site: Site) -> None:
     @examples(site, sqlite=300, postgresql=50)
     @given(request=requests(site))
     def check(request: Request) -> None:
-        status = send(site, request)
-        assert status < 500, (status, request)
-        work(site.runtime)
-        verdicts(site.runtime)
+        answered(site, request)
 
     check()
 
@@ -530,8 +536,10 @@ def test_mail_through_every_inbound_door_ends_in_a_verdict(site: Site) -> None:
     stored: collections.Counter[str] = collections.Counter()
 
     def door_by_door(door: str) -> None:
-        # A run of examples for each door, so that each one gets its share.
-        @examples(site, sqlite=40, postgresql=6)
+        # A run of examples for each door, so that each one gets its share. Derandomized: a
+        # genuine post is a few chances in four multiplied, and the check below that every door
+        # stored mail must not hang on this run's luck.
+        @settings(examples(site, sqlite=40, postgresql=8), derandomize=True, database=None)
         @given(request=mail_posts(site, door))
         def check(request: Request) -> None:
             status = send(site, request)
@@ -572,9 +580,6 @@ def test_every_form_takes_any_fields_without_a_500(site: Site) -> None:
     @examples(site, sqlite=150, postgresql=25)
     @given(request=form_posts(site))
     def check(request: Request) -> None:
-        status = send(site, request)
-        assert status < 500, (status, request)
-        work(site.runtime)
-        verdicts(site.runtime)
+        answered(site, request)
 
     check()
