@@ -136,14 +136,15 @@ def _report(msg: Message) -> str | None:
     return None
 
 
-def automatic_subject(subject: str) -> bool:
-    """Whether a subject opens as auto-responders and mail servers open theirs."""
-    return _SUBJECT_AUTOMATIC.match(subject) is not None
+def auto_reply_reason(msg: Message) -> str | None:
+    """An auto-responder's own signs (Auto-Submitted, its subject), whatever its return path:
+    what tells an out-of-office sent with the null sender from a bounce."""
+    return _auto_submitted(msg) or _subject(msg)
 
 
 def _subject(msg: Message) -> str | None:
     value = _header(msg, "Subject")
-    if value is not None and automatic_subject(value):
+    if value is not None and _SUBJECT_AUTOMATIC.match(value):
         return f"Subject: {' '.join(value.split())[:60].rstrip()}"
     return None
 

@@ -8,7 +8,7 @@ from email.parser import BytesHeaderParser
 from typing import Any
 
 from adjudicator.mail import addresses, dkim, extract
-from adjudicator.mail.automatic import automatic_subject
+from adjudicator.mail.automatic import auto_reply_reason
 from adjudicator.mail.reading import Unreadable, read
 
 
@@ -24,21 +24,13 @@ def automatic_kind(raw: bytes, sender: str) -> str:
         return "bounce"
     # An out-of-office sent with the null sender (Exchange does) still says what it is: its own
     # signs come before the null return path that bounces share with it.
-    if _auto_reply_signs(headers):
+    if auto_reply_reason(headers) is not None:
         return "auto-reply"
     if return_path == "<>":
         return "bounce"
     if headers.get("List-Id") or str(headers.get("Precedence", "")).lower() in ("list", "bulk"):
         return "list"
     return "auto-reply"
-
-
-def _auto_reply_signs(headers: Any) -> bool:
-    """An Auto-Submitted header other than "no", or an auto-responder's subject."""
-    submitted = str(headers.get("Auto-Submitted", "") or "").split(";", 1)[0].strip().lower()
-    if submitted not in ("", "no"):
-        return True
-    return automatic_subject(str(headers.get("Subject", "") or ""))
 
 
 def inspect(

@@ -33,9 +33,6 @@ from adjudicator.web import formdata
 blueprint = Blueprint("providers", __name__)
 log = logging.getLogger(__name__)
 
-# Seconds since 1970 in ASCII digits: str.isdigit() also takes "²" and other digits int() refuses,
-# and int() refuses a number thousands of digits long.
-
 
 @dataclass(frozen=True)
 class Codes:

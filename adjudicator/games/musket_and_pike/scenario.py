@@ -74,7 +74,7 @@ class Scenario:
     opening: Position
     # Who wins when the last turn ends with both armies in the field, one of LAST_TURN_RULES:
     # the scenario's [victory] last_turn, else the ruleset's.
-    last_turn_rule: str = "draw"
+    last_turn_rule: str
 
     def letter(self, where: Hex) -> str:
         column, row = where
@@ -367,8 +367,10 @@ def load_scenario(ident: str, text: str, rules: Ruleset | None = None) -> Scenar
     return parsed
 
 
+@functools.cache
 def scenario_names() -> tuple[str, ...]:
-    """The packaged scenarios' ids (their file names without ``.toml``), sorted."""
+    """The packaged scenarios' ids (their file names without ``.toml``), sorted; listed once a
+    process, as every game asks which scenario a position plays."""
     folder = resources.files("adjudicator.games.musket_and_pike").joinpath("scenarios")
     return tuple(
         sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".toml"))
