@@ -294,14 +294,14 @@ def game() -> None:
 @click.option(
     "--schedule",
     "schedule_text",
-    default="48h",
-    show_default=True,
-    help="'48h', '3d', or weekly slots like 'Mon, Thu 20:00 Europe/Madrid'.",
+    default="",
+    help="'48h', '3d', or weekly slots like 'Mon, Thu 20:00 Europe/Madrid' "
+    "[default: 48h turns; a game of one decision at a time, its decision_hours].",
 )
 @click.option("--timezone", default="UTC", show_default=True, help="The game's time zone.")
 @click.option("--option", "options", multiple=True, help="key=value game option.")
 @click.option(
-    "--grace", default=0, show_default=True, help="Minutes of grace after a deadline, 0 to 10080."
+    "--grace", default="0", show_default=True, help="Minutes of grace after a deadline, 0 to 10080."
 )
 @click.option(
     "--early/--no-early",
@@ -309,39 +309,63 @@ def game() -> None:
     show_default=True,
     help="Adjudicate as soon as every seat has orders on file.",
 )
+@click.option(
+    "--remind", default="12", show_default=True, help="Hours before a deadline to remind, 0: never."
+)
+@click.option(
+    "--delay",
+    default="0",
+    show_default=True,
+    help="Minutes an early turn waits after the last orders.",
+)
+@click.option(
+    "--dkim",
+    type=click.Choice(["optional", "required"]),
+    default="optional",
+    show_default=True,
+    help="required: act only on seat mail whose DKIM signature verifies.",
+)
+@click.option("--gm", "gm_address", default=None, help="The game master's address.")
 def game_new(
     game_key: str,
     seats: tuple[str, ...],
     schedule_text: str,
     timezone: str,
     options: tuple[str, ...],
-    grace: int,
+    grace: str,
     early: bool,
+    remind: str,
+    delay: str,
+    dkim: str,
+    gm_address: str | None,
 ) -> None:
-    """Start a game with deadlines and mail every player their welcome and reply address."""
-    from adjudicator.services import deadlines
+    """Start a game with deadlines and mail every player their welcome and reply address.
+
+    The settings are read by the same rules as the lines under a NEW mail."""
+    from adjudicator.core.refusal import Refusal
+    from adjudicator.services import lifecycle
 
     def pairs(items: tuple[str, ...], what: str) -> dict[str, str]:
         if any("=" not in item for item in items):
             raise click.ClickException(f"write each {what} as key=value")
         return dict(item.split("=", 1) for item in items)
 
+    words = {"TIMEZONE": timezone, "GRACE": grace, "EARLY": "yes" if early else "no"}
+    words.update({"REMIND": remind, "DELAY": delay, "DKIM": dkim})
+    if schedule_text:
+        words["SCHEDULE"] = schedule_text
+    settings = lifecycle.read_settings(
+        game_key.lower(), pairs(seats, "--seat"), pairs(options, "--option"), words, gm_address
+    )
+    if isinstance(settings, Refusal):
+        raise click.ClickException(settings.reason)
     runtime = _runtime()
     with runtime.db.session() as session:
-        made = deadlines.start_game(
-            session,
-            runtime,
-            game_key.lower(),
-            pairs(seats, "--seat"),
-            pairs(options, "--option"),
-            schedule_text,
-            timezone,
-            grace,
-            early,
-        )
-        if isinstance(made, str):
-            raise click.ClickException(made)
-        click.echo(f"game {made.id} started; turn 1 due {made.deadline:%Y-%m-%d %H:%M} UTC")
+        made = lifecycle.start_game(session, runtime, settings)
+        if isinstance(made, Refusal):
+            raise click.ClickException(made.reason)
+        due = f"turn 1 due {made.deadline:%Y-%m-%d %H:%M} UTC" if made.deadline else "no deadline"
+        click.echo(f"game {made.id} started; {due}")
 
 
 @game.command("command")
@@ -405,7 +429,7 @@ def game_show(game_id: int) -> None:
 @click.argument("case", type=click.File("rb"))
 def adjudicate(game_key: str, case: BinaryIO) -> None:
     """Resolve a position and orders given as JSON (CASE, - for stdin); nothing is stored."""
-    from adjudicator.core import registry
+    from adjudicator.games import registry
 
     rules = registry.get(game_key)
     if rules is None:

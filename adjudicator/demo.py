@@ -17,8 +17,10 @@ from email.utils import make_msgid
 
 from sqlalchemy import select
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game
-from adjudicator.services import deadlines, play
+from adjudicator.services import lifecycle, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -32,18 +34,13 @@ def start_game(runtime: Runtime) -> int | None:
     with runtime.db.session() as session:
         if session.scalar(select(Game.id).where(Game.game_key == "2demayo")) is not None:
             return None
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            PLAYERS,
-            {},
-            "5m",
-            "Europe/Madrid",
-            gm_address=GAME_MASTER,
+            GameSettings("2demayo", PLAYERS, {}, "5m", "Europe/Madrid", gm_address=GAME_MASTER),
         )
-        if isinstance(game, str):
-            log.error("the demo game could not start: %s", game)
+        if isinstance(game, Refusal):
+            log.error("the demo game could not start: %s", game.reason)
             return None
         return game.id
 

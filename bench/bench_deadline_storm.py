@@ -40,7 +40,8 @@ from adjudicator import config as configuration
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.models import Game, OutboxMessage, Turn
-from adjudicator.services import deadlines
+from adjudicator.services import lifecycle
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
@@ -79,14 +80,16 @@ def make_games(job: tuple[dict[str, str], range]) -> int:
     runtime = Runtime(config, database)  # no queue: nothing is sent
     for n in numbers:
         with database.session() as session:
-            game = deadlines.start_game(
+            game = lifecycle.start_game(
                 session,
                 runtime,
-                "2demayo",
-                {"france": f"france.{n}@example.com", "spain": f"spain.{n}@example.com"},
-                {},
-                "48h",
-                "UTC",
+                GameSettings(
+                    "2demayo",
+                    {"france": f"france.{n}@example.com", "spain": f"spain.{n}@example.com"},
+                    {},
+                    "48h",
+                    "UTC",
+                ),
             )
             assert isinstance(game, Game), game
     database.dispose()

@@ -32,11 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 from adjudicator import config as configuration  # noqa: E402
 from adjudicator import migrate  # noqa: E402
-from adjudicator.core import registry  # noqa: E402
 from adjudicator.db import Database  # noqa: E402
+from adjudicator.games import registry  # noqa: E402
 from adjudicator.mail.addresses import reply_address, seat_token  # noqa: E402
 from adjudicator.models import Game, OutboxMessage  # noqa: E402
-from adjudicator.services import deadlines, inbox, pipeline, play  # noqa: E402
+from adjudicator.services import inbox, lifecycle, pipeline, play  # noqa: E402
+from adjudicator.services.lifecycle import GameSettings  # noqa: E402
 from adjudicator.services.runtime import Runtime  # noqa: E402
 
 CORPUS = ROOT / "tests" / "mail" / "corpus"
@@ -87,7 +88,9 @@ def seat_for(runtime: Runtime, raw: bytes, sender: str) -> list[str]:
             seat = "france" if FRANCE_SEAT in raw else "spain"
             other = "spain" if seat == "france" else "france"
             players = {seat: sender, other: f"{other}@bench.example"}
-            game = deadlines.start_game(session, runtime, "2demayo", players, {}, "48h", "UTC")
+            game = lifecycle.start_game(
+                session, runtime, GameSettings("2demayo", players, {}, "48h", "UTC")
+            )
             assert isinstance(game, Game), game
         game_id = game.id
     return [reply_address(seat_token(config.secret_key, game_id, seat), config.mail_domain)]

@@ -341,10 +341,11 @@ def make_games(job: tuple[dict[str, str], str, list[int]]) -> list[list[SeatAddr
     """Games through the services, in a pool process; a list of seat addresses per game."""
     env, kind, numbers = job
     from adjudicator import config as configuration
-    from adjudicator.core import registry
     from adjudicator.db import Database
+    from adjudicator.games import registry
     from adjudicator.models import Game
-    from adjudicator.services import deadlines, play, reports
+    from adjudicator.services import lifecycle, play, reports
+    from adjudicator.services.lifecycle import GameSettings
     from adjudicator.services.runtime import Runtime
 
     reports.game_started = _no_welcome
@@ -360,17 +361,19 @@ def make_games(job: tuple[dict[str, str], str, list[int]]) -> list[list[SeatAddr
                 player = play.player_for(session, f"leonidas.{n}@example.com")
                 game = play.create_game(session, runtime, rules, {rules.seats[0]: player}, {})
             else:
-                game = deadlines.start_game(
+                game = lifecycle.start_game(
                     session,
                     runtime,
-                    "2demayo",
-                    {
-                        "france": f"france.{kind}{n}@example.com",
-                        "spain": f"spain.{kind}{n}@example.com",
-                    },
-                    {},
-                    "48h",
-                    "UTC",
+                    GameSettings(
+                        "2demayo",
+                        {
+                            "france": f"france.{kind}{n}@example.com",
+                            "spain": f"spain.{kind}{n}@example.com",
+                        },
+                        {},
+                        "48h",
+                        "UTC",
+                    ),
                 )
             assert isinstance(game, Game), game
             made.append(

@@ -49,7 +49,7 @@ def a_case() -> dict[str, object]:
 
 
 def test_api_adjudicates_a_2_de_mayo_position_without_storing(runtime: Runtime) -> None:
-    from adjudicator.core import registry
+    from adjudicator.games import registry
 
     client = create_app(runtime).test_client()
     request = a_case()

@@ -17,10 +17,11 @@ from PIL import Image
 from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select
 
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn, utcnow
-from adjudicator.services import deadlines, gm, play
+from adjudicator.services import deadlines, gm, lifecycle, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -44,15 +45,17 @@ def start(runtime: Runtime, invite: bool = False) -> tuple[int, dict[str, str]]:
     """A 2 de Mayo game made by the game-master service, and each player's reply address."""
     before = len(sent(runtime))
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": FRANCE, "spain": SPAIN},
-            {},
-            "48h",
-            "Europe/Madrid",
-            gm_address=GM,
+            GameSettings(
+                "2demayo",
+                {"france": FRANCE, "spain": SPAIN},
+                {},
+                "48h",
+                "Europe/Madrid",
+                gm_address=GM,
+            ),
             invite=invite,
         )
         assert isinstance(game, Game), game

@@ -56,11 +56,12 @@ from test_providers import (
 )
 
 from adjudicator import smtp
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
 from adjudicator.mail import addresses, dkim, sns
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Player, Submission, Turn
-from adjudicator.services import deadlines, inbox, play
+from adjudicator.services import inbox, lifecycle, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 from adjudicator.web import providers as provider_views
@@ -119,16 +120,18 @@ def dos_game(
     """A 2 de Mayo game started by the game-master service; each player's reply address."""
     before = sent_count(runtime)
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": france, "spain": spain},
-            {},
-            "48h",
-            "UTC",
-            gm_address=GM,
-            **extra,
+            GameSettings(
+                "2demayo",
+                {"france": france, "spain": spain},
+                {},
+                "48h",
+                "UTC",
+                gm_address=GM,
+                **extra,
+            ),
         )
         assert isinstance(game, Game), game
         game_id = game.id

@@ -19,7 +19,7 @@ from pathlib import Path
 from playbymail import compose, deliver_mail, html_of, sent, text_of
 from sqlalchemy import func, select
 
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.models import Game, Submission
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime

@@ -11,7 +11,8 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, Player, Submission
-from adjudicator.services import deadlines, reports, ticks
+from adjudicator.services import deadlines, lifecycle, reports, ticks
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
@@ -20,10 +21,18 @@ LEONIDAS = "leonidas@example.com"
 
 def new_game(runtime: Runtime) -> tuple[int, dict[str, str]]:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h",
-            "Europe/Madrid", gm_address=GM,
-        )  # fmt: skip
+        game = lifecycle.start_game(
+            session,
+            runtime,
+            GameSettings(
+                "2demayo",
+                {"france": FRANCE, "spain": SPAIN},
+                {},
+                "48h",
+                "Europe/Madrid",
+                gm_address=GM,
+            ),
+        )
         assert isinstance(game, Game), game
         game_id = game.id
     drain(runtime)

@@ -12,7 +12,8 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, OutboxMessage, Turn, utcnow
-from adjudicator.services import deadlines, ticks
+from adjudicator.services import deadlines, lifecycle, on_file, ticks
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -21,15 +22,17 @@ FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
 
 def new_game(runtime: Runtime, **extra: object) -> tuple[int, dict[str, str]]:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": FRANCE, "spain": SPAIN},
-            {},
-            "48h",
-            "Europe/Madrid",
-            **extra,  # type: ignore[arg-type]
+            GameSettings(
+                "2demayo",
+                {"france": FRANCE, "spain": SPAIN},
+                {},
+                "48h",
+                "Europe/Madrid",
+                **extra,  # type: ignore[arg-type]
+            ),
         )
         assert isinstance(game, Game), game
         game_id = game.id
@@ -253,7 +256,7 @@ def test_a_new_set_replaces_and_add_merges(runtime: Runtime) -> None:
     assert "6-5 x1" in merged and "1-2 x1" in merged and "16-14" not in merged
     with runtime.db.session() as session:
         deadline = session.get_one(Game, game_id).deadline
-        orders = deadlines.current_orders(session, session.get_one(Game, game_id), 1)
+        orders = on_file.current_orders(session, session.get_one(Game, game_id), 1)
     paths = [move["path"] for move in orders["france"]["moves"]]
     assert paths == [["6", "5"], ["1", "2"]]
     assert deadline is not None

@@ -40,7 +40,8 @@ from adjudicator import config as configuration
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
-from adjudicator.services import deadlines, inbox, play
+from adjudicator.services import inbox, lifecycle, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 pytestmark = pytest.mark.slow
@@ -247,15 +248,17 @@ class Cluster:
         ids = []
         for n in range(count):
             with self.db.session() as session:
-                game = deadlines.start_game(
+                game = lifecycle.start_game(
                     session,
                     self.runtime,
-                    "2demayo",
-                    {seat: f"{seat}.{n}@example.com" for seat in SEATS},
-                    {},
-                    "48h",
-                    "UTC",
-                    early=early,
+                    GameSettings(
+                        "2demayo",
+                        {seat: f"{seat}.{n}@example.com" for seat in SEATS},
+                        {},
+                        "48h",
+                        "UTC",
+                        early=early,
+                    ),
                 )
                 assert isinstance(game, Game), game
                 ids.append(game.id)
@@ -659,7 +662,7 @@ def test_orders_stored_before_the_deadline_while_the_broker_is_down_are_in_the_t
 ) -> None:
     """Mail stored in time whose process_inbound task never reached a worker is still in the
     turn: the tick re-queues such mail only after the claim lease (LEASE) but queues the due turn
-    at once, so adjudication must take in the waiting orders itself (deadlines.catch_up)."""
+    at once, so adjudication must take in the waiting orders itself (pipeline.catch_up)."""
     cluster = own_cluster
     [game_id] = cluster.new_games(1, early=False)
     address = cluster.reply_addresses(game_id)["france"]

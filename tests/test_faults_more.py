@@ -49,7 +49,8 @@ from werkzeug.serving import make_server
 from adjudicator import migrate, schedule
 from adjudicator.db import Database, changed
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
-from adjudicator.services import deadlines, delivery, inbox, pipeline, play, ticks
+from adjudicator.services import deadlines, delivery, inbox, lifecycle, pipeline, play, ticks
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -542,7 +543,9 @@ def test_the_same_webhook_three_times_at_once_is_stored_answered_and_filed_once(
     addresses: dict[int, dict[str, str]] = {}
     for n, seats in players.items():
         with runtime.db.session() as session:
-            game = deadlines.start_game(session, runtime, "2demayo", seats, {}, "48h", "UTC")
+            game = lifecycle.start_game(
+                session, runtime, GameSettings("2demayo", seats, {}, "48h", "UTC")
+            )
             assert isinstance(game, Game), game
             addresses[n] = {s.seat: play.seat_address(runtime, game, s) for s in game.seats}
             assert game.id == n
@@ -677,7 +680,9 @@ def test_a_clock_jump_past_several_deadlines_resolves_one_turn_then_opens_a_full
 
     seats = {"france": "murat@example.com", "spain": "daoiz@example.com"}
     with runtime.db.session() as session:
-        game = deadlines.start_game(session, runtime, "2demayo", seats, {}, schedule_text, "UTC")
+        game = lifecycle.start_game(
+            session, runtime, GameSettings("2demayo", seats, {}, schedule_text, "UTC")
+        )
         assert isinstance(game, Game), game
         game_id, france = game.id, play.seat_address(runtime, game, game.seats[0])
         assert game.seats[0].seat == "france"

@@ -12,7 +12,8 @@ from sqlalchemy import func, select
 
 from adjudicator import bootstrap, cli
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, ticks
+from adjudicator.services import deadlines, lifecycle, ticks
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
@@ -315,14 +316,12 @@ def test_players_set_their_time_zone_and_reminder_lead(runtime: Runtime) -> None
 
 def test_early_adjudication_can_wait_after_the_last_orders(runtime: Runtime) -> None:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": FRANCE, "spain": SPAIN},
-            {},
-            "48h",
-            early_delay_minutes=10,
+            GameSettings(
+                "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", early_delay_minutes=10
+            ),
         )
         assert isinstance(game, Game)
         game_id = game.id

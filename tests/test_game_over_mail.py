@@ -10,7 +10,7 @@ from datetime import timedelta
 from playbymail import drain, sent, sent_count, text_of
 from test_operations import FRANCE, SPAIN, start_2demayo
 
-from adjudicator.core.registry import get
+from adjudicator.games.registry import get
 from adjudicator.models import Game
 from adjudicator.services import deadlines, play
 from adjudicator.services.runtime import Runtime

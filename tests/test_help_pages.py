@@ -16,13 +16,14 @@ from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
-from adjudicator.core import registry
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus
+from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.cards import card_data as dos_cards
 from adjudicator.games.thermopyles.cards import card_data as thermopyles_cards
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Seat, Submission, Turn
-from adjudicator.services import checker, commands, deadlines, play
+from adjudicator.services import checker, commands, lifecycle, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app, csrf
 
@@ -87,15 +88,12 @@ def counts(runtime: Runtime) -> tuple[int, ...]:
 def start_dos_de_mayo(runtime: Runtime) -> tuple[int, dict[str, str]]:
     """A 2 de Mayo game in progress, and each player's reply address."""
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": FRANCE, "spain": SPAIN},
-            {},
-            "48h",
-            "UTC",
-            gm_address=GM,
+            GameSettings(
+                "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC", gm_address=GM
+            ),
         )
         assert isinstance(game, Game), game
         game_id = game.id

@@ -27,7 +27,8 @@ from test_help_pages import check, receipt
 from test_pipeline import PLAYER, position, start
 
 from adjudicator import cli
-from adjudicator.core import numbers, registry
+from adjudicator.core import numbers
+from adjudicator.games import registry
 from adjudicator.mail import extract
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import Game, InboundMessage, Player

@@ -21,11 +21,12 @@ from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select
 
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Player, Turn, utcnow
-from adjudicator.services import deadlines, gm, play
+from adjudicator.services import deadlines, gm, lifecycle, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -134,15 +135,17 @@ def dos_in_progress(runtime: Runtime) -> tuple[int, list[str]]:
     """Turn 1 played by mail, France's orders for turn 2 on file and Spain's not; returns the
     game and France's unrevealed move lines (each found on no public page before)."""
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": FRANCE, "spain": SPAIN},
-            {},
-            "48h",
-            "Europe/Madrid",
-            gm_address=GM,
+            GameSettings(
+                "2demayo",
+                {"france": FRANCE, "spain": SPAIN},
+                {},
+                "48h",
+                "Europe/Madrid",
+                gm_address=GM,
+            ),
         )
         assert isinstance(game, Game), game
         game_id = game.id

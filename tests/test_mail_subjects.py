@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select
 
-from adjudicator.core.registry import get
+from adjudicator.games.registry import get
 from adjudicator.models import Game
 from adjudicator.services import deadlines, play
 from adjudicator.services.runtime import Runtime

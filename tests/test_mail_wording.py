@@ -7,7 +7,8 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 
 from adjudicator.core.words import counted, listed
 from adjudicator.models import Game
-from adjudicator.services import deadlines
+from adjudicator.services import lifecycle
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
@@ -21,8 +22,10 @@ def test_counts_and_lists_read_as_prose() -> None:
 
 def test_a_receipt_says_what_the_orders_leave_out_and_needs_nothing(runtime: Runtime) -> None:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC"
+        game = lifecycle.start_game(
+            session,
+            runtime,
+            GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC"),
         )
         assert isinstance(game, Game), game
     drain(runtime)

@@ -16,8 +16,8 @@ from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.core.chance import Chance
-from adjudicator.core.registry import get
 from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.registry import get
 from adjudicator.models import Game, Submission, Turn, utcnow
 from adjudicator.services import deadlines, play
 from adjudicator.services.runtime import Runtime

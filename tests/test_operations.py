@@ -24,7 +24,8 @@ from adjudicator import bootstrap, cli, logs, migrate
 from adjudicator import config as configuration
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import deadlines, delivery, inbox, operations, pipeline, play
+from adjudicator.services import deadlines, delivery, inbox, lifecycle, operations, pipeline, play
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -58,8 +59,8 @@ def restore_logging() -> Iterator[None]:
 
 def start_2demayo(runtime: Runtime) -> int:
     with runtime.db.session() as session:
-        made = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h"
+        made = lifecycle.start_game(
+            session, runtime, GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h")
         )
         assert isinstance(made, Game)
         return made.id

@@ -8,8 +8,8 @@ from typing import Any
 from playbymail import compose, deliver_mail, html_of, sent, text_of
 from sqlalchemy import func, select
 
-from adjudicator.core import registry
 from adjudicator.core.chance import commitment
+from adjudicator.games import registry
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime

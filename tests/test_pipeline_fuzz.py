@@ -22,7 +22,8 @@ from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select
 
 from adjudicator.models import Game, InboundMessage
-from adjudicator.services import deadlines, inbox, pipeline
+from adjudicator.services import inbox, lifecycle, pipeline
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 DOMAIN = "pbem.localhost"
@@ -58,8 +59,10 @@ def world(runtime: Runtime) -> Iterator[World]:
     deliver_mail(runtime, compose(SPARTAN, f"new@{DOMAIN}", "NEW THERMOPYLES"))
     thermopyles = reply_to(runtime, SPARTAN)
     with runtime.db.session() as session:
-        made = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC"
+        made = lifecycle.start_game(
+            session,
+            runtime,
+            GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC"),
         )
         assert isinstance(made, Game), made
     drain(runtime)

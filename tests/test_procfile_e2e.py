@@ -24,6 +24,8 @@ from sqlalchemy import select
 
 from adjudicator.db import Database
 from adjudicator.models import InboundMessage, utcnow
+from adjudicator.services import lifecycle
+from adjudicator.services.lifecycle import GameSettings
 
 DATABASE = f"pbem_scale_{os.getpid()}"
 REDIS_DB = "redis://127.0.0.1:6379/13"
@@ -161,20 +163,21 @@ def test_a_full_2_de_mayo_game_by_mail_at_scale(deployment: Deployment) -> None:
     from adjudicator import config as configuration
     from adjudicator.demo import ScriptedPlayers
     from adjudicator.models import Game, Turn
-    from adjudicator.services import deadlines
     from adjudicator.services.runtime import Runtime
 
     config = configuration.load(environ=deployment.env)
     runtime = Runtime(config, Database(config.database_url))
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": "murat@example.com", "spain": "daoiz@example.com"},
-            {},
-            "1h",
-            "UTC",
+            GameSettings(
+                "2demayo",
+                {"france": "murat@example.com", "spain": "daoiz@example.com"},
+                {},
+                "1h",
+                "UTC",
+            ),
         )
         assert isinstance(game, Game)
         game_id = game.id

@@ -13,7 +13,8 @@ from sqlalchemy import func, select
 
 from adjudicator.mail import dkim
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services import deadlines
+from adjudicator.services import lifecycle
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
@@ -81,14 +82,12 @@ def reply_address(runtime: Runtime, address: str) -> str:
 
 def dkim_game(runtime: Runtime) -> int:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": FRANCE, "spain": SPAIN},
-            {},
-            "48h",
-            require_dkim=True,
+            GameSettings(
+                "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", require_dkim=True
+            ),
         )
         assert isinstance(game, Game)
         game_id = game.id
@@ -141,8 +140,8 @@ def test_other_games_record_the_verdict_but_do_not_require_it(
     runtime: Runtime, dns: Signer
 ) -> None:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h"
+        game = lifecycle.start_game(
+            session, runtime, GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h")
         )
         assert isinstance(game, Game) and not game.require_dkim
         game_id = game.id
@@ -188,7 +187,7 @@ def test_a_flood_to_help_is_stored_not_read_and_told_once_an_hour(runtime: Runti
     runtime = with_config(runtime, sender_limit_per_hour=3)
     with runtime.db.session() as session:
         seats = {"france": FRANCE, "spain": SPAIN}
-        game = deadlines.start_game(session, runtime, "2demayo", seats, {}, "48h")
+        game = lifecycle.start_game(session, runtime, GameSettings("2demayo", seats, {}, "48h"))
         assert isinstance(game, Game)
     drain(runtime)
     france = reply_address(runtime, FRANCE)

@@ -13,7 +13,8 @@ from test_musket_and_pike_by_mail import PLAYERS, ROYALIST, RULES, owed, start
 from test_safety import row, with_config
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services import deadlines
+from adjudicator.services import lifecycle
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 HELP = "help@pbem.localhost"
@@ -35,8 +36,8 @@ def seat_address(runtime: Runtime, address: str) -> str:
 
 def two_de_mayo(runtime: Runtime) -> int:
     with runtime.db.session() as session:
-        game = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h"
+        game = lifecycle.start_game(
+            session, runtime, GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h")
         )
         assert isinstance(game, Game)
         game_id = game.id

@@ -8,7 +8,8 @@ from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import ticks
+from adjudicator.services import lifecycle, ticks
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -139,13 +140,12 @@ def test_a_due_turn_is_queued_once_per_lease_not_at_every_tick(runtime: Runtime)
     from adjudicator.services import deadlines
 
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": "a@example.com", "spain": "b@example.com"},
-            {},
-            "48h",
+            GameSettings(
+                "2demayo", {"france": "a@example.com", "spain": "b@example.com"}, {}, "48h"
+            ),
         )
         assert isinstance(game, Game), game
         game_id, deadline = game.id, game.deadline

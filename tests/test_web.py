@@ -7,7 +7,7 @@ import html
 from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select
 
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.models import Game, InboundMessage, Turn
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime

@@ -39,7 +39,7 @@ from test_providers import Keys, multipart
 from werkzeug.routing import Rule
 
 import workers.app
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.mail import sns
 from adjudicator.models import Game, InboundMessage, utcnow
 from adjudicator.services import panel, panel_links, play, reports

@@ -1,1 +1,1 @@
-"""The games the service plays, one package each; the registry in ``core`` lists them."""
+"""The games the service plays, one package each; ``registry`` lists them for the layers above."""

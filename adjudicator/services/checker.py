@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from adjudicator.core import registry
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import Game as Rules
+from adjudicator.games import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.models import Game, Seat
-from adjudicator.services import commands, deadlines, orders, play, reports
+from adjudicator.services import commands, on_file, orders, play, reports
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import text_environment
 
@@ -155,7 +155,7 @@ def seat_check(runtime: Runtime, game_id: int, seat: str, signature: str) -> Sea
             turn=turn.number + 1,
             prompt=prompt(rules, state, found.seat) if game.status == "active" else "",
             state=state,
-            earlier=deadlines.orders_text_on_file(session, game, found.seat, turn.number + 1),
+            earlier=on_file.orders_text_on_file(session, game, found.seat, turn.number + 1),
         )
 
 

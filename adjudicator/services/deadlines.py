@@ -15,12 +15,10 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
-from adjudicator import limits, schedule
-from adjudicator.core import registry
-from adjudicator.core.chance import Chance
+from adjudicator import limits
 from adjudicator.db import changed
-from adjudicator.models import Game, InboundMessage, Player, Seat, Submission, utcnow
-from adjudicator.services import isolation, play, preferences, reports
+from adjudicator.models import Game, Player, Seat, Submission, utcnow
+from adjudicator.services import isolation, lifecycle, on_file, pipeline, play, preferences, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -32,179 +30,6 @@ class Adjudicated:
     turn: int
     why: str  # "deadline", "all-submitted", "forced" (stored as the turn's reason)
     defaulted: tuple[str, ...]  # seats whose orders were the NMR defaults
-
-
-def open_deadline(game: Game, opened: datetime) -> None:
-    """Set the deadline for the turn that opens now (nothing for games without a schedule)."""
-    if not game.schedule or game.status != "active":
-        game.deadline = None
-        return
-    plan = schedule.parse(game.schedule, game.timezone)
-    if isinstance(plan, str):  # validated when the game was made; a bad row must not stop the tick
-        log.error("game %s has an unreadable schedule %r: %s", game.id, game.schedule, plan)
-        game.deadline = None
-        return
-    game.deadline = schedule.next_deadline(plan, opened)
-    game.deadline_sequence += 1
-
-
-def start_game(
-    session: Session,
-    runtime: Runtime,
-    game_key: str,
-    addresses: dict[str, str],
-    options: dict[str, str],
-    schedule_text: str,
-    timezone: str = "UTC",
-    grace_minutes: int = 0,
-    early: bool = True,
-    gm_address: str | None = None,
-    invite: bool = False,
-    reminder_hours: int = 12,
-    random_sides: bool = False,
-    early_delay_minutes: int = 0,
-    require_dkim: bool = False,
-) -> Game | str:
-    """A game with a seat per address and a deadline for turn 1; or what is wrong, in words.
-
-    With ``invite`` the game waits, "forming", until every player has answered JOIN. With
-    ``require_dkim`` seat mail is only acted on when its DKIM signature verifies."""
-    rules = registry.get(game_key)
-    if rules is None:
-        return f"there is no game called {game_key!r}"
-    if set(addresses) != set(rules.seats):
-        return f"{rules.title} needs an address for each of {', '.join(rules.seats)}"
-    problem = schedule.zone_error(timezone)
-    plan = schedule.parse(schedule_text, timezone)
-    if problem or isinstance(plan, str):
-        return problem or str(plan)
-    for limit, value in (
-        (limits.GRACE, grace_minutes),
-        (limits.REMIND, reminder_hours),
-        (limits.DELAY, early_delay_minutes),
-    ):
-        checked = limit.check(value)
-        if isinstance(checked, str):
-            return checked
-    players = {seat: play.player_for(session, address) for seat, address in addresses.items()}
-    game = play.create_game(session, runtime, rules, players, options)
-    if isinstance(game, str):
-        return game
-    if random_sides:
-        deal_sides(session, game)
-    game.schedule, game.timezone = schedule_text, timezone
-    game.grace_minutes, game.early, game.reminder_hours = grace_minutes, early, reminder_hours
-    game.early_delay_minutes = early_delay_minutes
-    game.require_dkim = require_dkim
-    if gm_address:
-        game.gm_player_id = play.player_for(session, gm_address).id
-    now = utcnow()
-    if invite:
-        game.status = "forming"
-        reports.mail_all_seats(
-            session,
-            runtime,
-            game,
-            key=f"game:{game.id}:invite",
-            kind="invitation",
-            template="invitation",
-            what="invited",
-        )
-        return game
-    for seat in game.seats:
-        seat.joined_at = now
-    open_deadline(game, now)
-    reports.game_started(session, runtime, game)
-    return game
-
-
-def deal_sides(session: Session, game: Game) -> None:
-    """Seat the players in an order drawn from the game's own seed, recorded with turn 0's
-    draws so that the revealed seed proves nobody chose who plays which side."""
-    opening = play.latest_turn(session, game.id)
-    chance = Chance(game.seed, game.stream, 0)
-    players = [seat.player for seat in game.seats]
-    for seat, player in zip(game.seats, chance.shuffle("sides", players), strict=True):
-        seat.player = player
-    opening.events = [*opening.events, *(event.to_json() for event in chance.events)]
-
-
-def join(
-    session: Session,
-    runtime: Runtime,
-    game: Game,
-    seat: Seat,
-    answering: reports.Answering | None = None,
-) -> bool:
-    """The seat's player accepts; once every seat is taken the game starts. True if it did;
-    ``answering``, the JOIN mail, is then answered by its player's welcome."""
-    now = utcnow()
-    seat.joined_at = seat.joined_at or now
-    if any(other.joined_at is None for other in game.seats):
-        return False
-    game.status = "active"
-    # A deadline the game master set while the game formed stands, unless it has passed.
-    if game.deadline is None or game.deadline <= now:
-        open_deadline(game, now)
-    reports.game_started(session, runtime, game, answering)
-    return True
-
-
-def current_orders(
-    session: Session, game: Game, turn_number: int, whole: bool = False
-) -> dict[str, Any]:
-    """The latest accepted order set per seat for this turn: the last one received counts.
-    ``whole``: only seats whose set was filed with every line accepted (a set filed without its
-    refused lines stands at the deadline, but does not make the turn resolve early)."""
-    latest: dict[str, Any] = {}
-    complete: dict[str, bool] = {}
-    rows = session.scalars(
-        select(Submission)
-        .where(
-            Submission.game_id == game.id,
-            Submission.turn_number == turn_number,
-            Submission.accepted.is_(True),
-        )
-        .order_by(Submission.id)
-    )
-    for row in rows:
-        latest[row.seat] = row.orders
-        complete[row.seat] = all(line.get("status") != "rejected" for line in row.report or [])
-    if whole:
-        return {seat: orders for seat, orders in latest.items() if complete[seat]}
-    return latest
-
-
-def orders_text_on_file(session: Session, game: Game, seat: str, turn_number: int) -> str | None:
-    """The text of the seat's accepted order set for the turn, the one that counts now."""
-    return session.scalars(
-        select(Submission.text)
-        .where(
-            Submission.game_id == game.id,
-            Submission.seat == seat,
-            Submission.turn_number == turn_number,
-            Submission.accepted.is_(True),
-        )
-        .order_by(Submission.id.desc())
-        .limit(1)
-    ).first()
-
-
-def everyone_submitted(session: Session, game: Game) -> bool:
-    """Every seat owing orders has a set on file, and nobody asked the turn to WAIT."""
-    rules = play.rules_for(game)
-    turn = play.latest_turn(session, game.id)
-    owed = set(rules.pending(rules.load(turn.state)))
-    waiting = session.scalar(
-        select(Submission.id).where(
-            Submission.game_id == game.id,
-            Submission.turn_number == turn.number + 1,
-            Submission.wait.is_(True),
-        )
-    )
-    if waiting is not None:
-        return False
-    return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1, whole=True))
 
 
 def lease(runtime: Runtime) -> timedelta:
@@ -264,7 +89,7 @@ def grace_of(minutes: int | None) -> timedelta:
 
 def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
     """Everyone has orders on file and the last set is at least the game's delay old."""
-    if not (game.early and everyone_submitted(session, game)):
+    if not (game.early and on_file.everyone_submitted(session, game)):
         return False
     delay = limits.DELAY.bounded(game.early_delay_minutes)
     if delay <= 0:
@@ -288,7 +113,7 @@ def adjudicate(
 ) -> Adjudicated | str:
     """Resolve the game's current turn if it is due (or ``force``), once; else say why not."""
     now = now or utcnow()
-    catch_up(runtime, game_id, now)
+    pipeline.catch_up(runtime, game_id, now)
     with runtime.db.session() as session:
         claimed = changed(
             session,
@@ -323,29 +148,6 @@ def adjudicate(
         raise
 
 
-def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
-    """Process mail for this game that was stored before ``cutoff`` but is still waiting.
-
-    Its own task may be stuck behind a broker outage or a busy queue; orders that reached us in
-    time belong in this turn, so they are handled here first (processing is idempotent).
-    """
-    from adjudicator.services import pipeline  # pipeline imports this module too
-
-    with runtime.db.session() as session:
-        waiting = session.scalars(
-            select(InboundMessage.id)
-            .where(
-                InboundMessage.game_id == game_id,
-                InboundMessage.status == "received",
-                InboundMessage.received_at <= cutoff,
-            )
-            .order_by(InboundMessage.id)
-        ).all()
-    for inbound_id in waiting:
-        pipeline.process(runtime, inbound_id)
-    return list(waiting)
-
-
 def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:
     if force or game.forced_at is not None:
         return "forced"
@@ -364,12 +166,12 @@ def _resolve_turn(
     rules = play.rules_for(game)
     previous = play.latest_turn(session, game.id)
     state = rules.load(previous.state)
-    on_file = current_orders(session, game, previous.number + 1)
+    filed = on_file.current_orders(session, game, previous.number + 1)
     orders: dict[str, Any] = {}
     defaulted: list[str] = []
     for seat_name in rules.pending(state):
-        if seat_name in on_file:
-            orders[seat_name] = on_file[seat_name]
+        if seat_name in filed:
+            orders[seat_name] = filed[seat_name]
         else:
             orders[seat_name] = rules.default_orders(state, seat_name)
             defaulted.append(seat_name)
@@ -378,7 +180,7 @@ def _resolve_turn(
     # Played before its deadline (all orders in, or forced): the entry announcing that deadline
     # is withdrawn in the same mail that brings the next one.
     stale = reports.overtaken(game, turn.number, now)
-    open_deadline(game, now)
+    lifecycle.open_deadline(game, now)
     for seat in game.seats:
         reports.turn_report(
             session, runtime, game, seat, turn, resolution, None, None, overtaken=stale
@@ -441,14 +243,14 @@ def _remind(
     session: Session, runtime: Runtime, game: Game, seats: list[Seat]
 ) -> list[tuple[int, str]]:
     turn = play.latest_turn(session, game.id)
-    on_file = current_orders(session, game, turn.number + 1)
+    filed = on_file.current_orders(session, game, turn.number + 1)
     rules = play.rules_for(game)
     # Only seats that owe something now: in a game of one decision at a time, the other
     # player has nothing to send and must not be nagged.
     owed = set(rules.pending(rules.load(turn.state)))
     reminded = []
     for seat in seats:
-        if seat.seat not in owed or seat.seat in on_file:
+        if seat.seat not in owed or seat.seat in filed:
             continue
         seat.reminded_sequence = game.deadline_sequence
         reports.mail_seat(

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from adjudicator import limits, schedule
 from adjudicator.mail import addresses
 from adjudicator.models import Game
-from adjudicator.services import commands, deadlines, panel_links, play, reports
+from adjudicator.services import commands, lifecycle, panel_links, play, reports
 from adjudicator.services.runtime import Runtime
 
 WORDS = (
@@ -140,7 +140,7 @@ def _command(
         game.paused = False
         moved = ""
         if game.deadline is not None and game.deadline <= now:
-            deadlines.open_deadline(game, now)  # the old deadline passed while paused
+            lifecycle.open_deadline(game, now)  # the old deadline passed while paused
             moved = " with a new deadline"
         message = f"The game master has resumed the game{moved}."
         _announce(session, runtime, game, key, message, "resumed")
@@ -300,7 +300,7 @@ def _rollback(
     turn.rolled_back_at = now
     turn.rollback_note = reason or "no reason given"
     session.flush()
-    deadlines.open_deadline(game, now)
+    lifecycle.open_deadline(game, now)
     why = f" ({reason})" if reason else ""
     _announce(
         session,

@@ -1,14 +1,240 @@
-"""Ending games on the clock: idle solo games, and shared deals whose deadline has passed."""
+"""A game's life: how it is set up, started, joined and resigned, and how it ends on the clock
+(idle solo games, shared deals whose deadline has passed).
+
+``GameSettings`` is the one description of a game a game master asks for, read alike from the
+lines under a ``NEW`` mail and from ``pbem game new``'s options (``read_settings``), and
+``start_game`` makes the game from it.
+"""
 
 from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from adjudicator import limits, schedule
+from adjudicator.core.chance import Chance
+from adjudicator.core.contract import Game as Rules
+from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
-from adjudicator.models import Challenge, Game, utcnow
+from adjudicator.games import registry
+from adjudicator.mail.addresses import single as single_address
+from adjudicator.models import Challenge, Game, Seat, utcnow
 from adjudicator.services import play, reports
 from adjudicator.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# What EARLY reads as "no": the turn waits for its deadline even when every seat has orders.
+_NO = ("no", "off", "false")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """A game of several players as its game master asked for it, checked word by word by
+    ``read_settings``: which game, who plays which seat, the house options and the clock."""
+
+    game_key: str
+    addresses: dict[str, str]  # seat -> the player's address
+    options: dict[str, str] = field(default_factory=dict)
+    schedule_text: str = "48h"
+    timezone: str = "UTC"
+    grace_minutes: int = 0
+    early: bool = True
+    gm_address: str | None = None
+    reminder_hours: int = 12
+    random_sides: bool = False  # the seats are dealt from the game's seed
+    early_delay_minutes: int = 0
+    require_dkim: bool = False  # seat mail is acted on only when its DKIM signature verifies
+
+
+def read_settings(
+    game_key: str,
+    seats: dict[str, str],
+    options: dict[str, str],
+    words: dict[str, str],
+    gm_address: str | None = None,
+) -> GameSettings | Refusal:
+    """Settings from a game master's words (``SCHEDULE``, ``TIMEZONE``, ``EARLY``, ``GRACE``,
+    ``REMIND``, ``DELAY``, ``DKIM``, ``PLAYERS`` and ``option:<name>``, as the lines under NEW
+    give them), with ``seats`` naming each seat's address ("me" is the game master); or the first
+    thing wrong, in words. The zone and schedule themselves are checked by ``start_game``."""
+    rules = registry.get(game_key)
+    if rules is None:
+        return Refusal(f"there is no game called {game_key!r}", "unknown-game")
+    seats = dict(seats)
+    if "PLAYERS" in words:
+        # Sides by lot: the players are listed, and the seed deals them their seats.
+        listed = [word.strip().strip("<>").lower() for word in words["PLAYERS"].split(",")]
+        seats = dict(zip(rules.seats, listed, strict=False))
+    addresses = {
+        seat: gm_address if address == "me" and gm_address else address
+        for seat, address in seats.items()
+    }
+    why = None
+    if "PLAYERS" in words and len(words["PLAYERS"].split(",")) != len(rules.seats):
+        why = f"PLAYERS lists one address per seat ({len(rules.seats)}), separated by commas"
+    elif set(addresses) != set(rules.seats):
+        example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
+        why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
+    elif not all(single_address(address) for address in addresses.values()):
+        bad = next(address for address in addresses.values() if not single_address(address))
+        why = f"{bad!r} is not one mail address: write each player's address alone, e.g. a@b.org"
+    elif words.get("DKIM", "optional").lower() not in ("required", "optional"):
+        why = "DKIM takes required (orders only from signed mail) or optional"
+    if why is not None:
+        return Refusal(why, "bad-settings")
+    numbers = _numbers(words)
+    if isinstance(numbers, Refusal):
+        return numbers
+    options = dict(options)
+    options.update({k[7:]: v for k, v in words.items() if k.startswith("option:")})
+    return GameSettings(
+        rules.key,
+        addresses,
+        options,
+        words.get("SCHEDULE") or default_schedule(rules, options),
+        words.get("TIMEZONE", "UTC"),
+        numbers[limits.GRACE.word],
+        words.get("EARLY", "yes").lower() not in _NO,
+        gm_address,
+        numbers[limits.REMIND.word],
+        "PLAYERS" in words,
+        numbers[limits.DELAY.word],
+        words.get("DKIM", "").lower() == "required",
+    )
+
+
+def _numbers(words: dict[str, str]) -> dict[str, int] | Refusal:
+    """GRACE, REMIND and DELAY, each within its bounds; or the first refusal."""
+    numbers = {}
+    for limit, default in ((limits.GRACE, "0"), (limits.REMIND, "12"), (limits.DELAY, "0")):
+        value = limit.read(words.get(limit.word, default))
+        if isinstance(value, str):
+            return Refusal(value, "out-of-bounds")
+        numbers[limit.word] = value
+    return numbers
+
+
+def default_schedule(rules: Rules[Any], options: dict[str, str]) -> str:
+    """The schedule when the game master names none: a game of one decision at a time gives
+    each decision the hours of its ``decision_hours`` option; other games run 48-hour turns."""
+    checked = rules.check_options(options)
+    hours = checked.get("decision_hours") if isinstance(checked, dict) else None
+    return f"{hours}h" if hours else "48h"
+
+
+def start_game(
+    session: Session, runtime: Runtime, settings: GameSettings, invite: bool = False
+) -> Game | Refusal:
+    """A game with a seat per address and a deadline for turn 1; or what is wrong, in words.
+
+    With ``invite`` the game waits, "forming", until every player has answered JOIN."""
+    rules = registry.get(settings.game_key)
+    if rules is None:
+        return Refusal(f"there is no game called {settings.game_key!r}", "unknown-game")
+    if set(settings.addresses) != set(rules.seats):
+        return Refusal(f"{rules.title} needs an address for each of {', '.join(rules.seats)}")
+    problem = schedule.zone_error(settings.timezone)
+    plan = schedule.parse(settings.schedule_text, settings.timezone)
+    if problem or isinstance(plan, str):
+        return Refusal(problem or str(plan), "bad-schedule")
+    for limit, value in (
+        (limits.GRACE, settings.grace_minutes),
+        (limits.REMIND, settings.reminder_hours),
+        (limits.DELAY, settings.early_delay_minutes),
+    ):
+        checked = limit.check(value)
+        if isinstance(checked, str):
+            return Refusal(checked, "out-of-bounds")
+    players = {
+        seat: play.player_for(session, address) for seat, address in settings.addresses.items()
+    }
+    game = play.create_game(session, runtime, rules, players, settings.options)
+    if isinstance(game, str):
+        return Refusal(game, "bad-options")
+    if settings.random_sides:
+        deal_sides(session, game)
+    _settle(session, game, settings)
+    now = utcnow()
+    if invite:
+        game.status = "forming"
+        reports.mail_all_seats(
+            session,
+            runtime,
+            game,
+            key=f"game:{game.id}:invite",
+            kind="invitation",
+            template="invitation",
+            what="invited",
+        )
+        return game
+    for seat in game.seats:
+        seat.joined_at = now
+    open_deadline(game, now)
+    reports.game_started(session, runtime, game)
+    return game
+
+
+def _settle(session: Session, game: Game, settings: GameSettings) -> None:
+    """The game master's clock and rules of conduct, onto the game's row."""
+    game.schedule, game.timezone = settings.schedule_text, settings.timezone
+    game.grace_minutes, game.early = settings.grace_minutes, settings.early
+    game.reminder_hours = settings.reminder_hours
+    game.early_delay_minutes = settings.early_delay_minutes
+    game.require_dkim = settings.require_dkim
+    if settings.gm_address:
+        game.gm_player_id = play.player_for(session, settings.gm_address).id
+
+
+def deal_sides(session: Session, game: Game) -> None:
+    """Seat the players in an order drawn from the game's own seed, recorded with turn 0's
+    draws so that the revealed seed proves nobody chose who plays which side."""
+    opening = play.latest_turn(session, game.id)
+    chance = Chance(game.seed, game.stream, 0)
+    players = [seat.player for seat in game.seats]
+    for seat, player in zip(game.seats, chance.shuffle("sides", players), strict=True):
+        seat.player = player
+    opening.events = [*opening.events, *(event.to_json() for event in chance.events)]
+
+
+def open_deadline(game: Game, opened: datetime) -> None:
+    """Set the deadline for the turn that opens now (nothing for games without a schedule)."""
+    if not game.schedule or game.status != "active":
+        game.deadline = None
+        return
+    plan = schedule.parse(game.schedule, game.timezone)
+    if isinstance(plan, str):  # validated when the game was made; a bad row must not stop the tick
+        log.error("game %s has an unreadable schedule %r: %s", game.id, game.schedule, plan)
+        game.deadline = None
+        return
+    game.deadline = schedule.next_deadline(plan, opened)
+    game.deadline_sequence += 1
+
+
+def join(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    seat: Seat,
+    answering: reports.Answering | None = None,
+) -> bool:
+    """The seat's player accepts; once every seat is taken the game starts. True if it did;
+    ``answering``, the JOIN mail, is then answered by its player's welcome."""
+    now = utcnow()
+    seat.joined_at = seat.joined_at or now
+    if any(other.joined_at is None for other in game.seats):
+        return False
+    game.status = "active"
+    # A deadline the game master set while the game formed stands, unless it has passed.
+    if game.deadline is None or game.deadline <= now:
+        open_deadline(game, now)
+    reports.game_started(session, runtime, game, answering)
+    return True
 
 
 def leaderboard(session: Session, challenge: Challenge) -> list[Game]:

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from typing import Any
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from adjudicator import limits
-from adjudicator.core import registry
-from adjudicator.core.contract import Game as Rules
+from adjudicator.core.refusal import Refusal
+from adjudicator.games import registry
 from adjudicator.mail import addresses, dkim, extract, recipients
-from adjudicator.mail.addresses import single as single_address
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
 from adjudicator.services import (
     commands,
-    deadlines,
     gm,
+    lifecycle,
+    on_file,
     orders,
     play,
     preferences,
@@ -240,69 +239,19 @@ def start_gm_game(
     request: commands.NewGame,
 ) -> Verdict:
     """The sender is the game master; each named player is invited and answers JOIN."""
-    rules = registry.get(request.game_key)
-    assert rules is not None
-    settings = request.settings
-    seats = dict(request.seats)
-    if "PLAYERS" in settings:
-        # Sides by lot: the players are listed, and the seed deals them their seats.
-        listed = [word.strip().strip("<>").lower() for word in settings["PLAYERS"].split(",")]
-        seats = dict(zip(rules.seats, listed, strict=False))
-    addresses = {
-        seat: mail.sender if address == "me" else address for seat, address in seats.items()
-    }
-    numbers = gm_numbers(settings)
-    why = None
-    if "PLAYERS" in settings and len(settings["PLAYERS"].split(",")) != len(rules.seats):
-        why = f"PLAYERS lists one address per seat ({len(rules.seats)}), separated by commas"
-    elif set(addresses) != set(rules.seats):
-        example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
-        why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
-    elif not all(single_address(address) for address in addresses.values()):
-        bad = next(address for address in addresses.values() if not single_address(address))
-        why = f"{bad!r} is not one mail address: write each player's address alone, e.g. a@b.org"
-    elif isinstance(numbers, str):
-        why = numbers
-    elif settings.get("DKIM", "optional").lower() not in ("required", "optional"):
-        why = "DKIM takes required (orders only from signed mail) or optional"
-    if why is None:
-        assert isinstance(numbers, dict)  # a refusal of them is a "why" above
-        options = dict(request.options)
-        options.update({k[7:]: v for k, v in settings.items() if k.startswith("option:")})
-        made = deadlines.start_game(
-            session,
-            runtime,
-            rules.key,
-            addresses,
-            options,
-            settings.get("SCHEDULE") or default_schedule(rules, options),
-            settings.get("TIMEZONE", "UTC"),
-            numbers["GRACE"],
-            settings.get("EARLY", "yes").lower() not in ("no", "off", "false"),
-            gm_address=mail.sender,
-            invite=True,
-            reminder_hours=numbers["REMIND"],
-            random_sides="PLAYERS" in settings,
-            early_delay_minutes=numbers["DELAY"],
-            require_dkim=settings.get("DKIM", "").lower() == "required",
-        )
-        if isinstance(made, Game):
-            reports.gm_created(session, runtime, made, mail, record.id)
-            return Verdict("done", f"game {made.id} formed; invitations sent", made.id)
-        why = made
-    reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
-    return Verdict("rejected", why)
-
-
-def gm_numbers(settings: dict[str, str]) -> dict[str, int] | str:
-    """GRACE, REMIND and DELAY from a NEW mail, each within its bounds; or the first refusal."""
-    numbers = {}
-    for limit, default in ((limits.GRACE, "0"), (limits.REMIND, "12"), (limits.DELAY, "0")):
-        value = limit.read(settings.get(limit.word, default))
-        if isinstance(value, str):
-            return value
-        numbers[limit.word] = value
-    return numbers
+    settings = lifecycle.read_settings(
+        request.game_key, request.seats, request.options, request.settings, mail.sender
+    )
+    made = (
+        settings
+        if isinstance(settings, Refusal)
+        else lifecycle.start_game(session, runtime, settings, invite=True)
+    )
+    if isinstance(made, Game):
+        reports.gm_created(session, runtime, made, mail, record.id)
+        return Verdict("done", f"game {made.id} formed; invitations sent", made.id)
+    reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": made.reason})
+    return Verdict("rejected", made.reason)
 
 
 def dkim_refusal(
@@ -315,14 +264,6 @@ def dkim_refusal(
     details = {"game": game, "verdict": record.dkim or "not checked"}
     reports.reply_problem(session, runtime, mail, record.id, "dkim-required", details)
     return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
-
-
-def default_schedule(rules: Rules[Any], options: dict[str, str]) -> str:
-    """The schedule when the game master names none: a game of one decision at a time gives
-    each decision the hours of its ``decision_hours`` option; other games run 48-hour turns."""
-    checked = rules.check_options(options)
-    hours = checked.get("decision_hours") if isinstance(checked, dict) else None
-    return f"{hours}h" if hours else "48h"
 
 
 def gm_mail(
@@ -402,7 +343,7 @@ def seat_mail(
         for line in order_lines:
             sections.skip(line, f"not read: {unread}")
         answering = reports.Answering(seat, mail.message_id, sections)
-        started = "JOIN" in found and deadlines.join(session, runtime, game, seat, answering)
+        started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering)
         if not started:
             reports.invitation_status(session, runtime, mail, record.id, game, seat, sections)
         return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
@@ -445,7 +386,7 @@ def seat_mail(
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     state = rules.load(turn.state)
-    earlier = deadlines.orders_text_on_file(session, game, seat.seat, turn.number + 1)
+    earlier = on_file.orders_text_on_file(session, game, seat.seat, turn.number + 1)
     got = orders.read(
         rules, state, seat.seat, order_lines, reading, sections, earlier, subject_only
     )
@@ -474,7 +415,7 @@ def seat_mail(
         # announce it; the answered decision's calendar entry is withdrawn in them.
         now = utcnow()
         stale = reports.overtaken(game, new_turn.number, now)
-        deadlines.open_deadline(game, now)
+        lifecycle.open_deadline(game, now)
         shown = commands.sift(report, sections)
         reports.turn_report(
             session,
@@ -518,9 +459,30 @@ def seat_mail(
         game.early
         and not game.paused
         and game.early_delay_minutes == 0
-        and deadlines.everyone_submitted(session, game)
+        and on_file.everyone_submitted(session, game)
     ):
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
         # (With a delay, the tick starts it once the last orders are old enough.)
         runtime.later(session, "adjudicate", game.id)
     return Verdict("done", "orders stored", game.id)
+
+
+def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
+    """Process mail for this game that was stored before ``cutoff`` but is still waiting.
+
+    Its own task may be stuck behind a broker outage or a busy queue; orders that reached us in
+    time belong in this turn, so they are handled here first (processing is idempotent).
+    """
+    with runtime.db.session() as session:
+        waiting = session.scalars(
+            select(InboundMessage.id)
+            .where(
+                InboundMessage.game_id == game_id,
+                InboundMessage.status == "received",
+                InboundMessage.received_at <= cutoff,
+            )
+            .order_by(InboundMessage.id)
+        ).all()
+    for inbound_id in waiting:
+        process(runtime, inbound_id)
+    return list(waiting)

@@ -10,10 +10,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.core import registry
 from adjudicator.core.chance import Chance, commitment, new_seed
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import Resolution
+from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
 from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
+from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
 from adjudicator.services import play
 from adjudicator.services.lifecycle import leaderboard

@@ -13,10 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator import schedule
-from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineReport, OrderReport, Resolution
 from adjudicator.core.words import listed
+from adjudicator.games import registry
 from adjudicator.mail.addresses import check_signature, reply_address, seat_token
 from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import CANCEL, PUBLISH, deadline_event, withdrawal

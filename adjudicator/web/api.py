@@ -11,7 +11,7 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from adjudicator import jsondata
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.services import queries
 from adjudicator.services.runtime import Runtime
 

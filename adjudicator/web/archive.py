@@ -20,7 +20,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from adjudicator.core import registry
+from adjudicator.games import registry
 from adjudicator.services import queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import charts, feeds

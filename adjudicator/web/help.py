@@ -15,8 +15,8 @@ from flask import Blueprint, abort, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from adjudicator.core import registry
 from adjudicator.core.contract import Game as Rules
+from adjudicator.games import registry
 from adjudicator.services import checker
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import text_environment

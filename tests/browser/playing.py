@@ -8,7 +8,8 @@ from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select
 
 from adjudicator.models import Game, utcnow
-from adjudicator.services import deadlines, gm
+from adjudicator.services import gm, lifecycle
+from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
@@ -30,15 +31,17 @@ def start_dos(runtime: Runtime, france: str = FRANCE, spain: str = SPAIN) -> tup
     """A 2 de Mayo game made by the game-master service; each player's reply address."""
     before = len(sent(runtime))
     with runtime.db.session() as session:
-        game = deadlines.start_game(
+        game = lifecycle.start_game(
             session,
             runtime,
-            "2demayo",
-            {"france": france, "spain": spain},
-            {},
-            "48h",
-            "Europe/Madrid",
-            gm_address=GM,
+            GameSettings(
+                "2demayo",
+                {"france": france, "spain": spain},
+                {},
+                "48h",
+                "Europe/Madrid",
+                gm_address=GM,
+            ),
         )
         assert isinstance(game, Game), game
         game_id = game.id

@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Game, Outcome, Resolution
-from adjudicator.core.registry import games
+from adjudicator.games.registry import games
 
 GAMES = list(games().values())
 MAX_STEPS = 5_000  # far above any real game; a play-out that gets here never ends

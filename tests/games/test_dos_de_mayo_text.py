@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from adjudicator.core import registry
 from adjudicator.core.chance import Chance
+from adjudicator.games import registry
 
 GAME = registry.games()["2demayo"]
 

@@ -261,8 +261,8 @@ def test_line_of_sight() -> None:
 
 
 def test_the_help_page_prints_the_tables_the_rules_use() -> None:
-    from adjudicator.core.registry import get
     from adjudicator.games.musket_and_pike.tables import tables_text
+    from adjudicator.games.registry import get
 
     rules = ruleset()
     text = tables_text(rules)

@@ -1,4 +1,7 @@
-"""The explicit list of games the service plays. Adding a game means adding one line here."""
+"""The explicit list of games the service plays. Adding a game means adding one line here.
+
+It lives beside the games, not in ``core``: core is what games build on, and names none.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from adjudicator.core.contract import Game
 
 
 def _games() -> dict[str, Game[Any]]:
-    # Imported here, not at module top, so `core` does not depend on `games` at import time.
+    # Imported on first use, so a process that plays one game (or none, like `pbem mail parse`)
+    # does not load the others' rules and data.
     from adjudicator.games.dos_de_mayo import GAME as DOS_DE_MAYO
     from adjudicator.games.musket_and_pike.game import MusketAndPike
     from adjudicator.games.thermopyles import GAME as THERMOPYLES
