@@ -10,7 +10,7 @@ from playbymail import compose, deliver_mail, sent, text_of
 from sqlalchemy import select
 
 from adjudicator import bootstrap, cli
-from adjudicator.models import Turn
+from adjudicator.models import Game, Turn
 from adjudicator.services.runtime import Runtime
 
 
@@ -63,3 +63,23 @@ def test_verify_confirms_a_finished_game_and_finds_tampering(
     tampered = pbem.invoke(cli.main, ["verify", "1"])
     assert tampered.exit_code != 0
     assert "DIFFERS: turn 0" in tampered.output and events[0]["label"] in tampered.output
+
+
+def test_game_new_reads_the_settings_a_new_mail_takes(pbem: CliRunner, runtime: Runtime) -> None:
+    """The console starts a game with the same settings, checked by the same rules, as the
+    lines under a NEW mail: REMIND, DELAY, DKIM and the game master too."""
+    seats = ["--seat", "france=murat@example.com", "--seat", "spain=daoiz@example.com"]
+    settings = ["--remind", "6", "--delay", "15", "--dkim", "required", "--gm", "g@example.com"]
+    made = pbem.invoke(cli.main, ["game", "new", "2demayo", *seats, *settings])
+    assert made.exit_code == 0, made.output
+    assert made.output.startswith("game 1 started; turn 1 due "), made.output
+    with runtime.db.session() as session:
+        game = session.get_one(Game, 1)
+        assert (game.reminder_hours, game.early_delay_minutes, game.require_dkim) == (6, 15, True)
+        assert game.gm is not None and game.gm.address == "g@example.com"
+        assert game.schedule == "48h"
+    refused = pbem.invoke(cli.main, ["game", "new", "2demayo", *seats, "--remind", "999"])
+    assert refused.exit_code != 0
+    assert "999 is out of bounds: REMIND takes hours before the deadline" in refused.output
+    one_seat = pbem.invoke(cli.main, ["game", "new", "2demayo", seats[0], seats[1]])
+    assert "name a player for each of france, spain" in one_seat.output
