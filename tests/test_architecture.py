@@ -173,3 +173,23 @@ def test_core_names_no_game() -> None:
 def test_the_cycle_check_can_fail() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+GAME_NAMES = ("thermopyl", "2demayo", "2 de mayo", "dos_de_mayo", "musket", "spartan", "persian")
+
+
+def named_games(folder: str) -> list[str]:
+    """Each line of a folder's code that names a game, its pieces or its sides' peoples."""
+    found = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if any(name in line.lower() for name in GAME_NAMES):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def test_services_name_no_game() -> None:
+    """What a game knows is asked of it through the contract (``Game.joined_orders``,
+    ``Game.strength``, ``Game.ranking_axis`` ...), so services serve a fourth game unchanged."""
+    assert named_games("adjudicator/services") == []
+    assert named_games("adjudicator/games/thermopyles")  # the check finds a game's own name

@@ -125,6 +125,25 @@ class CardText:
     text: str
 
 
+@dataclass(frozen=True)
+class Strength:
+    """Each side's units on the map and its losses after each of a run of turns (one entry per
+    view given), for the archive's chart; ``loss_limit`` where losses end the game."""
+
+    on_map: Mapping[str, tuple[int, ...]]
+    losses: Mapping[str, tuple[int, ...]]
+    loss_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class RankingAxis:
+    """What a shared deal's ranking shows beside each entrant: ``label`` names the figure, which
+    is entry ``index`` of ``Outcome.score``."""
+
+    label: str
+    index: int
+
+
 class Game(abc.ABC, Generic[StateT]):
     """One game, as the service sees it. Subclasses are stateless; every method is pure."""
 
@@ -138,6 +157,8 @@ class Game(abc.ABC, Generic[StateT]):
     # What one stored turn is called in mail and on the archive: a battle resolved one small
     # decision at a time calls each a "step", and its own turns are a count inside the position.
     turn_noun: str = "turn"
+    # The figure a shared deal's ranking shows beside each entrant; None shows none.
+    ranking_axis: RankingAxis | None = None
 
     def option_defaults(self) -> dict[str, str]:
         return {option.key: option.default for option in self.options}
@@ -222,6 +243,17 @@ class Game(abc.ABC, Generic[StateT]):
     def orders_text(self, orders: JSON) -> str | None:
         """A canonical order set written as a player would mail it (``parse_orders`` reads it
         back to the same set); None where a game does not offer it."""
+        return None
+
+    def joined_orders(self, orders: JSON, lines: Sequence[str], earlier: str) -> str | None:
+        """When ``orders``, just read from ``lines``, ask to join the set on file (whose text is
+        ``earlier``) rather than replace it, the text of the two as one set, to be read again
+        whole so every limit is checked; None (the default) when the last set counts alone."""
+        return None
+
+    def strength(self, views: Sequence[JSON]) -> Strength | None:
+        """Each side's strength after each of these public views, for the archive's chart; None
+        where a game has no sides to compare."""
         return None
 
     def adjudicate_case(self, data: JSON) -> JSON | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.games import registry
 from adjudicator.mail import extract
 
 # Commands that stand alone on their line: a word after them makes the line something else.
@@ -243,6 +244,12 @@ def set_aside(lines: Sequence[LineReport], sections: Sections) -> None:
         sections.skip(line.text, f"{line.reason or 'not an order'}, nor a command")
 
 
+def _example_game() -> str:
+    """A game to name in an example of NEW: the first one played alone (one that may be shared)."""
+    solo = [game.key for game in registry.games().values() if len(game.seats) == 1]
+    return (solo or list(registry.games()) or ["<game>"])[0].upper()
+
+
 def parse_new(lines: list[str]) -> NewGame | str | None:
     """The first line starting with NEW, read as a request; None when there is none."""
     for index, line in enumerate(lines):
@@ -250,7 +257,7 @@ def parse_new(lines: list[str]) -> NewGame | str | None:
         if not words or words[0].upper() != "NEW":
             continue
         if len(words) < 2:
-            return "NEW needs the name of a game, e.g. NEW THERMOPYLES"
+            return f"NEW needs the name of a game, e.g. NEW {_example_game()}"
         request = NewGame(game_key=words[1].lower())
         rest = words[2:]
         challenge: str | None = None
@@ -259,7 +266,8 @@ def parse_new(lines: list[str]) -> NewGame | str | None:
             word = rest.pop(0)
             if word.upper() == "SHARED":
                 if not rest:
-                    return "SHARED needs a challenge name, e.g. NEW THERMOPYLES SHARED spring-cup"
+                    example = f"NEW {_example_game()} SHARED spring-cup"
+                    return f"SHARED needs a challenge name, e.g. {example}"
                 challenge = rest.pop(0).lower()
                 if not CHALLENGE_NAME.match(challenge):
                     return (

@@ -23,8 +23,9 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.games import registry
 from adjudicator.mail.addresses import single as single_address
+from adjudicator.mail.reading import MailIn
 from adjudicator.models import Challenge, Game, Seat, utcnow
-from adjudicator.services import play, reports
+from adjudicator.services import commands, play, reports
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -237,9 +238,28 @@ def join(
     return True
 
 
+def resign(
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    inbound_id: int,
+    game: Game,
+    seat: Seat,
+    sections: commands.Sections | None = None,
+) -> None:
+    """The seat's player gives up: the game is over, and they and the game master are told."""
+    game.status = "finished"
+    game.finished_at = utcnow()
+    game.result = f"{seat.seat} resigned"
+    game.score = [-1]
+    session.flush()
+    reports.reply_game_over(session, runtime, mail, inbound_id, game, seat, sections)
+    reports.tell_gm(session, runtime, game)
+
+
 def leaderboard(session: Session, challenge: Challenge) -> list[Game]:
-    """Games of a shared deal, best first by the game's own score (Thermopyles: win, graveyard,
-    fewer turns); unscored games last."""
+    """Games of a shared deal, best first by the game's own score (``Outcome.score``, compared
+    entry by entry); unscored games last."""
     games = list(session.scalars(select(Game).where(Game.challenge_id == challenge.id)))
     return sorted(games, key=lambda game: (game.score or [-99], -game.id), reverse=True)
 

@@ -14,7 +14,8 @@ from adjudicator.services import commands, subjects
 @dataclass(frozen=True)
 class OrderSet:
     """The order lines read: ``report`` is None when they hold no order (commands and chatter
-    only); ``text`` is the set as it would be filed, joined to the earlier one for ADD."""
+    only); ``text`` is the set as it would be filed, joined to the earlier one where the
+    game's orders ask for that (``Game.joined_orders``)."""
 
     report: OrderReport | None
     text: str
@@ -56,9 +57,8 @@ def read(
         if not subject_only:
             commands.set_aside(trial.lines, sections)
         return OrderSet(None, "", False)
-    if isinstance(trial.orders, dict) and trial.orders.get("add") and earlier is not None:
-        # ADD: the new lines join the set on file; parsing them together re-checks every limit.
-        added = [line for line in lines if line.strip().upper() != "ADD"]
-        text = earlier + "\n" + "\n".join(added)
-        return OrderSet(rules.parse_orders(state, seat, text), text, True)
+    joined = None if earlier is None else rules.joined_orders(trial.orders, lines, earlier)
+    if joined is not None:
+        # The new lines join the set on file; parsing them together re-checks every limit.
+        return OrderSet(rules.parse_orders(state, seat, joined), joined, True)
     return OrderSet(trial, "\n".join(lines), False)

@@ -1,8 +1,9 @@
 """Processing one stored inbound message, step by step; each step's reason ends up as data.
 
 read → drop automatic mail → route by recipient → authenticate the sender (only mail that is not a
-seat player's own is limited) → commands and orders → store the submission → resolve (games that
-resolve on receipt) → queue the reply.
+seat player's own is limited) → new@ starts a game, help@ is answered, and mail to a reply address
+goes through the table of steps in ``seat_mail`` (commands and orders → store the submission →
+resolve, in games that resolve on receipt → queue the reply).
 """
 
 from __future__ import annotations
@@ -17,33 +18,22 @@ from sqlalchemy.orm import Session
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
-from adjudicator.mail import addresses, dkim, extract, recipients
+from adjudicator.mail import addresses, dkim, recipients
 from adjudicator.mail.reading import MailIn, Unreadable, read
-from adjudicator.models import Game, InboundMessage, Seat, Submission, utcnow
+from adjudicator.models import Game, InboundMessage, utcnow
 from adjudicator.services import (
     commands,
-    gm,
     lifecycle,
-    on_file,
-    orders,
     play,
-    preferences,
     reports,
     safety,
 )
 from adjudicator.services.bounces import returned_mail
 from adjudicator.services.runtime import Runtime
+from adjudicator.services.seat_mail import mail_lines, seat_mail, seat_reading
+from adjudicator.services.verdict import Verdict
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """How processing ended: received → done | ignored | rejected | failed, and why."""
-
-    status: str
-    reason: str
-    game_id: int | None = None
 
 
 def process(runtime: Runtime, inbound_id: int) -> Verdict:
@@ -180,26 +170,6 @@ def handle(
     return seat_mail(session, runtime, mail, record, route)
 
 
-def mail_lines(mail: MailIn) -> list[str]:
-    lines = [line for line in extract.order_lines(mail.text) if line.strip()]
-    if not lines:
-        subject = extract.subject_line(mail.subject)
-        lines = [subject] if subject else []
-    return lines
-
-
-def seat_reading(mail: MailIn) -> tuple[commands.Reading, bool]:
-    """The mail's commands and other lines, and whether its only line is the subject (an empty
-    body: the subject is then read as the mail, and dropped silently if it says nothing)."""
-    own = extract.own_text(mail.text)
-    body = [line for line in own.lines if line.strip()]
-    subject = extract.subject_line(mail.subject)
-    games = [(key, rules.title) for key, rules in registry.games().items()]
-    if body:
-        return commands.with_unread(commands.read(body, subject, games), own), False
-    return commands.read([subject] if subject else [], None, games), True
-
-
 def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
     request = commands.parse_new(mail_lines(mail))
     if request is None or isinstance(request, str):
@@ -252,219 +222,6 @@ def start_gm_game(
         return Verdict("done", f"game {made.id} formed; invitations sent", made.id)
     reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": made.reason})
     return Verdict("rejected", made.reason)
-
-
-def dkim_refusal(
-    session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage, game: Game
-) -> Verdict | None:
-    """For a game that requires DKIM, the refusal of mail whose signature did not pass: the
-    From line alone proves nothing, so such a game acts on nothing unverified (nor its GM's)."""
-    if not game.require_dkim or record.dkim.startswith("pass"):
-        return None
-    details = {"game": game, "verdict": record.dkim or "not checked"}
-    reports.reply_problem(session, runtime, mail, record.id, "dkim-required", details)
-    return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
-
-
-def gm_mail(
-    session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage, game: Game
-) -> Verdict:
-    if game.gm is None or game.gm.address != mail.sender:
-        reports.reply_problem(
-            session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": "game master"}
-        )
-        return Verdict("rejected", f"{mail.sender} is not game {game.id}'s game master", game.id)
-    refused = dkim_refusal(session, runtime, mail, record, game)
-    if refused is not None:
-        return refused
-    results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
-    reports.gm_reply(session, runtime, game, mail, record.id, results)
-    done = sum(result.done for result in results)
-    return Verdict("done", f"game-master commands: {done} of {len(results)} done", game.id)
-
-
-def seat_mail(
-    session: Session,
-    runtime: Runtime,
-    mail: MailIn,
-    record: InboundMessage,
-    route: addresses.SeatRoute,
-) -> Verdict:
-    query = select(Game).where(Game.id == route.game_id)
-    if runtime.db.is_postgres:
-        query = query.with_for_update()  # one resolution at a time per game
-    game = session.scalar(query)
-    if game is not None and route.seat == "gm":
-        return gm_mail(session, runtime, mail, record, game)
-    seat = session.scalar(
-        select(Seat).where(Seat.game_id == route.game_id, Seat.seat == route.seat)
-    )
-    if game is None or seat is None:
-        reports.reply_problem(
-            session, runtime, mail, record.id, "bad-token", {"why": "no such game"}
-        )
-        return Verdict("rejected", "reply address names no game")
-    if seat.player.address != mail.sender:
-        reports.reply_problem(
-            session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": seat.seat}
-        )
-        return Verdict("rejected", f"{mail.sender} does not hold seat {seat.seat}", game.id)
-    refused = dkim_refusal(session, runtime, mail, record, game)
-    if refused is not None:
-        return refused
-    if route.version != seat.key_version:
-        # The seat was handed to another player: this address no longer plays it.
-        reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": "replaced"})
-        return Verdict("rejected", "reply address of a replaced seat", game.id)
-    reading, subject_only = seat_reading(mail)
-    sections = commands.Sections(ignored=list(reading.ignored))
-    now = utcnow()
-    for command in reading.commands:
-        if command.word in ("PREFERENCES", "FORMAT", "VACATION"):
-            zone = seat.player.timezone or game.timezone
-            done, message = preferences.run(seat.player, command, zone, now)
-            sections.did(command, message, done)
-    found = reading.words()
-    order_lines = list(reading.others)
-    if game.status == "forming":
-        # The last JOIN starts the game: its player's welcome answers the mail and says so.
-        last = "JOIN" in found and all(
-            other.joined_at is not None for other in game.seats if other.id != seat.id
-        )
-        for command in reading.commands:
-            if command.word == "JOIN":
-                started_now = "; every player has joined, so the game has started" if last else ""
-                sections.did(command, "your seat is taken" + started_now)
-            elif command.word not in ("PREFERENCES", "FORMAT", "VACATION"):
-                sections.skip(command.line, "the game starts when every player has joined")
-        unread = "the game has not started yet"
-        if last:
-            unread = "the game starts with this mail; send it again"
-        for line in order_lines:
-            sections.skip(line, f"not read: {unread}")
-        answering = reports.Answering(seat, mail.message_id, sections)
-        started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering)
-        if not started:
-            reports.invitation_status(session, runtime, mail, record.id, game, seat, sections)
-        return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
-    if game.status != "active":
-        reports.reply_game_over(session, runtime, mail, record.id, game, seat, sections)
-        return Verdict("done", "game is over; status sent", game.id)
-    resigned = reading.first("RESIGN")
-    if resigned is not None:
-        sections.did(resigned, f"you resigned; game {game.id} is over")
-        for line in order_lines:
-            sections.skip(line, "not read: you resigned in the same mail")
-        reports.resign(session, runtime, mail, record.id, game, seat, sections)
-        return Verdict("done", "resigned", game.id)
-    joined = reading.first("JOIN")
-    if joined is not None:
-        sections.skip(joined.line, "you have already joined this game")
-    waiting = reading.first("WAIT")
-    if waiting is not None and play.rules_for(game).resolves_on_receipt:
-        sections.skip(waiting.line, "WAIT is for games with deadlines; this one moves on receipt")
-    elif waiting is not None:
-        sections.did(
-            waiting,
-            "You asked to WAIT: this turn is processed at its deadline, not earlier, even when "
-            "everyone has sent orders",
-        )
-        # Kept as a submission of its own, so the request is on record for this turn.
-        session.add(
-            Submission(
-                game_id=game.id,
-                seat=seat.seat,
-                turn_number=play.latest_turn(session, game.id).number + 1,
-                inbound_id=record.id,
-                text="WAIT",
-                report=[],
-                orders=None,
-                accepted=False,
-                wait=True,
-            )
-        )
-    rules = play.rules_for(game)
-    turn = play.latest_turn(session, game.id)
-    state = rules.load(turn.state)
-    earlier = on_file.orders_text_on_file(session, game, seat.seat, turn.number + 1)
-    got = orders.read(
-        rules, state, seat.seat, order_lines, reading, sections, earlier, subject_only
-    )
-    if got.report is None:
-        reports.reply_status(session, runtime, mail, record.id, game, seat, reading, sections)
-        return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
-    report, text, merged = got.report, got.text, got.merged
-    filed = orders.files(rules, report)
-    submission = Submission(
-        game_id=game.id,
-        seat=seat.seat,
-        turn_number=turn.number + 1,
-        inbound_id=record.id,
-        text=text,
-        report=[reports.line_json(line) for line in report.lines],
-        orders=report.orders,
-        accepted=filed,
-    )
-    session.add(submission)
-    session.flush()
-    if filed and rules.resolves_on_receipt:
-        new_turn, resolution = play.apply_orders(
-            session, game, {seat.seat: report.orders}, reason="orders"
-        )
-        # The next decision gets its own deadline, opened before the reports so that they
-        # announce it; the answered decision's calendar entry is withdrawn in them.
-        now = utcnow()
-        stale = reports.overtaken(game, new_turn.number, now)
-        lifecycle.open_deadline(game, now)
-        shown = commands.sift(report, sections)
-        reports.turn_report(
-            session,
-            runtime,
-            game,
-            seat,
-            new_turn,
-            resolution,
-            shown,
-            mail,
-            reading,
-            sections,
-            overtaken=stale,
-        )
-        # A game of several players that moves on each answer (one decision at a time): the
-        # others see every step too.
-        for other in game.seats:
-            if other.id != seat.id:
-                reports.turn_report(
-                    session, runtime, game, other, new_turn, resolution, None, None, overtaken=stale
-                )
-        return Verdict("done", f"turn {new_turn.number} resolved", game.id)
-    # Processed after the turn it was written for had been resolved: say so, never drop it.
-    late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
-    filing = {
-        "for_turn": turn.number + 1,
-        "merged": merged,
-        "replaced": earlier is not None and not merged,
-        "too_late_for": turn.number if late else None,
-        "received": f"{record.received_at:%H:%M:%S} UTC",
-    }
-    shown = commands.sift(report, sections)
-    reports.receipt(session, runtime, mail, record.id, game, seat, shown, reading, sections, filing)
-    if not filed:
-        return Verdict("done", "orders not accepted; receipt sent", game.id)
-    if not report.ok:
-        # Filed without its refused lines: it stands at the deadline, but the turn is not
-        # resolved early on it, so the player has the time left to put the lines right.
-        return Verdict("done", "orders stored without their refused lines", game.id)
-    if (
-        game.early
-        and not game.paused
-        and game.early_delay_minutes == 0
-        and on_file.everyone_submitted(session, game)
-    ):
-        # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
-        # (With a delay, the tick starts it once the last orders are old enough.)
-        runtime.later(session, "adjudicate", game.id)
-    return Verdict("done", "orders stored", game.id)
 
 
 def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:

@@ -275,7 +275,7 @@ class GamePage:
 
     @property
     def strength(self) -> SideStrength | None:
-        return _strength_of(self.live_turns)
+        return _strength_of(play.rules_for(self.game), self.live_turns)
 
 
 def _seat_rows(
@@ -371,29 +371,19 @@ class SideStrength:
     loss_limit: int | None
 
 
-def _strength_of(turns: list[TurnPage]) -> SideStrength | None:
-    """Read from the public views: a game whose view has per-area units and per-side losses
-    (2 de Mayo) gets the chart; others have no sides to compare."""
-    if not turns or not all(
-        isinstance(t.view.get("areas"), dict) and isinstance(t.view.get("losses"), dict)
-        for t in turns
-    ):
+def _strength_of(rules: Rules[Any], turns: list[TurnPage]) -> SideStrength | None:
+    """The game's own reading of its public views (``Game.strength``); None where it has no
+    sides to compare."""
+    if not turns:
         return None
-    sides = list(turns[0].view["losses"])
-    on_map: dict[str, list[int]] = {side: [] for side in sides}
-    losses: dict[str, list[int]] = {side: [] for side in sides}
-    for turn in turns:
-        for side in sides:
-            on_map[side].append(
-                sum(int(units.get(side, 0)) for units in turn.view["areas"].values())
-            )
-            losses[side].append(int(turn.view["losses"].get(side, 0)))
-    limit = turns[-1].view.get("loss_limit")
+    found = rules.strength([turn.view for turn in turns])
+    if found is None:
+        return None
     return SideStrength(
         turns=[turn.number for turn in turns],
-        on_map=on_map,
-        losses=losses,
-        loss_limit=int(limit) if isinstance(limit, int) else None,
+        on_map={side: list(counts) for side, counts in found.on_map.items()},
+        losses={side: list(counts) for side, counts in found.losses.items()},
+        loss_limit=found.loss_limit,
     )
 
 
@@ -410,7 +400,7 @@ class RankedEntry:
     status: str
     result: str
     won: bool | None  # None while the entry is still being played
-    value: int | None  # the charted number (e.g. Persians in the Graveyard)
+    value: int | None  # the charted number (the game's ``ranking_axis``)
 
 
 @dataclass(frozen=True)
@@ -429,21 +419,18 @@ class Leaderboard:
         return dict(sorted(bins.items()))
 
 
-# The score component a shared deal's spread is charted by, per game: the game's own leaderboard
-# score is (won, Persians in the Graveyard, -turns) for Thermopyles (see its ``outcome``).
-SPREAD_AXES: dict[str, tuple[str, int]] = {"thermopyles": ("Persians in the Graveyard", 1)}
-
-
 def challenge_leaderboard(session: Session, name: str) -> Leaderboard | None:
     found = challenge_games(session, name)
     if found is None:
         return None
     challenge, games = found
-    axis = SPREAD_AXES.get(challenge.game_key)
+    rules = registry.get(challenge.game_key)
+    # Beside the rank, the one figure of the score that the game says its spread is charted by.
+    axis = rules.ranking_axis if rules is not None else None
     entries = []
     for rank, game in enumerate(games, start=1):
         score = [int(x) for x in game.score] if game.score else []
-        value = score[axis[1]] if axis and len(score) > axis[1] else None
+        value = score[axis.index] if axis and len(score) > axis.index else None
         entries.append(
             RankedEntry(
                 rank=rank,
@@ -456,4 +443,4 @@ def challenge_leaderboard(session: Session, name: str) -> Leaderboard | None:
                 value=value,
             )
         )
-    return Leaderboard(challenge, entries, axis[0] if axis else None)
+    return Leaderboard(challenge, entries, axis.label if axis else None)

@@ -629,24 +629,6 @@ def reply_game_over(
     )
 
 
-def resign(
-    session: Session,
-    runtime: Runtime,
-    mail: MailIn,
-    inbound_id: int,
-    game: Game,
-    seat: Seat,
-    sections: commands.Sections | None = None,
-) -> None:
-    game.status = "finished"
-    game.finished_at = utcnow()
-    game.result = f"{seat.seat} resigned"
-    game.score = [-1]
-    session.flush()
-    reply_game_over(session, runtime, mail, inbound_id, game, seat, sections)
-    tell_gm(session, runtime, game)
-
-
 def answer_sender(
     session: Session,
     runtime: Runtime,

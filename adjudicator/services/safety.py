@@ -5,8 +5,9 @@ below fall only on mail that is not *authenticated*: mail to a seat's (or game m
 address, whose token checks out, from the address holding that seat (and DKIM-signed where the
 game requires it). The token is a secret only that player was mailed; mail carrying it from them
 is their play, and no amount of mail that merely claims their address may hold it back. Such
-mail has no limit at all: live play where each answer is one mail (Musket & Pike) sends many an
-hour, every reply goes back to the seat's own player, and one seat's mail only moves its game.
+mail has no limit at all: live play where each answer is one mail (a game of one decision at a
+time) sends many an hour, every reply goes back to the seat's own player, and one seat's mail
+only moves its game.
 
 Everything else (new@, help@, wrong sender, bad token, ...) is answered to a From line that may
 be forged, so it is what is limited, decided from stored facts (the inbound rows and the outbox)

@@ -1,4 +1,4 @@
-"""The Subject of every mail about a game: ``[pbem #12] 2 de Mayo · turn 4 results``.
+"""The Subject of every mail about a game: ``[pbem #12] <game title> · turn 4 results``.
 
 A game's mail stays one conversation through Message-ID, In-Reply-To and References
 (mailer.thread_headers), which is what mail clients thread by; so the subject is free to say what

@@ -16,6 +16,7 @@ from adjudicator.core.contract import (
     OrderReport,
     Outcome,
     Resolution,
+    Strength,
 )
 from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, open_orders, receipts
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
@@ -24,7 +25,7 @@ from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
 from adjudicator.games.dos_de_mayo.setup import new_game
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side
 from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
-from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden
+from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden, strength
 from adjudicator.games.dos_de_mayo.view import view as view_of
 
 
@@ -144,6 +145,15 @@ class DosDeMayo(Game[Position]):
 
         order_set = order_set_from_json(orders)
         return None if isinstance(order_set, str) else "\n".join(order_set.lines())
+
+    def joined_orders(self, orders: JSON, lines: Sequence[str], earlier: str) -> str | None:
+        # A set that starts with ADD joins the one on file (the ADD line itself goes).
+        if not (isinstance(orders, dict) and orders.get("add")):
+            return None
+        return "\n".join([earlier, *(line for line in lines if line.strip().upper() != "ADD")])
+
+    def strength(self, views: Sequence[JSON]) -> Strength | None:
+        return strength(views)
 
     def adjudicate_case(self, data: JSON) -> JSON | None:
         from adjudicator.games.dos_de_mayo.stateless import adjudicate_case

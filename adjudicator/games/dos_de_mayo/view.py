@@ -4,10 +4,12 @@ the no-leak check. A side sees its own hand only; everyone sees hand sizes and p
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.chance import permutation
+from adjudicator.core.contract import JSON, Strength
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.codec import last_json
@@ -116,3 +118,26 @@ def scramble_hidden(position: Position, seat: str | None, salt: int) -> Position
         else:
             position = _redeal(position, side, key)
     return position
+
+
+def strength(views: Sequence[JSON]) -> Strength | None:
+    """Each side's units on the map (summed over the areas) and losses after each public view;
+    None unless every view has both (a view stored by an older version may lack them)."""
+    shown = [
+        view
+        for view in views
+        if isinstance(view, dict)
+        and isinstance(view.get("areas"), dict)
+        and isinstance(view.get("losses"), dict)
+    ]
+    if not shown or len(shown) != len(views):
+        return None
+    sides = list(shown[0]["losses"])
+    on_map = {side: tuple(_on_map(view, side) for view in shown) for side in sides}
+    losses = {side: tuple(int(view["losses"].get(side, 0)) for view in shown) for side in sides}
+    limit = shown[-1].get("loss_limit")
+    return Strength(on_map, losses, limit if isinstance(limit, int) else None)
+
+
+def _on_map(view: dict[str, Any], side: str) -> int:
+    return sum(int(units.get(side, 0)) for units in view["areas"].values())

@@ -15,6 +15,7 @@ from adjudicator.core.contract import (
     OrderOutcome,
     OrderReport,
     Outcome,
+    RankingAxis,
     Resolution,
 )
 from adjudicator.core.words import counted
@@ -67,6 +68,8 @@ class Thermopyles(Game[Position]):
     options = _options()
     schema_version = SCHEMA
     resolves_on_receipt = True
+    # A shared deal ranks by the game's score; beside it, how many Persians fell.
+    ranking_axis = RankingAxis("Persians in the Graveyard", 1)
 
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
         chosen = self.check_options(options)

@@ -1,0 +1,476 @@
+"""Mail to a reply address (a seat's, or the game master's), as an ordered table of steps.
+
+Each step looks at one concern of the mail and either answers it, ending its way with a
+``Verdict``, or returns None to let the next step go on; what a step learns (the game, the seat,
+the commands read, the reply's sections) it leaves on the ``SeatMail`` for the steps after it.
+Read top to bottom, ``STEPS`` is the whole of what the service does with a player's mail:
+
+ 1. the game, locked; the game master's address goes to ``gm_mail``
+ 2. the seat, and the sender must be its player
+ 3. DKIM, where the game requires it
+ 4. the key version: a replaced seat's old address plays no more
+ 5. the commands read, and the preferences set at once
+ 6. a game still forming: JOIN (the last one starts it)
+ 7. a game over: its status
+ 8. RESIGN
+ 9. notes on JOIN (again) and WAIT
+10. the orders read; a mail of commands only is answered with the status
+11. the order set filed
+12. a game that resolves on receipt: the turn played, and every seat told
+13. the receipt
+14. early adjudication, once every seat has orders on file
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator.core.contract import Game as Rules
+from adjudicator.core.contract import OrderReport
+from adjudicator.games import registry
+from adjudicator.mail import addresses, extract
+from adjudicator.mail.reading import MailIn
+from adjudicator.models import Game, InboundMessage, Seat, Submission, Turn, utcnow
+from adjudicator.services import (
+    commands,
+    gm,
+    lifecycle,
+    on_file,
+    orders,
+    play,
+    preferences,
+    reports,
+)
+from adjudicator.services.runtime import Runtime
+from adjudicator.services.verdict import Verdict
+
+# Commands that change the player's own settings, done whatever the game's state.
+_PERSONAL = ("PREFERENCES", "FORMAT", "VACATION")
+
+
+@dataclass
+class SeatMail:
+    """One mail to a reply address on its way through ``STEPS``: what came in, and what the
+    steps so far have found out. A field is set by the step named beside it."""
+
+    session: Session
+    runtime: Runtime
+    mail: MailIn
+    record: InboundMessage
+    route: addresses.SeatRoute
+    game: Game = field(init=False)  # 1
+    seat: Seat = field(init=False)  # 2
+    reading: commands.Reading = field(init=False)  # 5
+    subject_only: bool = False  # 5
+    sections: commands.Sections = field(default_factory=commands.Sections)  # 5
+    turn: Turn = field(init=False)  # 10: the latest turn; orders are for the one after it
+    earlier: str | None = None  # 10: the set on file for that turn, if any
+    got: orders.OrderSet = field(init=False)  # 10
+    filed: bool = False  # 11
+
+    def problem(self, kind: str, details: dict[str, Any]) -> None:
+        """Answer the sender with a problem reply of this kind."""
+        reports.reply_problem(self.session, self.runtime, self.mail, self.record.id, kind, details)
+
+    def rules(self) -> Rules[Any]:
+        return play.rules_for(self.game)
+
+    @property
+    def report(self) -> OrderReport:
+        assert self.got.report is not None  # step 10 ends the way of a mail without orders
+        return self.got.report
+
+
+Step = Callable[[SeatMail], Verdict | None]
+
+
+def seat_mail(
+    session: Session,
+    runtime: Runtime,
+    mail: MailIn,
+    record: InboundMessage,
+    route: addresses.SeatRoute,
+) -> Verdict:
+    """Take the mail through ``STEPS`` until one of them answers it."""
+    context = SeatMail(session, runtime, mail, record, route)
+    for step in STEPS:
+        verdict = step(context)
+        if verdict is not None:
+            return verdict
+    raise AssertionError("the last step always answers")  # pragma: no cover
+
+
+def mail_lines(mail: MailIn) -> list[str]:
+    """The lines the sender wrote (the subject, when the body has none)."""
+    lines = [line for line in extract.order_lines(mail.text) if line.strip()]
+    if not lines:
+        subject = extract.subject_line(mail.subject)
+        lines = [subject] if subject else []
+    return lines
+
+
+def seat_reading(mail: MailIn) -> tuple[commands.Reading, bool]:
+    """The mail's commands and other lines, and whether its only line is the subject (an empty
+    body: the subject is then read as the mail, and dropped silently if it says nothing)."""
+    own = extract.own_text(mail.text)
+    body = [line for line in own.lines if line.strip()]
+    subject = extract.subject_line(mail.subject)
+    games = [(key, rules.title) for key, rules in registry.games().items()]
+    if body:
+        return commands.with_unread(commands.read(body, subject, games), own), False
+    return commands.read([subject] if subject else [], None, games), True
+
+
+def dkim_refusal(
+    session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage, game: Game
+) -> Verdict | None:
+    """For a game that requires DKIM, the refusal of mail whose signature did not pass: the
+    From line alone proves nothing, so such a game acts on nothing unverified (nor its GM's)."""
+    if not game.require_dkim or record.dkim.startswith("pass"):
+        return None
+    details = {"game": game, "verdict": record.dkim or "not checked"}
+    reports.reply_problem(session, runtime, mail, record.id, "dkim-required", details)
+    return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
+
+
+def gm_mail(
+    session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage, game: Game
+) -> Verdict:
+    """Mail to the game master's address: its commands run, and answered in one reply."""
+    if game.gm is None or game.gm.address != mail.sender:
+        reports.reply_problem(
+            session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": "game master"}
+        )
+        return Verdict("rejected", f"{mail.sender} is not game {game.id}'s game master", game.id)
+    refused = dkim_refusal(session, runtime, mail, record, game)
+    if refused is not None:
+        return refused
+    results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
+    reports.gm_reply(session, runtime, game, mail, record.id, results)
+    done = sum(result.done for result in results)
+    return Verdict("done", f"game-master commands: {done} of {len(results)} done", game.id)
+
+
+# 1.
+def find_game(context: SeatMail) -> Verdict | None:
+    query = select(Game).where(Game.id == context.route.game_id)
+    if context.runtime.db.is_postgres:
+        query = query.with_for_update()  # one resolution at a time per game
+    game = context.session.scalar(query)
+    if game is None:
+        context.problem("bad-token", {"why": "no such game"})
+        return Verdict("rejected", "reply address names no game")
+    context.game = game
+    if context.route.seat == "gm":
+        return gm_mail(context.session, context.runtime, context.mail, context.record, game)
+    return None
+
+
+# 2.
+def check_sender(context: SeatMail) -> Verdict | None:
+    route, game = context.route, context.game
+    seat = context.session.scalar(
+        select(Seat).where(Seat.game_id == route.game_id, Seat.seat == route.seat)
+    )
+    if seat is None:
+        context.problem("bad-token", {"why": "no such game"})
+        return Verdict("rejected", "reply address names no game")
+    if seat.player.address != context.mail.sender:
+        context.problem("wrong-sender", {"game": game, "seat": seat.seat})
+        return Verdict("rejected", f"{context.mail.sender} does not hold seat {seat.seat}", game.id)
+    context.seat = seat
+    return None
+
+
+# 3.
+def check_dkim(context: SeatMail) -> Verdict | None:
+    return dkim_refusal(
+        context.session, context.runtime, context.mail, context.record, context.game
+    )
+
+
+# 4.
+def check_key_version(context: SeatMail) -> Verdict | None:
+    if context.route.version == context.seat.key_version:
+        return None
+    # The seat was handed to another player: this address no longer plays it.
+    context.problem("bad-token", {"why": "replaced"})
+    return Verdict("rejected", "reply address of a replaced seat", context.game.id)
+
+
+# 5.
+def read_commands(context: SeatMail) -> Verdict | None:
+    context.reading, context.subject_only = seat_reading(context.mail)
+    context.sections = commands.Sections(ignored=list(context.reading.ignored))
+    now = utcnow()
+    for command in context.reading.commands:
+        if command.word in _PERSONAL:
+            zone = context.seat.player.timezone or context.game.timezone
+            done, message = preferences.run(context.seat.player, command, zone, now)
+            context.sections.did(command, message, done)
+    return None
+
+
+# 6.
+def forming(context: SeatMail) -> Verdict | None:
+    game, seat, sections = context.game, context.seat, context.sections
+    if game.status != "forming":
+        return None
+    found = context.reading.words()
+    # The last JOIN starts the game: its player's welcome answers the mail and says so.
+    last = "JOIN" in found and all(
+        other.joined_at is not None for other in game.seats if other.id != seat.id
+    )
+    for command in context.reading.commands:
+        if command.word == "JOIN":
+            started_now = "; every player has joined, so the game has started" if last else ""
+            sections.did(command, "your seat is taken" + started_now)
+        elif command.word not in _PERSONAL:
+            sections.skip(command.line, "the game starts when every player has joined")
+    unread = (
+        "the game starts with this mail; send it again" if last else "the game has not started yet"
+    )
+    for line in context.reading.others:
+        sections.skip(line, f"not read: {unread}")
+    answering = reports.Answering(seat, context.mail.message_id, sections)
+    session, runtime = context.session, context.runtime
+    started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering)
+    if not started:
+        reports.invitation_status(
+            session, runtime, context.mail, context.record.id, game, seat, sections
+        )
+    return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
+
+
+# 7.
+def game_over(context: SeatMail) -> Verdict | None:
+    if context.game.status == "active":
+        return None
+    reports.reply_game_over(
+        context.session,
+        context.runtime,
+        context.mail,
+        context.record.id,
+        context.game,
+        context.seat,
+        context.sections,
+    )
+    return Verdict("done", "game is over; status sent", context.game.id)
+
+
+# 8.
+def resign(context: SeatMail) -> Verdict | None:
+    resigned = context.reading.first("RESIGN")
+    if resigned is None:
+        return None
+    game = context.game
+    context.sections.did(resigned, f"you resigned; game {game.id} is over")
+    for line in context.reading.others:
+        context.sections.skip(line, "not read: you resigned in the same mail")
+    lifecycle.resign(
+        context.session,
+        context.runtime,
+        context.mail,
+        context.record.id,
+        game,
+        context.seat,
+        context.sections,
+    )
+    return Verdict("done", "resigned", game.id)
+
+
+# 9.
+def join_and_wait(context: SeatMail) -> Verdict | None:
+    reading, sections, game = context.reading, context.sections, context.game
+    joined = reading.first("JOIN")
+    if joined is not None:
+        sections.skip(joined.line, "you have already joined this game")
+    waiting = reading.first("WAIT")
+    if waiting is None:
+        return None
+    if context.rules().resolves_on_receipt:
+        sections.skip(waiting.line, "WAIT is for games with deadlines; this one moves on receipt")
+        return None
+    sections.did(
+        waiting,
+        "You asked to WAIT: this turn is processed at its deadline, not earlier, even when "
+        "everyone has sent orders",
+    )
+    # Kept as a submission of its own, so the request is on record for this turn.
+    context.session.add(
+        Submission(
+            game_id=game.id,
+            seat=context.seat.seat,
+            turn_number=play.latest_turn(context.session, game.id).number + 1,
+            inbound_id=context.record.id,
+            text="WAIT",
+            report=[],
+            orders=None,
+            accepted=False,
+            wait=True,
+        )
+    )
+    return None
+
+
+# 10.
+def read_orders(context: SeatMail) -> Verdict | None:
+    session, game, seat = context.session, context.game, context.seat
+    rules = context.rules()
+    context.turn = play.latest_turn(session, game.id)
+    state = rules.load(context.turn.state)
+    context.earlier = on_file.orders_text_on_file(session, game, seat.seat, context.turn.number + 1)
+    context.got = orders.read(
+        rules,
+        state,
+        seat.seat,
+        list(context.reading.others),
+        context.reading,
+        context.sections,
+        context.earlier,
+        context.subject_only,
+    )
+    if context.got.report is not None:
+        return None
+    reports.reply_status(
+        session,
+        context.runtime,
+        context.mail,
+        context.record.id,
+        game,
+        seat,
+        context.reading,
+        context.sections,
+    )
+    found = context.reading.words()
+    return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
+
+
+# 11.
+def file_orders(context: SeatMail) -> Verdict | None:
+    report = context.report
+    context.filed = orders.files(context.rules(), report)
+    context.session.add(
+        Submission(
+            game_id=context.game.id,
+            seat=context.seat.seat,
+            turn_number=context.turn.number + 1,
+            inbound_id=context.record.id,
+            text=context.got.text,
+            report=[reports.line_json(line) for line in report.lines],
+            orders=report.orders,
+            accepted=context.filed,
+        )
+    )
+    context.session.flush()
+    return None
+
+
+# 12.
+def resolve_on_receipt(context: SeatMail) -> Verdict | None:
+    if not (context.filed and context.rules().resolves_on_receipt):
+        return None
+    session, runtime, game, seat = context.session, context.runtime, context.game, context.seat
+    report = context.report
+    new_turn, resolution = play.apply_orders(
+        session, game, {seat.seat: report.orders}, reason="orders"
+    )
+    # The next decision gets its own deadline, opened before the reports so that they
+    # announce it; the answered decision's calendar entry is withdrawn in them.
+    now = utcnow()
+    stale = reports.overtaken(game, new_turn.number, now)
+    lifecycle.open_deadline(game, now)
+    shown = commands.sift(report, context.sections)
+    reports.turn_report(
+        session,
+        runtime,
+        game,
+        seat,
+        new_turn,
+        resolution,
+        shown,
+        context.mail,
+        context.reading,
+        context.sections,
+        overtaken=stale,
+    )
+    # A game of several players that moves on each answer (one decision at a time): the
+    # others see every step too.
+    for other in game.seats:
+        if other.id != seat.id:
+            reports.turn_report(
+                session, runtime, game, other, new_turn, resolution, None, None, overtaken=stale
+            )
+    return Verdict("done", f"turn {new_turn.number} resolved", game.id)
+
+
+# 13.
+def send_receipt(context: SeatMail) -> Verdict | None:
+    turn, record, got = context.turn, context.record, context.got
+    # Processed after the turn it was written for had been resolved: say so, never drop it.
+    late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
+    filing = {
+        "for_turn": turn.number + 1,
+        "merged": got.merged,
+        "replaced": context.earlier is not None and not got.merged,
+        "too_late_for": turn.number if late else None,
+        "received": f"{record.received_at:%H:%M:%S} UTC",
+    }
+    shown = commands.sift(context.report, context.sections)
+    reports.receipt(
+        context.session,
+        context.runtime,
+        context.mail,
+        record.id,
+        context.game,
+        context.seat,
+        shown,
+        context.reading,
+        context.sections,
+        filing,
+    )
+    if not context.filed:
+        return Verdict("done", "orders not accepted; receipt sent", context.game.id)
+    if not context.report.ok:
+        # Filed without its refused lines: it stands at the deadline, but the turn is not
+        # resolved early on it, so the player has the time left to put the lines right.
+        return Verdict("done", "orders stored without their refused lines", context.game.id)
+    return None
+
+
+# 14.
+def adjudicate_early(context: SeatMail) -> Verdict | None:
+    game, session = context.game, context.session
+    if (
+        game.early
+        and not game.paused
+        and game.early_delay_minutes == 0
+        and on_file.everyone_submitted(session, game)
+    ):
+        # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
+        # (With a delay, the tick starts it once the last orders are old enough.)
+        context.runtime.later(session, "adjudicate", game.id)
+    return Verdict("done", "orders stored", game.id)
+
+
+STEPS: tuple[Step, ...] = (
+    find_game,
+    check_sender,
+    check_dkim,
+    check_key_version,
+    read_commands,
+    forming,
+    game_over,
+    resign,
+    join_and_wait,
+    read_orders,
+    file_orders,
+    resolve_on_receipt,
+    send_receipt,
+    adjudicate_early,
+)

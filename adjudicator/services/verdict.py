@@ -1,0 +1,14 @@
+"""How the processing of one inbound message ended, as stored on its row."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How processing ended: received → done | ignored | rejected | failed, and why."""
+
+    status: str
+    reason: str
+    game_id: int | None = None
