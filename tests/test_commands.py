@@ -11,7 +11,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, Player, Submission
-from adjudicator.services import deadlines, lifecycle, reports, ticks
+from adjudicator.services import deadlines, gm_letters, lifecycle, ticks
 from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
@@ -236,7 +236,7 @@ def test_format_text_sends_plain_text_with_the_picture_attached(runtime: Runtime
 def test_game_master_mail_is_answered_in_the_same_sections(runtime: Runtime) -> None:
     game_id, _ = new_game(runtime)
     with runtime.db.session() as session:
-        gm_address = reports.gm_address(runtime, session.get_one(Game, game_id))
+        gm_address = gm_letters.gm_address(runtime, session.get_one(Game, game_id))
     deliver_mail(runtime, compose(GM, gm_address, "Hello,\nEXTEND 24h\nEXTNED 2h\nThanks, Pepe"))
     text = answer(runtime, GM)
     assert "EXTEND 24h\n     -> done: deadline now" in section(text, "DONE")

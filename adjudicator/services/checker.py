@@ -8,7 +8,7 @@ current position for one seat, reached by a signed link only that seat's mail ca
 Reading a text is the pipeline's own reading: the player's own lines (``extract.order_lines``),
 commands sorted out (``commands.read``), then ``orders.read`` (chatter beside commands set aside,
 ADD joined to the set on file), the report shown as the receipt shows it (``commands.sift`` and
-``reports.receipt_lines``). Commands are named, never run: the checker changes nothing.
+``replies.receipt_lines``). Commands are named, never run: the checker changes nothing.
 tests/test_help_pages.py compares its answer with the mail actually sent.
 """
 
@@ -25,7 +25,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.models import Game, Seat
-from adjudicator.services import commands, on_file, orders, play, reports
+from adjudicator.services import commands, on_file, orders, play, replies
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import text_environment
 
@@ -129,7 +129,7 @@ def check(
     context: dict[str, Any] = {"lines": [], "missing": [], "accepted": False}
     if got.report is not None:
         shown = commands.sift(got.report, sections)
-        context = reports.receipt_lines(shown, orders.files(rules, shown))
+        context = replies.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
     rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
     return Checked(bool(context["accepted"]), found, context, rendered.strip("\n"))

@@ -23,9 +23,9 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.games import registry
 from adjudicator.mail.addresses import single as single_address
-from adjudicator.mail.reading import MailIn
 from adjudicator.models import Challenge, Game, Seat, utcnow
-from adjudicator.services import commands, play, reports
+from adjudicator.services import commands, gm_letters, play, replies, reports
+from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -238,23 +238,16 @@ def join(
     return True
 
 
-def resign(
-    session: Session,
-    runtime: Runtime,
-    mail: MailIn,
-    inbound_id: int,
-    game: Game,
-    seat: Seat,
-    sections: commands.Sections | None = None,
-) -> None:
-    """The seat's player gives up: the game is over, and they and the game master are told."""
+def resign(reply: Reply, game: Game, seat: Seat, sections: commands.Sections | None = None) -> None:
+    """The seat's player gives up in the mail ``reply`` answers: the game is over, and they and
+    the game master are told."""
     game.status = "finished"
     game.finished_at = utcnow()
     game.result = f"{seat.seat} resigned"
     game.score = [-1]
-    session.flush()
-    reports.reply_game_over(session, runtime, mail, inbound_id, game, seat, sections)
-    reports.tell_gm(session, runtime, game)
+    reply.session.flush()
+    replies.game_over(reply, game, seat, sections)
+    gm_letters.tell_gm(reply.session, reply.runtime, game)
 
 
 def leaderboard(session: Session, challenge: Challenge) -> list[Game]:
@@ -345,7 +338,7 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
         game = session.get_one(Game, game_id)
         session.refresh(game)
         _mail_seats(session, runtime, game, "closed", "game_over", f"game:{game.id}:closed", "over")
-        reports.tell_gm(session, runtime, game)
+        gm_letters.tell_gm(session, runtime, game)
         return True
 
 

@@ -9,9 +9,25 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
+from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, OutboxMessage, Player
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import render_pair
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A mail being answered: the answer goes back to its sender, in its thread, under an outbox
+    key made from its stored row's id (so a mail processed twice is answered once)."""
+
+    session: Session
+    runtime: Runtime
+    mail: MailIn
+    inbound_id: int
+
+    @property
+    def key(self) -> str:
+        return f"inbound:{self.inbound_id}:reply"
 
 
 @dataclass(frozen=True)

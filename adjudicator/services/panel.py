@@ -18,7 +18,7 @@ from sqlalchemy import select
 from adjudicator import schedule
 from adjudicator.core import numbers
 from adjudicator.models import Game, Submission, utcnow
-from adjudicator.services import gm, play, reports
+from adjudicator.services import gm, gm_letters, play
 from adjudicator.services.runtime import Runtime
 
 # Offered in the time-zone picker after the game's and the game master's own; any IANA name
@@ -141,7 +141,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
             result=game.result,
             schedule=game.schedule,
             timezone=game.timezone,
-            command_address=reports.gm_address(runtime, game),
+            command_address=gm_letters.gm_address(runtime, game),
             gm_zone=gm_zone,
             deadline_local=schedule.shown(deadline, game.timezone, now) if deadline else None,
             deadline_utc=f"{deadline:%Y-%m-%d %H:%M} UTC" if deadline else None,

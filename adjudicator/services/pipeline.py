@@ -23,12 +23,15 @@ from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, utcnow
 from adjudicator.services import (
     commands,
+    gm_letters,
     lifecycle,
     play,
+    replies,
     reports,
     safety,
 )
 from adjudicator.services.bounces import returned_mail
+from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 from adjudicator.services.seat_mail import mail_lines, seat_mail, seat_reading
 from adjudicator.services.verdict import Verdict
@@ -134,7 +137,7 @@ def handle(
         # Acting for the first address would let anyone write "From: player, me" (and a second
         # From above a signed one is how DKIM is dodged): nothing in such a mail is read.
         details = {"why": mail.several_senders}
-        reports.reply_problem(session, runtime, mail, record.id, "several-senders", details)
+        replies.problem(Reply(session, runtime, mail, record.id), "several-senders", details)
         return Verdict("rejected", f"not from one address: {mail.several_senders}")
     target, found = known[0]
     local = target.split("@", 1)[0]
@@ -151,21 +154,21 @@ def handle(
         if limited is not None:
             if limited.notify:
                 limit = {"limit": config.sender_limit_per_hour}
-                reports.reply_problem(session, runtime, mail, record.id, safety.RATE_LIMIT, limit)
+                replies.problem(Reply(session, runtime, mail, record.id), safety.RATE_LIMIT, limit)
             return Verdict("ignored", limited.reason)
     if local == "new":
         return start_game(session, runtime, mail, record)
     if local == "help":
-        reports.reply_help(session, runtime, mail, record.id, seat_reading(mail)[0])
+        replies.send_help(Reply(session, runtime, mail, record.id), seat_reading(mail)[0])
         return Verdict("done", "help sent")
     if found.kind == "from":
         # A "reply" to a mail of ours that named no reply address: say where to write instead.
-        reports.reply_problem(
-            session, runtime, mail, record.id, "unknown-address", {"address": target}
+        replies.problem(
+            Reply(session, runtime, mail, record.id), "unknown-address", {"address": target}
         )
         return Verdict("rejected", f"sent to {target}, which reads no mail")
     if isinstance(route, str):
-        reports.reply_problem(session, runtime, mail, record.id, "bad-token", {"why": route})
+        replies.problem(Reply(session, runtime, mail, record.id), "bad-token", {"why": route})
         return Verdict("rejected", f"reply address: {route}")
     return seat_mail(session, runtime, mail, record, route)
 
@@ -174,12 +177,12 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     request = commands.parse_new(mail_lines(mail))
     if request is None or isinstance(request, str):
         why = request or "no NEW line found"
-        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
+        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
         return Verdict("rejected", why)
     rules = registry.get(request.game_key)
     if rules is None:
         why = f"there is no game called {request.game_key!r}"
-        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": why})
+        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
         return Verdict("rejected", why)
     if len(rules.seats) != 1:
         return start_gm_game(session, runtime, mail, record, request)
@@ -187,7 +190,7 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     if request.challenge:
         found = play.open_challenge(session, runtime, rules.key, request.challenge, request.options)
         if isinstance(found, str):
-            reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": found})
+            replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": found})
             return Verdict("rejected", found)
         challenge = found
     player = play.player_for(session, mail.sender, mail.sender_name)
@@ -195,7 +198,7 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
         session, runtime, rules, {rules.seats[0]: player}, request.options, challenge
     )
     if isinstance(game, str):
-        reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": game})
+        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": game})
         return Verdict("rejected", game)
     reports.game_started(session, runtime, game)
     return Verdict("done", f"started game {game.id}", game.id)
@@ -218,9 +221,9 @@ def start_gm_game(
         else lifecycle.start_game(session, runtime, settings, invite=True)
     )
     if isinstance(made, Game):
-        reports.gm_created(session, runtime, made, mail, record.id)
+        gm_letters.gm_created(Reply(session, runtime, mail, record.id), made)
         return Verdict("done", f"game {made.id} formed; invitations sent", made.id)
-    reports.reply_problem(session, runtime, mail, record.id, "bad-new", {"why": made.reason})
+    replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": made.reason})
     return Verdict("rejected", made.reason)
 
 

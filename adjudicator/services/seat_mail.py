@@ -37,15 +37,19 @@ from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, InboundMessage, Seat, Submission, Turn, utcnow
 from adjudicator.services import (
+    answers,
     commands,
     gm,
+    gm_letters,
     lifecycle,
     on_file,
     orders,
     play,
     preferences,
+    replies,
     reports,
 )
+from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 from adjudicator.services.verdict import Verdict
 
@@ -73,9 +77,13 @@ class SeatMail:
     got: orders.OrderSet = field(init=False)  # 10
     filed: bool = False  # 11
 
+    @property
+    def reply(self) -> Reply:
+        return Reply(self.session, self.runtime, self.mail, self.record.id)
+
     def problem(self, kind: str, details: dict[str, Any]) -> None:
         """Answer the sender with a problem reply of this kind."""
-        reports.reply_problem(self.session, self.runtime, self.mail, self.record.id, kind, details)
+        replies.problem(self.reply, kind, details)
 
     def rules(self) -> Rules[Any]:
         return play.rules_for(self.game)
@@ -134,7 +142,7 @@ def dkim_refusal(
     if not game.require_dkim or record.dkim.startswith("pass"):
         return None
     details = {"game": game, "verdict": record.dkim or "not checked"}
-    reports.reply_problem(session, runtime, mail, record.id, "dkim-required", details)
+    replies.problem(Reply(session, runtime, mail, record.id), "dkim-required", details)
     return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
 
 
@@ -143,15 +151,14 @@ def gm_mail(
 ) -> Verdict:
     """Mail to the game master's address: its commands run, and answered in one reply."""
     if game.gm is None or game.gm.address != mail.sender:
-        reports.reply_problem(
-            session, runtime, mail, record.id, "wrong-sender", {"game": game, "seat": "game master"}
-        )
+        details = {"game": game, "seat": "game master"}
+        replies.problem(Reply(session, runtime, mail, record.id), "wrong-sender", details)
         return Verdict("rejected", f"{mail.sender} is not game {game.id}'s game master", game.id)
     refused = dkim_refusal(session, runtime, mail, record, game)
     if refused is not None:
         return refused
     results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
-    reports.gm_reply(session, runtime, game, mail, record.id, results)
+    gm_letters.gm_reply(Reply(session, runtime, mail, record.id), game, results)
     done = sum(result.done for result in results)
     return Verdict("done", f"game-master commands: {done} of {len(results)} done", game.id)
 
@@ -241,9 +248,7 @@ def forming(context: SeatMail) -> Verdict | None:
     session, runtime = context.session, context.runtime
     started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering)
     if not started:
-        reports.invitation_status(
-            session, runtime, context.mail, context.record.id, game, seat, sections
-        )
+        replies.invitation_status(context.reply, game, seat, sections)
     return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
 
 
@@ -251,15 +256,7 @@ def forming(context: SeatMail) -> Verdict | None:
 def game_over(context: SeatMail) -> Verdict | None:
     if context.game.status == "active":
         return None
-    reports.reply_game_over(
-        context.session,
-        context.runtime,
-        context.mail,
-        context.record.id,
-        context.game,
-        context.seat,
-        context.sections,
-    )
+    replies.game_over(context.reply, context.game, context.seat, context.sections)
     return Verdict("done", "game is over; status sent", context.game.id)
 
 
@@ -272,15 +269,7 @@ def resign(context: SeatMail) -> Verdict | None:
     context.sections.did(resigned, f"you resigned; game {game.id} is over")
     for line in context.reading.others:
         context.sections.skip(line, "not read: you resigned in the same mail")
-    lifecycle.resign(
-        context.session,
-        context.runtime,
-        context.mail,
-        context.record.id,
-        game,
-        context.seat,
-        context.sections,
-    )
+    lifecycle.resign(context.reply, game, context.seat, context.sections)
     return Verdict("done", "resigned", game.id)
 
 
@@ -337,16 +326,7 @@ def read_orders(context: SeatMail) -> Verdict | None:
     )
     if context.got.report is not None:
         return None
-    reports.reply_status(
-        session,
-        context.runtime,
-        context.mail,
-        context.record.id,
-        game,
-        seat,
-        context.reading,
-        context.sections,
-    )
+    replies.status(context.reply, game, seat, context.reading, context.sections)
     found = context.reading.words()
     return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
 
@@ -362,7 +342,7 @@ def file_orders(context: SeatMail) -> Verdict | None:
             turn_number=context.turn.number + 1,
             inbound_id=context.record.id,
             text=context.got.text,
-            report=[reports.line_json(line) for line in report.lines],
+            report=[answers.line_json(line) for line in report.lines],
             orders=report.orders,
             accepted=context.filed,
         )
@@ -422,17 +402,8 @@ def send_receipt(context: SeatMail) -> Verdict | None:
         "received": f"{record.received_at:%H:%M:%S} UTC",
     }
     shown = commands.sift(context.report, context.sections)
-    reports.receipt(
-        context.session,
-        context.runtime,
-        context.mail,
-        record.id,
-        context.game,
-        context.seat,
-        shown,
-        context.reading,
-        context.sections,
-        filing,
+    replies.receipt(
+        context.reply, context.game, context.seat, shown, context.reading, context.sections, filing
     )
     if not context.filed:
         return Verdict("done", "orders not accepted; receipt sent", context.game.id)

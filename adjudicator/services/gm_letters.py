@@ -1,0 +1,136 @@
+"""Mail to a game's game master: the answer to NEW, the answers to commands, and the notices
+that the game has started or is over."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator import schedule
+from adjudicator.mail.addresses import reply_address, seat_token
+from adjudicator.models import Game, OutboxMessage, utcnow
+from adjudicator.services import commands, panel_links, play, subjects
+from adjudicator.services.mailer import Letter, Reply, queue
+from adjudicator.services.runtime import Runtime
+
+
+def gm_address(runtime: Runtime, game: Game) -> str:
+    """The game master's own reply address: commands sent there act on the game."""
+    token = seat_token(runtime.config.secret_key, game.id, "gm", 1)
+    return reply_address(token, runtime.config.mail_domain)
+
+
+def _gm_letter(
+    runtime: Runtime,
+    game: Game,
+    reply: Reply,
+    key: str,
+    template: str,
+    extra: dict[str, Any],
+    what: str,
+) -> Letter:
+    rules = play.rules_for(game)
+    return Letter(
+        key=key,
+        kind="gm",
+        to=reply.mail.sender,
+        subject=subjects.subject(game, rules.title, what),
+        template=template,
+        context={**_gm_context(runtime, game), **extra},
+        reply_to=gm_address(runtime, game),
+        in_reply_to=reply.mail.message_id,
+        references=[reply.mail.message_id] if reply.mail.message_id else [],
+    )
+
+
+def _gm_context(runtime: Runtime, game: Game) -> dict[str, Any]:
+    return {
+        "game_id": game.id,
+        "title": play.rules_for(game).title,
+        "gm_address": gm_address(runtime, game),
+        "archive_url": f"{runtime.config.base_url}/games/{game.id}",
+        "seats": [
+            {"seat": seat.seat, "address": seat.player.address, "joined": bool(seat.joined_at)}
+            for seat in game.seats
+        ],
+        "status": game.status,
+        "schedule": game.schedule,
+        "timezone": game.timezone,
+    }
+
+
+def gm_created(reply: Reply, game: Game) -> None:
+    """The answer to the game master's NEW: the game formed, the invitations sent."""
+    session, runtime = reply.session, reply.runtime
+    # The welcome carries the first link to the web panel; PANEL mails a new one.
+    link = panel_links.issue(session, runtime, game, utcnow())
+    panel = {"url": link.url, "hours": link.hours} if isinstance(link, panel_links.Issued) else None
+    extra = {"panel": panel}
+    key = reply.key
+    letter = _gm_letter(runtime, game, reply, key, "gm_created", extra, "gm-formed")
+    queue(session, runtime, letter, game)
+
+
+def gm_reply(reply: Reply, game: Game, results: Sequence[Any]) -> None:
+    """The answers to the game master's commands, in sections."""
+    sections = commands.Sections()
+    for result in results:
+        entry = commands.Entry(result.line, result.message, result.done)
+        if result.section == "not-understood":
+            sections.not_understood.append(entry)
+        elif result.section == "ignored":
+            sections.ignored.append(entry)
+        else:
+            sections.done.append(entry)
+    extra = {"sections": sections.json()}
+    key = reply.key
+    letter = _gm_letter(reply.runtime, game, reply, key, "gm_reply", extra, "gm-answer")
+    queue(reply.session, reply.runtime, letter, game)
+
+
+def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
+    """Tell the game master the game has started, or is over and how it went: players' mail
+    starts and ends it, so no answer to the GM's own mail would. Once per event (the key); not
+    to a GM who plays a seat too, whose mail as a player says as much."""
+    gm = game.gm
+    if gm is None or any(seat.player.address == gm.address for seat in game.seats):
+        return
+    rules = play.rules_for(game)
+    if game.status == "active":
+        event, what = "started", "gm-started"
+        zone = gm.timezone or game.timezone
+        due = ""
+        if game.deadline is not None:
+            when = schedule.shown(game.deadline, zone, utcnow())
+            due = f"; orders for {rules.turn_noun} 1 are due {when}"
+        message = f"every player has joined and the game has started{due}."
+    else:
+        event, what = "over", "gm-over"
+        seed = ", and its seed, so every card and die can be checked"
+        shown = seed if play.seed_revealed(game) else ""
+        result = game.result or "ended"
+        message = f"the game is over: {result}. The archive shows every turn{shown}."
+    # In the thread of the GM's own mail: the answer to NEW, the first mail to the GM.
+    first = session.scalar(
+        select(OutboxMessage.message_id)
+        .where(OutboxMessage.game_id == game.id, OutboxMessage.to_address == gm.address)
+        .order_by(OutboxMessage.id)
+        .limit(1)
+    )
+    letter = Letter(
+        key=f"game:{game.id}:gm:{event}",
+        kind="gm",
+        to=gm.address,
+        subject=subjects.subject(
+            game, rules.title, what, result=subjects.short_result(game.result)
+        ),
+        template="gm_notice",
+        context={**_gm_context(runtime, game), "message": message},
+        reply_to=gm_address(runtime, game),
+        in_reply_to=first,
+        references=[first] if first else [],
+    )
+    queue(session, runtime, letter, game)

@@ -1,0 +1,227 @@
+"""Answers to a mail: the receipt of orders, the status, help, a game's end, what was wrong.
+
+Each takes the ``mailer.Reply`` it answers (the session, the runtime, the mail and its stored
+row's id), which is also what makes an answer's outbox key: a mail processed twice is answered
+once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.core.contract import OrderReport
+from adjudicator.core.words import listed
+from adjudicator.games import registry
+from adjudicator.models import Game, Seat, utcnow
+from adjudicator.services import commands, orders, play, safety
+from adjudicator.services.answers import command_context, line_json
+from adjudicator.services.mailer import Letter, Reply, queue
+from adjudicator.services.reports import mail_seat
+
+
+def receipt_lines(report: OrderReport, filed: bool) -> dict[str, Any]:
+    """The receipt's account of a mail's order lines, as the templates read it (email/_lines.*);
+    the web order checker shows the same, so the two can never word a line differently.
+    ``filed``: the set is on file (``orders.files``), maybe without its refused lines."""
+    refused = [line.number for line in report.rejected]
+    return {
+        "lines": [line_json(line) for line in report.lines],
+        "missing": list(report.missing),
+        "accepted": filed,
+        "refused": refused if filed else [],
+    }
+
+
+def receipt(
+    reply: Reply,
+    game: Game,
+    seat: Seat,
+    report: OrderReport,
+    reading: commands.Reading,
+    sections: commands.Sections,
+    filing: dict[str, Any] | None = None,
+) -> None:
+    """The orders as understood when they were not resolved at once, and the answer to the
+    mail's commands in sections.
+
+    ``filing`` says which turn they count for and whether they replaced or joined a set on file."""
+    filed = orders.files(play.rules_for(game), report)
+    mail_seat(
+        reply.session,
+        reply.runtime,
+        game,
+        seat,
+        key=reply.key,
+        kind="receipt",
+        template="receipt",
+        what=receipt_subject(report, filed),
+        replying_to=reply.mail.message_id,
+        extra={
+            **receipt_lines(report, filed),
+            **command_context(reply.session, reply.runtime, game, seat, reading, sections),
+            "filing": {
+                "for_turn": None,
+                "merged": False,
+                "replaced": False,
+                "too_late_for": None,
+                **(filing or {}),
+            },
+        },
+    )
+
+
+def receipt_subject(report: OrderReport, filed: bool) -> str:
+    if not report.lines:
+        return "answered"  # commands only, or an empty mail
+    if not filed:
+        return "refused"
+    return "received" if report.ok else "received-in-part"
+
+
+def status(
+    reply: Reply,
+    game: Game,
+    seat: Seat,
+    reading: commands.Reading,
+    sections: commands.Sections,
+) -> None:
+    """A mail of commands only (or an empty one): their answers, the position, what is legal."""
+    receipt(reply, game, seat, OrderReport((), None), reading, sections)
+
+
+def game_over(
+    reply: Reply,
+    game: Game,
+    seat: Seat,
+    sections: commands.Sections | None = None,
+) -> None:
+    mail_seat(
+        reply.session,
+        reply.runtime,
+        game,
+        seat,
+        key=reply.key,
+        kind="game-over",
+        template="game_over",
+        what="over",
+        replying_to=reply.mail.message_id,
+        extra={"sections": sections.json() if sections else None},
+    )
+
+
+def answer_sender(
+    reply: Reply,
+    kind: str,
+    template: str,
+    context: dict[str, Any],
+) -> None:
+    """A reply to whoever wrote, about no game of theirs: help, or what was wrong."""
+    queue(
+        reply.session,
+        reply.runtime,
+        Letter(
+            key=reply.key,
+            kind=kind,
+            to=reply.mail.sender,
+            subject="Re: " + (reply.mail.subject or "your mail"),
+            template=template,
+            context=context,
+            in_reply_to=reply.mail.message_id,
+            references=[reply.mail.message_id] if reply.mail.message_id else [],
+        ),
+    )
+
+
+def send_help(
+    reply: Reply,
+    reading: commands.Reading | None = None,
+) -> None:
+    """General help, or one game's with ``HELP <game>``; other lines are answered in sections,
+    since help@ knows no game to run a game's command on."""
+    known = registry.games()
+    asked: list[str] = []
+    sections = commands.Sections(ignored=list(reading.ignored) if reading else [])
+    for command in reading.commands if reading else ():
+        games = [(key, rules.title) for key, rules in known.items()]
+        key = commands.game_name(command.argument, games) if command.word == "HELP" else None
+        if command.word == "HELP" and key is not None:
+            asked.append(key)
+            sections.did(command, f"how to play {known[key].title} by mail is below")
+        elif command.word == "HELP":
+            sections.did(command, "how to start a game and every game's orders are below")
+        else:
+            sections.did(
+                command,
+                f"{command.word} is for a game: send it to the reply address of your game's mail",
+                ok=False,
+            )
+    for line in reading.others if reading else ():
+        hint = commands.looks_like_command(line) or _new_here(line)
+        if hint is not None:
+            sections.not_understood.append(commands.Entry(line.strip(), hint, ok=False))
+        else:
+            sections.skip(line, "not a command")
+    chosen = [known[key] for key in asked] or list(known.values())
+    shown = [{"key": r.key, "title": r.title, "help": r.help_text()} for r in chosen]
+    context = {"games": shown, "one_game": bool(asked), "sections": sections.json()}
+    answer_sender(reply, "help", "help", context)
+
+
+def _new_here(line: str) -> str | None:
+    if line.split()[:1] and line.split()[0].upper() == "NEW":
+        return "games are started at new@ (this address only answers HELP)"
+    return None
+
+
+def problem(
+    reply: Reply,
+    problem: str,
+    details: dict[str, Any],
+) -> None:
+    """A polite answer saying what was wrong and what to do instead.
+
+    Not sent to an address that is no player and already had a problem reply recently (see
+    services.safety): the message's reason then says the reply was suppressed."""
+    suppressed = safety.suppress_problem_reply(
+        reply.session, reply.runtime, reply.mail.sender, utcnow()
+    )
+    if suppressed is not None:
+        safety.note_suppressed(reply.session, reply.inbound_id, suppressed)
+        return
+    game = details.get("game")
+    games = [{"key": rules.key, "title": rules.title} for rules in registry.games().values()]
+    context = {
+        "problem": problem,
+        "details": {k: v for k, v in details.items() if k != "game"},
+        "game_id": game.id if isinstance(game, Game) else None,
+        "games": games,
+    }
+    # Rate-limit notices are a kind of their own so the once-an-hour rule can find them.
+    kind = safety.RATE_LIMIT if problem == safety.RATE_LIMIT else "problem"
+    answer_sender(reply, kind, "problem", context)
+
+
+def invitation_status(
+    reply: Reply,
+    game: Game,
+    seat: Seat,
+    sections: commands.Sections | None = None,
+) -> None:
+    waiting = [other.seat for other in game.seats if other.joined_at is None]
+    if seat.joined_at is None:
+        message = "you are invited to this game: reply JOIN to take your seat."
+    else:
+        verb = "joins" if len(waiting) == 1 else "join"
+        message = f"you have joined; the game starts when {listed(waiting)} {verb} too."
+    mail_seat(
+        reply.session,
+        reply.runtime,
+        game,
+        seat,
+        key=reply.key,
+        kind="invitation",
+        template="notice",
+        what="joined" if seat.joined_at else "invited",
+        extra={"message": message, "sections": sections.json() if sections else None},
+        replying_to=reply.mail.message_id,
+    )
