@@ -452,9 +452,11 @@ def adjudicate(game_key: str, case: BinaryIO) -> None:
 @click.option("--force", is_flag=True, help="Check a running game too (operators only).")
 def verify(game_id: int, force: bool) -> None:
     """Replay every recorded card and die of GAME from its revealed seed."""
+    from adjudicator.core.refusal import Refusal
+
     result = verification.verify_game(_runtime(), game_id, force=force)
-    if isinstance(result, str):
-        raise click.ClickException(result)
+    if isinstance(result, Refusal):
+        raise click.ClickException(result.reason)
     for problem in result.problems:
         click.echo(f"DIFFERS: {problem}")
     if result.ok or (force and not result.problems):

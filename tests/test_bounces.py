@@ -18,6 +18,7 @@ from postfix import private_postfix
 from sqlalchemy import func, select
 
 from adjudicator import bootstrap, cli, smtp
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail import bounces
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import InboundMessage, OutboxMessage
@@ -70,8 +71,8 @@ def test_a_return_path_names_its_outbox_row() -> None:
 def test_a_return_path_that_is_not_ours_names_no_row(address: str, why: str) -> None:
     mac = bounces.return_path(SECRET, 4711, DOMAIN).split("-")[1].split("@")[0]
     found = bounces.outbox_id(address.format(mac=mac, mac6=mac[:6]), DOMAIN, SECRET)
-    assert isinstance(found, str) and why in found
-    assert isinstance(bounces.outbox_id(f"bounces+4711-{mac}@{DOMAIN}", DOMAIN, "other"), str)
+    assert isinstance(found, Refusal) and why in found.reason
+    assert isinstance(bounces.outbox_id(f"bounces+4711-{mac}@{DOMAIN}", DOMAIN, "other"), Refusal)
 
 
 # --- reading delivery reports ----------------------------------------------------------------
@@ -137,8 +138,8 @@ def test_a_read_receipt_is_no_delivery_report() -> None:
         .read_bytes()
         .replace(b"report-type=delivery-status", b"report-type=disposition-notification")
     )
-    assert (
-        bounces.read_report(raw) == "a report of type disposition-notification, not delivery-status"
+    assert bounces.read_report(raw) == Refusal(
+        "a report of type disposition-notification, not delivery-status"
     )
 
 

@@ -182,7 +182,10 @@ def test_deadline_passes_and_silent_seats_get_the_defaults(runtime: Runtime) -> 
         assert game.deadline_sequence == 2 and game.deadline is not None
         assert game.deadline > deadline
     # The same task again, or the stale tick's, does nothing.
-    assert deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=2)) == "not due"
+    assert (
+        deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=2))
+        == deadlines.NOT_DUE
+    )
     assert turns(runtime, game_id) == 1
 
 
@@ -223,9 +226,7 @@ def test_a_dead_workers_claim_expires(runtime: Runtime) -> None:
         late = game.deadline + timedelta(seconds=5)
         game.claimed_at = late - timedelta(seconds=10)  # a worker claimed it and died
     assert ticks.tick(runtime, now=late).turns_due == []
-    assert (
-        deadlines.adjudicate(runtime, game_id, now=late) == "not active, or another worker holds it"
-    )
+    assert deadlines.adjudicate(runtime, game_id, now=late) == deadlines.HELD
     after_lease = late + deadlines.lease(runtime)
     assert ticks.tick(runtime, now=after_lease).turns_due == [game_id]
     assert isinstance(

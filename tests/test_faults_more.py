@@ -726,7 +726,7 @@ def test_a_clock_jump_past_several_deadlines_resolves_one_turn_then_opens_a_full
         assert (new_sequence, number) == (sequence + 1, jump)
         sequence = new_sequence
         # The same clock again, a duplicate task, a second tick: nothing more.
-        assert deadlines.adjudicate(runtime, game_id, now=now) == "not due"
+        assert deadlines.adjudicate(runtime, game_id, now=now) == deadlines.NOT_DUE
         again = ticks.tick(runtime, now=now + timedelta(seconds=1))
         assert again.turns_due == [] and again.reminded == []
         drain(runtime)

@@ -11,6 +11,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator import bootstrap, cli
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
 from adjudicator.services import deadlines, lifecycle, ticks
 from adjudicator.services.lifecycle import GameSettings
@@ -245,7 +246,7 @@ def test_sides_by_lot_are_dealt_from_the_seed_and_verifiable(runtime: Runtime) -
         theirs = [text_of(m) for m in sent(runtime) if str(m["To"]) == player]
         assert any(f"as {seat}." in text for text in theirs), (player, seat)
     result = verification.verify_game(runtime, game_id, force=True)
-    assert not isinstance(result, str) and not result.problems and result.events_checked >= 3
+    assert not isinstance(result, Refusal) and not result.problems and result.events_checked >= 3
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", f"NEW 2DEMAYO\nPLAYERS {FRANCE}"))
     assert "PLAYERS lists one address per seat (2)" in last_to(runtime, GM)
 
@@ -286,7 +287,7 @@ def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -
     from adjudicator.services import verification
 
     checked = verification.verify_game(runtime, game_id, force=True)
-    assert not isinstance(checked, str) and not checked.problems
+    assert not isinstance(checked, Refusal) and not checked.problems
     deliver_mail(runtime, compose(GM, gm_address, "END"))
     deliver_mail(runtime, compose(GM, gm_address, "ROLLBACK"))
     assert "is finished; nothing can change" in last_to(runtime, GM)

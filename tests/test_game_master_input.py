@@ -66,7 +66,7 @@ def test_process_now_from_the_console_is_played_by_the_tick(
     assert "turn 1 resolved (forced by the game master)" in last_to(runtime, SPAIN)
     # Done once: neither the tick nor a late copy of the task plays another turn.
     assert ticks.tick(runtime).turns_due == []
-    assert deadlines.adjudicate(runtime, game_id) == "not due"
+    assert deadlines.adjudicate(runtime, game_id) == deadlines.NOT_DUE
     assert turn_reasons(runtime, game_id) == ["forced"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.services import deadlines, delivery, pipeline, ticks
 from workers.app import celery, runtime
 
@@ -19,7 +20,7 @@ def send_outbox(outbox_id: int) -> str:
 @celery.task(name="pbem.adjudicate")
 def adjudicate(game_id: int) -> str:
     result = deadlines.adjudicate(runtime(), game_id)
-    return result if isinstance(result, str) else f"turn {result.turn} ({result.why})"
+    return result.reason if isinstance(result, Refusal) else f"turn {result.turn} ({result.why})"
 
 
 @celery.task(name="pbem.force")
@@ -27,7 +28,7 @@ def force(game_id: int) -> str:
     """PROCESS NOW, as queued before it was recorded on the game (Game.forced_at), which
     ``adjudicate`` now reads: kept for tasks still in a queue from then."""
     result = deadlines.adjudicate(runtime(), game_id, force=True)
-    return result if isinstance(result, str) else f"turn {result.turn} (forced)"
+    return result.reason if isinstance(result, Refusal) else f"turn {result.turn} (forced)"
 
 
 @celery.task(name="pbem.tick")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from adjudicator.core.chance import Chance, ChanceEvent
+from adjudicator.core.refusal import Refusal
 
 JSON = Any  # a value made only of dict/list/str/int/float/bool/None
 
@@ -163,16 +164,18 @@ class Game(abc.ABC, Generic[StateT]):
     def option_defaults(self) -> dict[str, str]:
         return {option.key: option.default for option in self.options}
 
-    def check_options(self, given: Mapping[str, str]) -> dict[str, str] | str:
+    def check_options(self, given: Mapping[str, str]) -> dict[str, str] | Refusal:
         """The full option set, or a sentence saying which option or value is not known."""
         known = {option.key: option for option in self.options}
         chosen = self.option_defaults()
         for key, value in given.items():
             option = known.get(key)
             if option is None:
-                return f"unknown option {key!r}; known: {', '.join(sorted(known)) or 'none'}"
+                return Refusal(
+                    f"unknown option {key!r}; known: {', '.join(sorted(known)) or 'none'}"
+                )
             if option.choices and value not in option.choices:
-                return f"option {key} takes {', '.join(option.choices)}, not {value!r}"
+                return Refusal(f"option {key} takes {', '.join(option.choices)}, not {value!r}")
             chosen[key] = value
         return chosen
 

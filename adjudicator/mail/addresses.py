@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from email.utils import parseaddr
 
+from adjudicator.core.refusal import Refusal
+
 LOCAL_PART = "orders"
 MAC_LENGTH = 16  # hex characters: 64 bits, plenty against guessing a reply address
 
@@ -109,22 +111,24 @@ def is_command_address(address: str, local: str, domain: str) -> bool:
     return bare(address) == f"{local}@{domain}".lower()
 
 
-def route(address: str, domain: str, secret: str, previous: Sequence[str] = ()) -> SeatRoute | str:
+def route(
+    address: str, domain: str, secret: str, previous: Sequence[str] = ()
+) -> SeatRoute | Refusal:
     """The seat an orders+<token>@<domain> address leads to, or the reason it leads nowhere.
     A token signed with one of the ``previous`` keys (retired by a rotation) still leads."""
     local, at, address_domain = bare(address).rpartition("@")
     if not at or address_domain.rstrip(".") != domain.lower().rstrip("."):
-        return "not our domain"
+        return Refusal("not our domain")
     prefix = f"{LOCAL_PART}+"
     if not local.startswith(prefix) or local == prefix:
-        return "no token"
+        return Refusal("no token")
     parsed = _parse_token(local[len(prefix) :])
     if parsed is None:
-        return "malformed token"
+        return Refusal("malformed token")
     game_id, seat, version, mac = parsed
     keys = (secret, *previous)
     if not any(hmac.compare_digest(mac, _mac(key, game_id, seat, version)) for key in keys):
-        return "token does not check out (truncated or forged?)"
+        return Refusal("token does not check out (truncated or forged?)")
     return SeatRoute(game_id=game_id, seat=seat, version=version)
 
 

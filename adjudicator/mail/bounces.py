@@ -18,6 +18,7 @@ from email.message import Message
 from email.parser import BytesParser
 from email.policy import compat32
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail.addresses import bare
 
 LOCAL_PART = "bounces"
@@ -54,21 +55,23 @@ def looks_like_return_path(local: str) -> bool:
     return local.startswith(prefix) and _TOKEN.fullmatch(local[len(prefix) :]) is not None
 
 
-def outbox_id(address: str, domain: str, secret: str, previous: Sequence[str] = ()) -> int | str:
+def outbox_id(
+    address: str, domain: str, secret: str, previous: Sequence[str] = ()
+) -> int | Refusal:
     """The outbox id a return path names, or why it names none (forged, truncated, not ours);
     one signed with a ``previous`` key (retired by a rotation) still names its mail."""
     local, at, address_domain = bare(address).rpartition("@")
     if not at or address_domain.rstrip(".") != domain.lower().rstrip("."):
-        return "not our domain"
+        return Refusal("not our domain")
     prefix = LOCAL_PART + "+"
     if not local.startswith(prefix):
-        return "not a bounce address"
+        return Refusal("not a bounce address")
     found = _TOKEN.fullmatch(local[len(prefix) :])
     if found is None:
-        return "malformed bounce address"
+        return Refusal("malformed bounce address")
     number, mac = int(found.group(1)), found.group(2)
     if not any(hmac.compare_digest(mac, _mac(key, number)) for key in (secret, *previous)):
-        return "bounce address does not check out (forged or truncated?)"
+        return Refusal("bounce address does not check out (forged or truncated?)")
     return number
 
 
@@ -92,33 +95,33 @@ class DeliveryReport:
         return next((r for r in self.recipients if r.action == action), None)
 
 
-def read_report(raw: bytes) -> DeliveryReport | str:
+def read_report(raw: bytes) -> DeliveryReport | Refusal:
     """The delivery report in a multipart/report message, or why there is none. Never raises."""
     try:
         # compat32 leaves header values as the text that came, which is all a DSN field needs;
         # it also never chokes on the odd header MTAs write.
         message = BytesParser(policy=compat32).parsebytes(raw)
     except Exception as error:  # the promise is "never raise": a parser bug becomes a reason
-        return f"could not parse the message ({type(error).__name__})"
+        return Refusal(f"could not parse the message ({type(error).__name__})")
     if message.get_content_type() != "multipart/report":
-        return "not a multipart/report"
+        return Refusal("not a multipart/report")
     report_type = str(message.get_param("report-type", "") or "").lower()
     if report_type != "delivery-status":
-        return f"a report of type {report_type or 'none'}, not delivery-status"
+        return Refusal(f"a report of type {report_type or 'none'}, not delivery-status")
     part = next(
         (p for p in message.walk() if p.get_content_type() == "message/delivery-status"), None
     )
     if part is None:
-        return "no message/delivery-status part"
+        return Refusal("no message/delivery-status part")
     blocks = part.get_payload()
     if not isinstance(blocks, list) or len(blocks) < 2:
-        return "the delivery-status part reports on no recipient"
+        return Refusal("the delivery-status part reports on no recipient")
     # The first block is about the message as a whole (Reporting-MTA); each later one is about
     # one recipient.
     recipients = tuple(_recipient(block) for block in blocks[1:] if isinstance(block, Message))
     recipients = tuple(r for r in recipients if r.action)
     if not recipients:
-        return "the delivery-status part names no action"
+        return Refusal("the delivery-status part names no action")
     return DeliveryReport(recipients)
 
 

@@ -7,6 +7,7 @@ from email import policy
 from email.parser import BytesHeaderParser
 from typing import Any
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail import addresses, dkim, extract
 from adjudicator.mail.automatic import auto_reply_reason
 from adjudicator.mail.reading import Unreadable, read
@@ -64,8 +65,8 @@ def inspect(
         else:
             seat = addresses.route(target, domain, secret, previous)
             route = (
-                {"to": target, "problem": seat}
-                if isinstance(seat, str)
+                {"to": target, "problem": seat.reason}
+                if isinstance(seat, Refusal)
                 else {
                     "to": target,
                     "game": seat.game_id,

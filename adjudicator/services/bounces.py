@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.mail import bounces
 from adjudicator.models import InboundMessage, OutboxMessage
@@ -46,16 +47,16 @@ def returned_mail(
     if address is None:
         return None
     found = bounces.outbox_id(address, config.mail_domain, config.secret_key, config.previous_keys)
-    if isinstance(found, str):
-        log.warning("inbound %s to %s ignored: %s", record.id, address, found)
-        return Handled("ignored", f"bounce address: {found}; never answered")
+    if isinstance(found, Refusal):
+        log.warning("inbound %s to %s ignored: %s", record.id, address, found.reason)
+        return Handled("ignored", f"bounce address: {found.reason}; never answered")
     outbox = session.get(OutboxMessage, found)
     if outbox is None:
         return Handled("ignored", f"bounce for outbox {found}, which does not exist")
     report = bounces.read_report(record.raw)
-    if isinstance(report, str):
+    if isinstance(report, Refusal):
         # Often an auto-reply that went, as RFC 3834 says it should, to the return path.
-        return Handled("ignored", f"mail to the return path of outbox {found}: {report}")
+        return Handled("ignored", f"mail to the return path of outbox {found}: {report.reason}")
     failed, delayed = report.first("failed"), report.first("delayed")
     if failed is not None:
         line = bounces.summary(failed)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import extract
 
@@ -250,14 +251,14 @@ def _example_game() -> str:
     return (solo or list(registry.games()) or ["<game>"])[0].upper()
 
 
-def parse_new(lines: list[str]) -> NewGame | str | None:
+def parse_new(lines: list[str]) -> NewGame | Refusal | None:
     """The first line starting with NEW, read as a request; None when there is none."""
     for index, line in enumerate(lines):
         words = line.strip().split()
         if not words or words[0].upper() != "NEW":
             continue
         if len(words) < 2:
-            return f"NEW needs the name of a game, e.g. NEW {_example_game()}"
+            return Refusal(f"NEW needs the name of a game, e.g. NEW {_example_game()}")
         request = NewGame(game_key=words[1].lower())
         rest = words[2:]
         challenge: str | None = None
@@ -267,10 +268,10 @@ def parse_new(lines: list[str]) -> NewGame | str | None:
             if word.upper() == "SHARED":
                 if not rest:
                     example = f"NEW {_example_game()} SHARED spring-cup"
-                    return f"SHARED needs a challenge name, e.g. {example}"
+                    return Refusal(f"SHARED needs a challenge name, e.g. {example}")
                 challenge = rest.pop(0).lower()
                 if not CHALLENGE_NAME.match(challenge):
-                    return (
+                    return Refusal(
                         f"{challenge!r} cannot be a challenge name: use up to 40 letters, "
                         "digits and hyphens"
                     )
@@ -278,7 +279,7 @@ def parse_new(lines: list[str]) -> NewGame | str | None:
                 key, value = word.split("=", 1)
                 options[key.lower()] = value.lower()
             else:
-                return f"I did not understand {word!r} after NEW {words[1]}"
+                return Refusal(f"I did not understand {word!r} after NEW {words[1]}")
         seats, settings = _block(lines[index + 1 :])
         return NewGame(request.game_key, challenge, options, seats, settings)
     return None

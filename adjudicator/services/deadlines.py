@@ -16,6 +16,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from adjudicator import limits
+from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.models import Game, Player, Seat, Submission, utcnow
 from adjudicator.services import isolation, lifecycle, on_file, pipeline, play, preferences, reports
@@ -30,6 +31,11 @@ class Adjudicated:
     turn: int
     why: str  # "deadline", "all-submitted", "forced" (stored as the turn's reason)
     defaulted: tuple[str, ...]  # seats whose orders were the NMR defaults
+
+
+# Why ``adjudicate`` played no turn: a duplicate task, or one that came before its time.
+HELD = Refusal("not active, or another worker holds it", "held")
+NOT_DUE = Refusal("not due", "not-due")
 
 
 def lease(runtime: Runtime) -> timedelta:
@@ -110,7 +116,7 @@ def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
 
 def adjudicate(
     runtime: Runtime, game_id: int, now: datetime | None = None, force: bool = False
-) -> Adjudicated | str:
+) -> Adjudicated | Refusal:
     """Resolve the game's current turn if it is due (or ``force``), once; else say why not."""
     now = now or utcnow()
     pipeline.catch_up(runtime, game_id, now)
@@ -126,7 +132,7 @@ def adjudicate(
             .values(claimed_at=now),
         )
     if not claimed:
-        return "not active, or another worker holds it"
+        return HELD
     try:
         with runtime.db.session() as session:
             query = select(Game).where(Game.id == game_id)
@@ -136,7 +142,7 @@ def adjudicate(
             why = _why_due(session, game, now, force)
             if why is None:
                 game.claimed_at = None
-                return "not due"
+                return NOT_DUE
             done = _resolve_turn(session, runtime, game, why, now)
             game.claimed_at, game.forced_at = None, None
             ids = {"game_id": game_id, "turn": done.turn, "status": why}

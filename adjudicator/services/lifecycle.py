@@ -156,8 +156,8 @@ def start_game(
         seat: play.player_for(session, address) for seat, address in settings.addresses.items()
     }
     game = play.create_game(session, runtime, rules, players, settings.options)
-    if isinstance(game, str):
-        return Refusal(game, "bad-options")
+    if isinstance(game, Refusal):
+        return game
     if settings.random_sides:
         deal_sides(session, game)
     _settle(session, game, settings)

@@ -167,16 +167,17 @@ def handle(
             Reply(session, runtime, mail, record.id), "unknown-address", {"address": target}
         )
         return Verdict("rejected", f"sent to {target}, which reads no mail")
-    if isinstance(route, str):
-        replies.problem(Reply(session, runtime, mail, record.id), "bad-token", {"why": route})
-        return Verdict("rejected", f"reply address: {route}")
+    if isinstance(route, Refusal):
+        details = {"why": route.reason}
+        replies.problem(Reply(session, runtime, mail, record.id), "bad-token", details)
+        return Verdict("rejected", f"reply address: {route.reason}")
     return seat_mail(session, runtime, mail, record, route)
 
 
 def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
     request = commands.parse_new(mail_lines(mail))
-    if request is None or isinstance(request, str):
-        why = request or "no NEW line found"
+    if request is None or isinstance(request, Refusal):
+        why = request.reason if request else "no NEW line found"
         replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
         return Verdict("rejected", why)
     rules = registry.get(request.game_key)
@@ -189,17 +190,18 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     challenge = None
     if request.challenge:
         found = play.open_challenge(session, runtime, rules.key, request.challenge, request.options)
-        if isinstance(found, str):
-            replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": found})
-            return Verdict("rejected", found)
+        if isinstance(found, Refusal):
+            details = {"why": found.reason}
+            replies.problem(Reply(session, runtime, mail, record.id), "bad-new", details)
+            return Verdict("rejected", found.reason)
         challenge = found
     player = play.player_for(session, mail.sender, mail.sender_name)
     game = play.create_game(
         session, runtime, rules, {rules.seats[0]: player}, request.options, challenge
     )
-    if isinstance(game, str):
-        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": game})
-        return Verdict("rejected", game)
+    if isinstance(game, Refusal):
+        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": game.reason})
+        return Verdict("rejected", game.reason)
     reports.game_started(session, runtime, game)
     return Verdict("done", f"started game {game.id}", game.id)
 

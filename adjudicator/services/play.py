@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from adjudicator.core.chance import Chance, commitment, new_seed
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import Resolution
+from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
@@ -69,14 +70,14 @@ def find_challenge(session: Session, name: str) -> Challenge | None:
 
 def open_challenge(
     session: Session, runtime: Runtime, game_key: str, name: str, options: Mapping[str, str]
-) -> Challenge | str:
+) -> Challenge | Refusal:
     """The named shared deal, created on first use; a sentence when it cannot be joined."""
     challenge = find_challenge(session, name)
     if challenge is not None:
         if challenge.game_key != game_key:
-            return f"the challenge {name!r} is a {challenge.game_key} challenge"
+            return Refusal(f"the challenge {name!r} is a {challenge.game_key} challenge")
         if challenge.revealed_at is not None or challenge.deadline <= utcnow():
-            return f"the challenge {name!r} has ended; its seed is revealed"
+            return Refusal(f"the challenge {name!r} has ended; its seed is revealed")
         return challenge
     seed = new_seed()
     challenge = Challenge(
@@ -99,10 +100,10 @@ def create_game(
     players: Mapping[str, Player],
     options: Mapping[str, str],
     challenge: Challenge | None = None,
-) -> Game | str:
+) -> Game | Refusal:
     """A new game with its opening position as turn 0, or a sentence saying what was wrong."""
     chosen = rules.check_options(challenge.options if challenge else options)
-    if isinstance(chosen, str):
+    if isinstance(chosen, Refusal):
         return chosen
     seed = challenge.seed if challenge else new_seed()
     game = Game(

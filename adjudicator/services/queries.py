@@ -16,6 +16,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from adjudicator.core.contract import Game as Rules
+from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
 from adjudicator.services import play
@@ -36,15 +37,15 @@ class Filters:
     status: str | None = None
 
 
-def read_filters(game_key: str | None, status: str | None) -> Filters | str:
+def read_filters(game_key: str | None, status: str | None) -> Filters | Refusal:
     """The list filters from a query string, or a sentence naming the value not known."""
     game_key = (game_key or "").strip().lower() or None
     status = (status or "").strip().lower() or None
     if game_key is not None and registry.get(game_key) is None:
         known = ", ".join(sorted(registry.games()))
-        return f"there is no game called {game_key!r}; known: {known}"
+        return Refusal(f"there is no game called {game_key!r}; known: {known}")
     if status is not None and status not in STATUS_FILTERS:
-        return f"there is no status {status!r}; known: {', '.join(STATUS_FILTERS)}"
+        return Refusal(f"there is no status {status!r}; known: {', '.join(STATUS_FILTERS)}")
     return Filters(game_key, status)
 
 

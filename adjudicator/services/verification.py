@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from adjudicator.core.chance import ChanceEvent, commitment, recompute
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
@@ -48,17 +49,17 @@ def _short(values: tuple[int, ...]) -> list[int]:
     return list(values)[:8]
 
 
-def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verification | str:
+def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verification | Refusal:
     """Check every recorded draw against the seed.
 
     ``force`` lets an operator check a running game; players can once the seed is revealed."""
     with runtime.db.session() as session:
         game = session.get(Game, game_id)
         if game is None:
-            return f"there is no game {game_id}"
+            return Refusal(f"there is no game {game_id}")
         revealed = play.seed_revealed(game)
         if not (revealed or force):
-            return f"game {game_id} is still running; its seed is revealed when it ends"
+            return Refusal(f"game {game_id} is still running; its seed is revealed when it ends")
         problems: list[str] = []
         seed_ok = commitment(game.seed) == game.commitment
         if not seed_ok:

@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from adjudicator import jsondata
+from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.services import queries
 from adjudicator.services.runtime import Runtime
@@ -63,8 +64,8 @@ def _row(row: queries.GameRow) -> dict[str, Any]:
 @blueprint.get("/games")
 def games() -> ResponseReturnValue:
     filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
-    if isinstance(filters, str):
-        return jsonify(errors=[filters]), 400
+    if isinstance(filters, Refusal):
+        return jsonify(errors=[filters.reason]), 400
     with _runtime().db.session() as session:
         rows = queries.game_rows(session, filters)
         counts = queries.game_counts(session, filters)

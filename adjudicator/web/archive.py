@@ -20,6 +20,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.services import queries, verification
 from adjudicator.services.runtime import Runtime
@@ -51,8 +52,8 @@ def in_zone(moment: datetime, zone: str) -> str | None:
 @blueprint.get("/")
 def index() -> ResponseReturnValue:
     filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
-    if isinstance(filters, str):
-        return render_template("error.html", message=filters), 400
+    if isinstance(filters, Refusal):
+        return render_template("error.html", message=filters.reason), 400
     with _runtime().db.session() as session:
         rows = queries.game_rows(session, filters)
         counts = queries.game_counts(session, filters)
@@ -124,7 +125,9 @@ def strength_chart(game_id: int) -> ResponseReturnValue:
 
 @blueprint.get("/games/<int:game_id>/fairness")
 def fairness_page(game_id: int) -> ResponseReturnValue:
-    result = verification.verify_game(_runtime(), game_id)
+    verified = verification.verify_game(_runtime(), game_id)
+    # The page shows why nothing can be checked yet, or every check.
+    result = verified.reason if isinstance(verified, Refusal) else verified
     with _runtime().db.session() as session:
         page = queries.game_page(session, game_id)
         if page is None:

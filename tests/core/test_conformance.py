@@ -11,6 +11,7 @@ import pytest
 
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Game, Outcome, Resolution
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.registry import games
 
 GAMES = list(games().values())
@@ -47,11 +48,11 @@ def test_metadata_and_options(game: Game[Any]) -> None:
     assert game.key and game.title and game.seats
     assert game.help_text().strip()
     assert game.check_options({}) == game.option_defaults()
-    assert isinstance(game.check_options({"no-such-option": "1"}), str)
+    assert isinstance(game.check_options({"no-such-option": "1"}), Refusal)
     for option in game.options:
         assert not option.choices or option.default in option.choices
         if option.choices:
-            assert isinstance(game.check_options({option.key: "not-a-choice"}), str)
+            assert isinstance(game.check_options({option.key: "not-a-choice"}), Refusal)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)

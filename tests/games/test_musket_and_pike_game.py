@@ -12,6 +12,7 @@ import pytest
 
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Outcome, Resolution
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import standing
 from adjudicator.games.musket_and_pike.game import MusketAndPike
 from adjudicator.games.musket_and_pike.state import Position
@@ -56,8 +57,8 @@ def test_metadata_and_options() -> None:
     defaults = GAME.option_defaults()
     assert defaults == {"scenario": "braddock-down", "decision_hours": "24"}
     assert GAME.check_options({}) == defaults
-    assert isinstance(GAME.check_options({"no-such-option": "1"}), str)
-    assert isinstance(GAME.check_options({"scenario": "waterloo"}), str)
+    assert isinstance(GAME.check_options({"no-such-option": "1"}), Refusal)
+    assert isinstance(GAME.check_options({"scenario": "waterloo"}), Refusal)
     assert GAME.card_texts() == ()
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.thermopyles import GAME, rules, strategy
 from adjudicator.games.thermopyles.actions import Action, action_from_json
 from adjudicator.games.thermopyles.cards import card_data, parse_card_data
@@ -156,7 +157,7 @@ def test_options_are_kept_in_the_state() -> None:
     position = GAME.new_game(options, Chance(b"opts", STREAM, 0))
     assert position.settings == Settings("all-beaten", 6)
     assert load(dump(position)).settings == Settings("all-beaten", 6)
-    assert isinstance(GAME.check_options({"hand_limit": "2"}), str)
+    assert isinstance(GAME.check_options({"hand_limit": "2"}), Refusal)
     with pytest.raises(ValueError):
         GAME.new_game({"win_when": "never"}, Chance(b"opts", STREAM, 0))
 

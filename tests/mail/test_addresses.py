@@ -7,6 +7,7 @@ import hmac
 
 import pytest
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail.addresses import (
     SeatRoute,
     bare,
@@ -64,28 +65,30 @@ def test_display_names_and_angle_brackets_are_tolerated(template: str) -> None:
 def test_forged_mac_does_not_check_out() -> None:
     token = seat_token(SECRET, 12, "spartans")
     forged = token[:-1] + ("0" if token[-1] != "0" else "1")
-    assert route(reply_address(forged, DOMAIN), DOMAIN, SECRET) == (
+    assert route(reply_address(forged, DOMAIN), DOMAIN, SECRET) == Refusal(
         "token does not check out (truncated or forged?)"
     )
 
 
 def test_mac_moved_to_another_seat_does_not_check_out() -> None:
     mac = seat_token(SECRET, 12, "spartans").rsplit("-", 1)[1]
-    assert route(f"orders+12-persians-1-{mac}@{DOMAIN}", DOMAIN, SECRET) == (
+    assert route(f"orders+12-persians-1-{mac}@{DOMAIN}", DOMAIN, SECRET) == Refusal(
         "token does not check out (truncated or forged?)"
     )
 
 
 def test_token_minted_with_another_secret_does_not_check_out() -> None:
     address = reply_address(seat_token("other-secret", 12, "spartans"), DOMAIN)
-    assert route(address, DOMAIN, SECRET) == "token does not check out (truncated or forged?)"
+    assert route(address, DOMAIN, SECRET) == Refusal(
+        "token does not check out (truncated or forged?)"
+    )
 
 
 def test_key_version_is_part_of_the_signature() -> None:
     token_v2 = seat_token(SECRET, 12, "spartans", version=2)
     relabelled = token_v2.replace("-2-", "-1-")
     assert route(reply_address(token_v2, DOMAIN), DOMAIN, SECRET) == SeatRoute(12, "spartans", 2)
-    assert route(reply_address(relabelled, DOMAIN), DOMAIN, SECRET) == (
+    assert route(reply_address(relabelled, DOMAIN), DOMAIN, SECRET) == Refusal(
         "token does not check out (truncated or forged?)"
     )
 
@@ -93,7 +96,7 @@ def test_key_version_is_part_of_the_signature() -> None:
 @pytest.mark.parametrize("cut", [1, 4, 15])
 def test_truncated_mac_does_not_check_out(cut: int) -> None:
     token = seat_token(SECRET, 12, "spartans")
-    assert route(reply_address(token[:-cut], DOMAIN), DOMAIN, SECRET) == (
+    assert route(reply_address(token[:-cut], DOMAIN), DOMAIN, SECRET) == Refusal(
         "token does not check out (truncated or forged?)"
     )
 
@@ -101,8 +104,8 @@ def test_truncated_mac_does_not_check_out(cut: int) -> None:
 def test_token_truncated_into_its_structure_is_malformed() -> None:
     token = seat_token(SECRET, 12, "spartans")
     without_mac = token.rsplit("-", 1)[0]  # "12-spartans-1"
-    assert route(reply_address(without_mac, DOMAIN), DOMAIN, SECRET) == "malformed token"
-    assert route(reply_address(token[:-18], DOMAIN), DOMAIN, SECRET) == "malformed token"
+    assert route(reply_address(without_mac, DOMAIN), DOMAIN, SECRET) == Refusal("malformed token")
+    assert route(reply_address(token[:-18], DOMAIN), DOMAIN, SECRET) == Refusal("malformed token")
 
 
 @pytest.mark.parametrize(
@@ -121,7 +124,7 @@ def test_token_truncated_into_its_structure_is_malformed() -> None:
     ],
 )
 def test_malformed_tokens(token: str) -> None:
-    assert route(f"orders+{token}@{DOMAIN}", DOMAIN, SECRET) == "malformed token"
+    assert route(f"orders+{token}@{DOMAIN}", DOMAIN, SECRET) == Refusal("malformed token")
 
 
 @pytest.mark.parametrize(
@@ -135,14 +138,14 @@ def test_malformed_tokens(token: str) -> None:
     ],
 )
 def test_other_domain(address: str) -> None:
-    assert route(address, DOMAIN, SECRET) == "not our domain"
+    assert route(address, DOMAIN, SECRET) == Refusal("not our domain")
 
 
 @pytest.mark.parametrize(
     "address", ["orders@pbem.example", "orders+@pbem.example", "new@pbem.example"]
 )
 def test_no_token(address: str) -> None:
-    assert route(address, DOMAIN, SECRET) == "no token"
+    assert route(address, DOMAIN, SECRET) == Refusal("no token")
 
 
 @pytest.mark.parametrize("seat", ["Spartans", "sea peoples", "-spartans", "spartans-", "", "é"])

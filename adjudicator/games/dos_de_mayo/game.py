@@ -18,6 +18,7 @@ from adjudicator.core.contract import (
     Resolution,
     Strength,
 )
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, open_orders, receipts
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
@@ -54,8 +55,8 @@ class DosDeMayo(Game[Position]):
 
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
         chosen = self.check_options(options)
-        if isinstance(chosen, str):
-            raise ValueError(f"2demayo: {chosen}")
+        if isinstance(chosen, Refusal):
+            raise ValueError(f"2demayo: {chosen.reason}")
         return new_game(Settings(chosen["setup"], chosen["half_stays"]), chance)
 
     def pending(self, state: Position) -> dict[str, Decision]:

@@ -31,6 +31,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike import (
     actions,
@@ -153,8 +154,8 @@ class MusketAndPike(Game[Position]):
 
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
         chosen = self.check_options(options)
-        if isinstance(chosen, str):
-            raise ValueError(f"{GAME_KEY}: {chosen}")
+        if isinstance(chosen, Refusal):
+            raise ValueError(f"{GAME_KEY}: {chosen.reason}")
         opening = sequence.setup(scenario(chosen["scenario"]).opening)
         return replace(opening, extra=((HOURS_KEY, chosen["decision_hours"]),))
 

@@ -18,6 +18,7 @@ from adjudicator.core.contract import (
     RankingAxis,
     Resolution,
 )
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.thermopyles import describe as words
 from adjudicator.games.thermopyles import orders, rules
@@ -73,8 +74,8 @@ class Thermopyles(Game[Position]):
 
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
         chosen = self.check_options(options)
-        if isinstance(chosen, str):
-            raise ValueError(f"thermopyles: {chosen}")
+        if isinstance(chosen, Refusal):
+            raise ValueError(f"thermopyles: {chosen.reason}")
         settings = Settings(win_when=chosen["win_when"], hand_limit=int(chosen["hand_limit"]))
         return rules.new_game(settings, chance)
 
