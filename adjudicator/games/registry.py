@@ -32,3 +32,14 @@ def games() -> dict[str, Game[Any]]:
 
 def get(key: str) -> Game[Any] | None:
     return games().get(key.lower())
+
+
+def register(game: Game[Any]) -> None:
+    """Add a game beside the built-in ones (a test's own game; a plug-in): from then on it is
+    found, listed and played like them."""
+    games()[game.key] = game
+
+
+def withdraw(key: str) -> None:
+    """Take a registered game out again; the built-in ones stay."""
+    games().pop(key, None)

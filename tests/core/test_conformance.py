@@ -8,13 +8,16 @@ import random
 from typing import Any
 
 import pytest
+from tiny_game import GAME as TINY
 
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Game, Outcome, Resolution
 from adjudicator.core.refusal import Refusal
+from adjudicator.games import registry
 from adjudicator.games.registry import games
 
-GAMES = list(games().values())
+# Every built-in game, and the test-only one that shows what a new game must provide.
+GAMES = [*games().values(), TINY]
 MAX_STEPS = 5_000  # far above any real game; a play-out that gets here never ends
 SEEDS = [bytes([n]) * 32 for n in range(1, 25)]
 
@@ -141,3 +144,17 @@ def test_render_gives_png(game: Game[Any]) -> None:
             for facts in (None, resolution.facts):
                 png = game.render(game.view(resolution.state, seat), facts)
                 assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_a_new_game_plugs_into_the_registry() -> None:
+    """A game registered beside the built-in ones is found by its key and played like them."""
+    registry.register(TINY)
+    try:
+        assert registry.get("COUNTDOWN") is TINY and TINY in registry.games().values()
+        state = TINY.new_game(TINY.option_defaults(), Chance(SEEDS[0], "tiny", 0))
+        report = TINY.parse_orders(state, "player", "Hello!\nTAKE 2\nTAKE 9")
+        assert [line.status.name for line in report.lines] == ["IGNORED", "ACCEPTED", "REJECTED"]
+        assert report.orders == {"take": 2}
+    finally:
+        registry.withdraw(TINY.key)
+    assert registry.get("countdown") is None

@@ -1,0 +1,166 @@
+"""Countdown, a test-only game: the smallest thing that keeps the whole game contract.
+
+A pile of counters; on each turn the player TAKEs 1 to 3 of them, then the pile loses a die's
+1 to 3 more. Whoever takes the last counter decides the game: the player wins by taking it, and
+loses when the die does. It is what ``docs/adding-a-game.md`` walks through: a state, a reader of
+order lines, the rules with chance passed in, a view, a picture and words, each a few lines on
+top of what ``core`` provides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from io import BytesIO
+
+from PIL import Image, ImageDraw
+
+from adjudicator.core.chance import Chance
+from adjudicator.core.contract import (
+    JSON,
+    Decision,
+    Game,
+    LineReport,
+    LineStatus,
+    Option,
+    OrderOutcome,
+    OrderReport,
+    Outcome,
+    Resolution,
+)
+from adjudicator.core.numbers import whole
+from adjudicator.core.refusal import Refusal
+
+SEAT = "player"
+MOST = 3  # the most counters one TAKE may take
+
+
+@dataclass(frozen=True)
+class Pile:
+    """The whole position: the counters left, the turns played, and how it ended."""
+
+    counters: int
+    turn: int = 0
+    result: str = ""  # "" while it runs, else "won" or "lost"
+
+
+def read_take(line: str, pile: Pile) -> JSON | Refusal | None:
+    """One mail line: a TAKE order, a refused one, or None when it is no order (chat)."""
+    words = line.split()
+    if not words or words[0].upper() != "TAKE":
+        return None
+    count = whole(words[1]) if len(words) == 2 else None
+    if count is None:
+        return Refusal("write TAKE and a number, e.g. TAKE 2", "bad-take")
+    if not 1 <= count <= min(MOST, pile.counters):
+        return Refusal(f"you may take 1 to {min(MOST, pile.counters)}", "too-many")
+    return {"take": count}
+
+
+class Countdown(Game[Pile]):
+    key = "countdown"
+    title = "Countdown"
+    seats = (SEAT,)
+    options = (Option("pile", "15", ("10", "15", "20"), "counters in the pile at the start"),)
+    resolves_on_receipt = True
+
+    def new_game(self, options: Mapping[str, str], chance: Chance) -> Pile:
+        chosen = self.check_options(options)
+        if isinstance(chosen, Refusal):
+            raise ValueError(chosen.reason)
+        # One die decides who had to deal the first counter away: the start differs by seed.
+        return Pile(int(chosen["pile"]) - chance.roll("opening", 2) + 1)
+
+    def pending(self, state: Pile) -> dict[str, Decision]:
+        if state.result:
+            return {}
+        legal = tuple(f"TAKE {n}" for n in range(1, min(MOST, state.counters) + 1))
+        prompt = f"{state.counters} counters left: TAKE 1 to {min(MOST, state.counters)}."
+        return {SEAT: Decision(SEAT, prompt, legal, "TAKE 1")}
+
+    def parse_orders(self, state: Pile, seat: str, text: str) -> OrderReport:
+        lines: list[LineReport] = []
+        orders: JSON | None = None
+        for number, raw in enumerate(text.splitlines(), start=1):
+            read = read_take(raw, state) if raw.strip() else None
+            if isinstance(read, Refusal):
+                lines.append(LineReport(number, raw, LineStatus.REJECTED, **_refused(read)))
+            elif read is None:
+                lines.append(LineReport(number, raw, LineStatus.IGNORED, reason="not an order"))
+            elif orders is not None:
+                refused = Refusal("one TAKE a turn", "one-take")
+                lines.append(LineReport(number, raw, LineStatus.REJECTED, **_refused(refused)))
+            else:
+                orders = read
+                canonical = f"TAKE {read['take']}" if isinstance(read, dict) else None
+                lines.append(LineReport(number, raw, LineStatus.ACCEPTED, canonical=canonical))
+        return OrderReport(tuple(lines), orders)
+
+    def default_orders(self, state: Pile, seat: str) -> JSON:
+        return {"take": 1}
+
+    def legal_orders(self, state: Pile, seat: str) -> Sequence[JSON]:
+        if state.result or seat != SEAT:
+            return []
+        return [{"take": n} for n in range(1, min(MOST, state.counters) + 1)]
+
+    def resolve(
+        self, state: Pile, orders_by_seat: Mapping[str, JSON], chance: Chance
+    ) -> Resolution[Pile]:
+        order = orders_by_seat.get(SEAT, self.default_orders(state, SEAT))
+        taken = int(order["take"]) if isinstance(order, dict) else 1
+        left = state.counters - taken
+        if left <= 0:
+            after = Pile(0, state.turn + 1, "won")
+            detail = "you took the last counter"
+        else:
+            lost = chance.roll("pile", MOST)
+            after = Pile(max(0, left - lost), state.turn + 1, "lost" if left <= lost else "")
+            detail = f"you took {taken}; the die took {min(lost, left)}"
+        outcome = OrderOutcome(SEAT, f"TAKE {taken}", "taken", detail)
+        return Resolution(after, (outcome,), tuple(chance.events), {"left": after.counters})
+
+    def outcome(self, state: Pile) -> Outcome:
+        if not state.result:
+            return Outcome(False, summary=f"{state.counters} counters left")
+        won = state.result == "won"
+        summary = f"{'Won' if won else 'Lost'} after {state.turn} turns"
+        return Outcome(True, (SEAT,) if won else (), summary, (int(won), -state.turn))
+
+    def view(self, state: Pile, seat: str | None) -> JSON:
+        return {"counters": state.counters, "turn": state.turn, "result": state.result}
+
+    def scramble_hidden(self, state: Pile, seat: str | None, salt: int) -> Pile:
+        return replace(state)  # nothing is hidden
+
+    def dump(self, state: Pile) -> JSON:
+        return {"counters": state.counters, "turn": state.turn, "result": state.result}
+
+    def load(self, data: JSON) -> Pile:
+        if not isinstance(data, dict):
+            raise ValueError("a pile is an object")
+        return Pile(int(data["counters"]), int(data["turn"]), str(data["result"]))
+
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+        counters = int(view["counters"]) if isinstance(view, dict) else 0
+        picture = Image.new("RGB", (20 + 14 * max(counters, 1), 40), "white")
+        draw = ImageDraw.Draw(picture)
+        for n in range(counters):
+            draw.ellipse((10 + 14 * n, 14, 20 + 14 * n, 24), fill="black")
+        out = BytesIO()
+        picture.save(out, "PNG")
+        return out.getvalue()
+
+    def describe(self, view: JSON) -> str:
+        counters = view.get("counters") if isinstance(view, dict) else "?"
+        return f"A pile of {counters} counters."
+
+    def help_text(self, options: Mapping[str, str] | None = None) -> str:
+        return "Send TAKE 1, TAKE 2 or TAKE 3. Take the last counter to win."
+
+
+def _refused(refusal: Refusal) -> dict[str, str]:
+    return {"code": refusal.code, "reason": refusal.reason}
+
+
+GAME = Countdown()
