@@ -13,7 +13,7 @@ from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
 from adjudicator.services.operations import QUEUES
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 
 celery = Celery("pbem", include=["workers.tasks"])
 _runtime: Runtime | None = None
@@ -81,8 +81,8 @@ def runtime() -> Runtime:
     return _runtime
 
 
-def enqueue(task: str, record_id: int) -> None:
-    celery.send_task(f"pbem.{task}", args=[record_id])
+def enqueue(task: Task, record_id: int) -> None:
+    celery.send_task(f"pbem.{task.value}", args=[record_id])
 
 
 def _defaults() -> dict[str, Any]:

@@ -18,7 +18,7 @@ from adjudicator import limits, schedule
 from adjudicator.mail import addresses
 from adjudicator.models import Game
 from adjudicator.services import commands, lifecycle, panel_links, play, reports
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 
 WORDS = (
     "SET DEADLINE",
@@ -151,7 +151,7 @@ def _command(
         # Recorded, not only queued: a task lost with its queue (a console's own, or the
         # broker's) is queued again by the tick, which sees the turn is forced.
         game.forced_at = game.forced_at or now
-        runtime.later(session, "adjudicate", game.id)
+        runtime.later(session, Task.ADJUDICATE, game.id)
         return True, "the turn will be processed at once, with defaults for missing orders"
     if word == "ROLLBACK":
         return _rollback(session, runtime, game, argument, key, now)

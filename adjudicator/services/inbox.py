@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from adjudicator.mail import addresses
 from adjudicator.models import Game, InboundMessage
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def store(
                 record.game_id = None  # a token for a game this database does not have
             session.add(record)
             session.flush()
-            runtime.later(session, "process_inbound", record.id)
+            runtime.later(session, Task.PROCESS_INBOUND, record.id)
             ids = {"inbound_id": record.id, "game_id": record.game_id, "status": "received"}
             log.info("inbound %s stored from %s", record.id, source, extra=ids)
             return Stored(record.id, duplicate=False)

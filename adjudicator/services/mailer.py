@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, OutboxMessage, Player
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 from adjudicator.templating import render_pair
 
 
@@ -98,5 +98,5 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
     )
     session.add(record)
     session.flush()
-    runtime.later(session, "send_outbox", record.id)
+    runtime.later(session, Task.SEND_OUTBOX, record.id)
     return record.id

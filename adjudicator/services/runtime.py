@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -14,12 +15,22 @@ from adjudicator.db import Database
 
 log = logging.getLogger(__name__)
 
-# (task name, record id); the workers package supplies the real one. Without it, nothing is lost:
+
+class Task(StrEnum):
+    """The work a service queues for a worker, each on one record id; the value is the Celery
+    task's name after ``pbem.`` (``workers/tasks.py`` defines one of each)."""
+
+    PROCESS_INBOUND = "process_inbound"
+    SEND_OUTBOX = "send_outbox"
+    ADJUDICATE = "adjudicate"
+
+
+# (task, record id); the workers package supplies the real one. Without it, nothing is lost:
 # the tick finds every pending record in the database and queues it again.
-Enqueue = Callable[[str, int], None]
+Enqueue = Callable[[Task, int], None]
 
 
-def _no_queue(task: str, record_id: int) -> None:
+def _no_queue(task: Task, record_id: int) -> None:
     log.debug("no queue configured; %s(%s) waits for the tick", task, record_id)
 
 
@@ -29,16 +40,16 @@ class Runtime:
     db: Database
     enqueue: Enqueue = field(default=_no_queue)
 
-    def later(self, session: Session, task: str, record_id: int) -> None:
+    def later(self, session: Session, task: Task, record_id: int) -> None:
         """Queue ``task(record_id)`` once ``session`` has committed (never for rolled-back work)."""
-        pending: list[tuple[str, int]] = session.info.setdefault("after_commit", [])
+        pending: list[tuple[Task, int]] = session.info.setdefault("after_commit", [])
         pending.append((task, record_id))
         session.info["runtime"] = self
 
 
 @event.listens_for(Session, "after_commit")
 def _run_after_commit(session: Session) -> None:
-    pending: list[tuple[str, int]] = session.info.pop("after_commit", [])
+    pending: list[tuple[Task, int]] = session.info.pop("after_commit", [])
     runtime: Runtime | None = session.info.get("runtime")
     if runtime is None:
         return

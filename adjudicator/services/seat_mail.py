@@ -50,7 +50,7 @@ from adjudicator.services import (
     reports,
 )
 from adjudicator.services.mailer import Reply
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 from adjudicator.services.verdict import Verdict
 
 # Commands that change the player's own settings, done whatever the game's state.
@@ -425,7 +425,7 @@ def adjudicate_early(context: SeatMail) -> Verdict | None:
     ):
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
         # (With a delay, the tick starts it once the last orders are old enough.)
-        context.runtime.later(session, "adjudicate", game.id)
+        context.runtime.later(session, Task.ADJUDICATE, game.id)
     return Verdict("done", "orders stored", game.id)
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines, delivery, isolation, lifecycle
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
 # (or its storing, for mail never queued by the tick) is older than the claim lease
@@ -51,7 +51,7 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
             now,
         )
     for game_id in report.turns_due:
-        runtime.enqueue("adjudicate", game_id)
+        runtime.enqueue(Task.ADJUDICATE, game_id)
     report.reminded = deadlines.send_reminders(runtime, now)
     with runtime.db.session() as session:
         report.requeued_inbound = _mark_queued(
@@ -63,7 +63,7 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
             now,
         )
     for inbound_id in report.requeued_inbound:
-        runtime.enqueue("process_inbound", inbound_id)
+        runtime.enqueue(Task.PROCESS_INBOUND, inbound_id)
     due_outbox = delivery.pending_ids(runtime, now=now)
     with runtime.db.session() as session:
         for start in range(0, len(due_outbox), CHUNK):
@@ -88,7 +88,7 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
                 now,
             )
     for outbox_id in sorted(report.requeued_outbox):
-        runtime.enqueue("send_outbox", outbox_id)
+        runtime.enqueue(Task.SEND_OUTBOX, outbox_id)
     with runtime.db.session() as session:
         due = session.scalars(
             select(Challenge.id).where(Challenge.revealed_at.is_(None), Challenge.deadline <= now)
