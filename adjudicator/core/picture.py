@@ -82,18 +82,10 @@ def fit(text: str, face: Font, width: float) -> str:
 
 
 def label(
-    draw: ImageDraw.ImageDraw,
-    xy: Point,
-    text: str,
-    face: Font,
-    fill: Colour,
-    anchor: str = "la",
-    width: float | None = None,
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, face: Font, fill: Colour, anchor: str = "la"
 ) -> float:
-    """Draw ``text`` at ``xy`` (cut to ``width`` pixels if given); returns its drawn length, so
-    the next words can follow it."""
-    if width is not None:
-        text = fit(text, face, width)
+    """Draw ``text`` at ``xy`` (cut it with ``fit`` first to keep it to a width); returns its
+    drawn length, so the next words can follow it."""
     draw.text(xy, text, fill=fill, font=face, anchor=anchor)
     return length(text, face)
 

@@ -69,14 +69,14 @@ def _axes(draw: ImageDraw.ImageDraw, plot: Plot, x_labels: Sequence[str], y_titl
     for value in range(0, plot.y_max + 1, step):
         y = plot.y(value)
         draw.line([(plot.left, y), (plot.right, y)], fill=GRID, width=1)
-        picture.label(draw, (plot.left - 8, y), str(value), small, MUTED, "rm")
+        picture.label(draw, (plot.left - 8, y), str(value), small, MUTED, anchor="rm")
     # Every label when they fit, else every n-th, so that long games stay legible.
     every = max(1, math.ceil(len(x_labels) * 34 / max(plot.right - plot.left, 1)))
     for index, label in enumerate(x_labels):
         if index % every == 0 or index == len(x_labels) - 1:
-            picture.label(draw, (plot.x(index), plot.bottom + 8), label, small, MUTED, "mt")
+            picture.label(draw, (plot.x(index), plot.bottom + 8), label, small, MUTED, anchor="mt")
     draw.line([(plot.left, plot.bottom), (plot.right, plot.bottom)], fill=INK, width=1)
-    picture.label(draw, (plot.left - 40, plot.top - 22), y_title, small, MUTED, "lm")
+    picture.label(draw, (plot.left - 40, plot.top - 22), y_title, small, MUTED, anchor="lm")
 
 
 def strength_chart(data: SideStrength) -> bytes:
@@ -88,15 +88,15 @@ def strength_chart(data: SideStrength) -> bytes:
     top = max([*values, data.loss_limit or 0, 1])
     y_max = math.ceil((top + 1) / _step(top + 1)) * _step(top + 1)
     plot = Plot(56, 70, WIDTH - 24, height - 56, len(data.turns), y_max)
-    picture.label(draw, (WIDTH / 2, 16), "Strength and losses by turn", font(18), INK, "mt")
+    picture.label(draw, (WIDTH / 2, 16), "Strength and losses by turn", font(18), INK, anchor="mt")
     _axes(draw, plot, [str(n) for n in data.turns], "units")
     middle = ((plot.left + plot.right) / 2, height - 18)
-    picture.label(draw, middle, "turn", font(13), MUTED, "mm")
+    picture.label(draw, middle, "turn", font(13), MUTED, anchor="mm")
     if data.loss_limit is not None:
         y = plot.y(data.loss_limit)
         _dashed(draw, [(plot.left, y), (plot.right, y)], LOST)
         label = f"loss limit {data.loss_limit}"
-        picture.label(draw, (plot.right, y - 4), label, font(12), MUTED, "rb")
+        picture.label(draw, (plot.right, y - 4), label, font(12), MUTED, anchor="rb")
     legend_x = plot.left
     for index, side in enumerate(data.on_map):
         colour = _colour(side, index)
@@ -117,7 +117,7 @@ def strength_chart(data: SideStrength) -> bytes:
             else:
                 draw.line(sample, fill=colour, width=3)
             text = f"{side.capitalize()} {what}"
-            picture.label(draw, (legend_x + 32, 50), text, font(13), INK, "lm")
+            picture.label(draw, (legend_x + 32, 50), text, font(13), INK, anchor="lm")
             legend_x += 40 + int(picture.length(text, font(13))) + 12
     return picture.png(image, picture.SMALLEST)
 
@@ -154,20 +154,20 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     title = f"Shared deal {board.challenge.name}: {board.axis}"
-    picture.label(draw, (WIDTH / 2, 16), title, font(18), INK, "mt")
-    picture.label(draw, (24, 44), "Leaderboard", font(15), INK, "lm")
+    picture.label(draw, (WIDTH / 2, 16), title, font(18), INK, anchor="mt")
+    picture.label(draw, (24, 44), "Leaderboard", font(15), INK, anchor="lm")
     most = max(max(e.value or 0 for e in ranked), 1)
     bar_left, bar_right = 220, WIDTH - 60
     for index, entry in enumerate(ranked):
         y = height_top + index * row
         label = f"{entry.rank}. #{entry.game_id} {entry.player}".rstrip()
-        picture.label(draw, (24, y + row / 2), label, font(13), INK, "lm")
+        picture.label(draw, (24, y + row / 2), label, font(13), INK, anchor="lm")
         length = (bar_right - bar_left) * (entry.value or 0) / most
         colour = WON if entry.won else LOST
         draw.rectangle([(bar_left, y + 4), (bar_left + max(length, 2), y + row - 4)], fill=colour)
         at = (bar_left + length + 6, y + row / 2)
-        picture.label(draw, at, str(entry.value), font(13), INK, "lm")
-    picture.label(draw, (24, hist_top - 20), "Spread of results", font(15), INK, "lm")
+        picture.label(draw, at, str(entry.value), font(13), INK, anchor="lm")
+    picture.label(draw, (24, hist_top - 20), "Spread of results", font(15), INK, anchor="lm")
     low, high = min(spread), max(spread)
     columns = list(range(low, high + 1))
     tallest = max(sum(counts.values()) for counts in spread.values())
@@ -178,7 +178,7 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     for value in range(0, y_max + 1, _step(y_max)):
         level = plot.y(value)
         draw.line([(plot.left, level), (plot.right, level)], fill=GRID, width=1)
-        picture.label(draw, (plot.left - 8, level), str(value), small, MUTED, "rm")
+        picture.label(draw, (plot.left - 8, level), str(value), small, MUTED, anchor="rm")
     for index, value in enumerate(columns):
         counts = spread.get(value)
         x0 = plot.left + index * width + width * 0.15
@@ -190,14 +190,14 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
                 fill = WON if won else LOST
                 draw.rectangle([(x0, plot.y(base + n)), (x1, plot.y(base))], fill=fill)
                 base += n
-        picture.label(draw, ((x0 + x1) / 2, plot.bottom + 8), str(value), small, MUTED, "mt")
+        picture.label(draw, ((x0 + x1) / 2, plot.bottom + 8), str(value), small, MUTED, anchor="mt")
     draw.line([(plot.left, plot.bottom), (plot.right, plot.bottom)], fill=INK, width=1)
     legend_y = height - 16
     draw.rectangle([(plot.left, legend_y - 6), (plot.left + 12, legend_y + 6)], fill=WON)
-    picture.label(draw, (plot.left + 18, legend_y), "won", small, INK, "lm")
+    picture.label(draw, (plot.left + 18, legend_y), "won", small, INK, anchor="lm")
     draw.rectangle([(plot.left + 70, legend_y - 6), (plot.left + 82, legend_y + 6)], fill=LOST)
-    picture.label(draw, (plot.left + 88, legend_y), "lost", small, INK, "lm")
-    picture.label(draw, (plot.right, legend_y), board.axis, small, MUTED, "rm")
+    picture.label(draw, (plot.left + 88, legend_y), "lost", small, INK, anchor="lm")
+    picture.label(draw, (plot.right, legend_y), board.axis, small, MUTED, anchor="rm")
     return picture.png(image, picture.SMALLEST)
 
 

@@ -127,9 +127,10 @@ class Painter:
     ) -> float:
         """Draw text (cut with an ellipsis to ``width`` if given); returns its drawn length."""
         face = font(size, bold)
-        return picture.label(
-            self.draw, xy, picture.plain(text, face), face, self.colour[colour], anchor, width
-        )
+        shown = picture.plain(text, face)
+        if width is not None:
+            shown = picture.fit(shown, face, width)
+        return picture.label(self.draw, xy, shown, face, self.colour[colour], anchor)
 
     def polyline(self, points: Sequence[Point], colour: Colour, width: int) -> None:
         self.draw.line(list(points), fill=colour, width=width, joint="curve")

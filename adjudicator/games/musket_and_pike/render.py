@@ -122,10 +122,10 @@ class _Painter:
         self.position = position
 
     def text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
-        picture.label(self.draw, xy, words, font(size, bold), fill, "mm")
+        picture.label(self.draw, xy, words, font(size, bold), fill, anchor="mm")
 
     def left_text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
-        picture.label(self.draw, xy, words, font(size, bold), fill, "lm")
+        picture.label(self.draw, xy, words, font(size, bold), fill, anchor="lm")
 
     def arrow(self, points: Sequence[Point], fill: Colour, width: int) -> None:
         if len(points) < 2:

@@ -57,7 +57,7 @@ def _text(
     colour: str = "ink",
     anchor: str = "la",
 ) -> None:
-    picture.label(draw, xy, text, font(size), COLOURS[colour], anchor)
+    picture.label(draw, xy, text, font(size), COLOURS[colour], anchor=anchor)
 
 
 def _bonus_mark(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
