@@ -83,11 +83,10 @@ def fit(text: str, face: Font, width: float) -> str:
 
 def label(
     draw: ImageDraw.ImageDraw, xy: Point, text: str, face: Font, fill: Colour, anchor: str = "la"
-) -> float:
-    """Draw ``text`` at ``xy`` (cut it with ``fit`` first to keep it to a width); returns its
-    drawn length, so the next words can follow it."""
+) -> None:
+    """Draw ``text`` at ``xy`` by ``anchor`` (Pillow's two letters: "lm" is left, middle); cut
+    it with ``fit`` first to keep it to a width, and measure it with ``length`` to follow it."""
     draw.text(xy, text, fill=fill, font=face, anchor=anchor)
-    return length(text, face)
 
 
 # --- lines ----------------------------------------------------------------------------------

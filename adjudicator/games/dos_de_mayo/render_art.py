@@ -130,7 +130,8 @@ class Painter:
         shown = picture.plain(text, face)
         if width is not None:
             shown = picture.fit(shown, face, width)
-        return picture.label(self.draw, xy, shown, face, self.colour[colour], anchor)
+        picture.label(self.draw, xy, shown, face, self.colour[colour], anchor)
+        return picture.length(shown, face)
 
     def polyline(self, points: Sequence[Point], colour: Colour, width: int) -> None:
         self.draw.line(list(points), fill=colour, width=width, joint="curve")
