@@ -60,7 +60,7 @@ def legend(paint: Painter) -> None:
 
 
 def panel_frame(paint: Painter) -> None:
-    """The panel's ground, rules and headings, and the set-aside box: the parts never changing."""
+    """The panel's ground, rules and headings, and the set-aside box (none of them changes)."""
     look, colour = paint.art, paint.colour
     top = look.map_bottom
     paint.draw.rectangle((0, top, look.width, look.height), fill=colour["panel"])
@@ -104,6 +104,7 @@ def header(paint: Painter, view: Mapping[str, Any]) -> None:
 
 
 def _pips(paint: Painter, x: float, y: float, side: str, filled: int, total: int) -> None:
+    """A row of ``total`` marks in the side's shape, the first ``filled`` of them filled."""
     colour = paint.colour[side]
     for index in range(total):
         box = (x + index * 15, y - 6, x + index * 15 + 12, y + 6)
