@@ -6,42 +6,30 @@ nothing is only in the picture. The drawing takes plain values from ``services.q
 
 from __future__ import annotations
 
-import io
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from adjudicator.core import picture
+from adjudicator.core.picture import Colour, Point, font
 from adjudicator.services.queries import Leaderboard, RankedEntry, SideStrength
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-RGB = tuple[int, int, int]
-
+# Charts ask ``font`` for no font files, so they get Pillow's own scalable font: present wherever
+# Pillow is, so charts look the same everywhere.
 WIDTH = 720
-PAPER: RGB = (253, 251, 246)
-INK: RGB = (34, 34, 34)
-MUTED: RGB = (120, 120, 120)
-GRID: RGB = (225, 220, 210)
-SIDE_COLOURS: dict[str, RGB] = {"france": (43, 76, 155), "spain": (178, 34, 34)}
-OTHER_COLOURS: tuple[RGB, ...] = ((46, 125, 50), (142, 68, 173), (211, 84, 0))
-WON: RGB = (46, 125, 50)
-LOST: RGB = (160, 150, 140)
+PAPER: Colour = (253, 251, 246)
+INK: Colour = (34, 34, 34)
+MUTED: Colour = (120, 120, 120)
+GRID: Colour = (225, 220, 210)
+SIDE_COLOURS: dict[str, Colour] = {"france": (43, 76, 155), "spain": (178, 34, 34)}
+OTHER_COLOURS: tuple[Colour, ...] = ((46, 125, 50), (142, 68, 173), (211, 84, 0))
+WON: Colour = (46, 125, 50)
+LOST: Colour = (160, 150, 140)
 
 
-def font(size: int) -> Font:
-    # Pillow's own scalable font: present wherever Pillow is, so charts look the same everywhere.
-    return ImageFont.load_default(size=size)
-
-
-def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    return out.getvalue()
-
-
-def _colour(name: str, index: int) -> RGB:
+def _colour(name: str, index: int) -> Colour:
     return SIDE_COLOURS.get(name, OTHER_COLOURS[index % len(OTHER_COLOURS)])
 
 
@@ -70,24 +58,9 @@ class Plot:
         return self.bottom - value * (self.bottom - self.top) / max(self.y_max, 1)
 
 
-def _dashed(draw: ImageDraw.ImageDraw, points: Sequence[tuple[float, float]], fill: RGB) -> None:
-    dash, gap = 8.0, 5.0
-    for (x1, y1), (x2, y2) in itertools.pairwise(points):
-        length = math.hypot(x2 - x1, y2 - y1)
-        if length == 0:
-            continue
-        at = 0.0
-        while at < length:
-            end = min(at + dash, length)
-            draw.line(
-                [
-                    (x1 + (x2 - x1) * at / length, y1 + (y2 - y1) * at / length),
-                    (x1 + (x2 - x1) * end / length, y1 + (y2 - y1) * end / length),
-                ],
-                fill=fill,
-                width=3,
-            )
-            at = end + gap
+def _dashed(draw: ImageDraw.ImageDraw, points: Sequence[Point], fill: Colour) -> None:
+    """A dashed chart line: each segment between two points starts with a whole dash."""
+    picture.dashed(draw, points, fill, 3, dash=8.0, gap=5.0, restart=True)
 
 
 def _axes(draw: ImageDraw.ImageDraw, plot: Plot, x_labels: Sequence[str], y_title: str) -> None:
@@ -96,14 +69,14 @@ def _axes(draw: ImageDraw.ImageDraw, plot: Plot, x_labels: Sequence[str], y_titl
     for value in range(0, plot.y_max + 1, step):
         y = plot.y(value)
         draw.line([(plot.left, y), (plot.right, y)], fill=GRID, width=1)
-        draw.text((plot.left - 8, y), str(value), fill=MUTED, font=small, anchor="rm")
+        picture.label(draw, (plot.left - 8, y), str(value), small, MUTED, anchor="rm")
     # Every label when they fit, else every n-th, so that long games stay legible.
     every = max(1, math.ceil(len(x_labels) * 34 / max(plot.right - plot.left, 1)))
     for index, label in enumerate(x_labels):
         if index % every == 0 or index == len(x_labels) - 1:
-            draw.text((plot.x(index), plot.bottom + 8), label, fill=MUTED, font=small, anchor="mt")
+            picture.label(draw, (plot.x(index), plot.bottom + 8), label, small, MUTED, anchor="mt")
     draw.line([(plot.left, plot.bottom), (plot.right, plot.bottom)], fill=INK, width=1)
-    draw.text((plot.left - 40, plot.top - 22), y_title, fill=MUTED, font=small, anchor="lm")
+    picture.label(draw, (plot.left - 40, plot.top - 22), y_title, small, MUTED, anchor="lm")
 
 
 def strength_chart(data: SideStrength) -> bytes:
@@ -115,15 +88,15 @@ def strength_chart(data: SideStrength) -> bytes:
     top = max([*values, data.loss_limit or 0, 1])
     y_max = math.ceil((top + 1) / _step(top + 1)) * _step(top + 1)
     plot = Plot(56, 70, WIDTH - 24, height - 56, len(data.turns), y_max)
-    draw.text((WIDTH / 2, 16), "Strength and losses by turn", fill=INK, font=font(18), anchor="mt")
+    picture.label(draw, (WIDTH / 2, 16), "Strength and losses by turn", font(18), INK, anchor="mt")
     _axes(draw, plot, [str(n) for n in data.turns], "units")
     middle = ((plot.left + plot.right) / 2, height - 18)
-    draw.text(middle, "turn", fill=MUTED, font=font(13), anchor="mm")
+    picture.label(draw, middle, "turn", font(13), MUTED, anchor="mm")
     if data.loss_limit is not None:
         y = plot.y(data.loss_limit)
         _dashed(draw, [(plot.left, y), (plot.right, y)], LOST)
         label = f"loss limit {data.loss_limit}"
-        draw.text((plot.right, y - 4), label, fill=MUTED, font=font(12), anchor="rb")
+        picture.label(draw, (plot.right, y - 4), label, font(12), MUTED, anchor="rb")
     legend_x = plot.left
     for index, side in enumerate(data.on_map):
         colour = _colour(side, index)
@@ -144,9 +117,9 @@ def strength_chart(data: SideStrength) -> bytes:
             else:
                 draw.line(sample, fill=colour, width=3)
             text = f"{side.capitalize()} {what}"
-            draw.text((legend_x + 32, 50), text, fill=INK, font=font(13), anchor="lm")
-            legend_x += 40 + int(draw.textlength(text, font=font(13))) + 12
-    return _png(image)
+            picture.label(draw, (legend_x + 32, 50), text, font(13), INK, anchor="lm")
+            legend_x += 40 + int(picture.length(text, font(13))) + 12
+    return picture.png(image, picture.SMALLEST)
 
 
 def strength_alt(data: SideStrength) -> str:
@@ -181,20 +154,20 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     title = f"Shared deal {board.challenge.name}: {board.axis}"
-    draw.text((WIDTH / 2, 16), title, fill=INK, font=font(18), anchor="mt")
-    draw.text((24, 44), "Leaderboard", fill=INK, font=font(15), anchor="lm")
+    picture.label(draw, (WIDTH / 2, 16), title, font(18), INK, anchor="mt")
+    picture.label(draw, (24, 44), "Leaderboard", font(15), INK, anchor="lm")
     most = max(max(e.value or 0 for e in ranked), 1)
     bar_left, bar_right = 220, WIDTH - 60
     for index, entry in enumerate(ranked):
         y = height_top + index * row
         label = f"{entry.rank}. #{entry.game_id} {entry.player}".rstrip()
-        draw.text((24, y + row / 2), label, fill=INK, font=font(13), anchor="lm")
+        picture.label(draw, (24, y + row / 2), label, font(13), INK, anchor="lm")
         length = (bar_right - bar_left) * (entry.value or 0) / most
         colour = WON if entry.won else LOST
         draw.rectangle([(bar_left, y + 4), (bar_left + max(length, 2), y + row - 4)], fill=colour)
         at = (bar_left + length + 6, y + row / 2)
-        draw.text(at, str(entry.value), fill=INK, font=font(13), anchor="lm")
-    draw.text((24, hist_top - 20), "Spread of results", fill=INK, font=font(15), anchor="lm")
+        picture.label(draw, at, str(entry.value), font(13), INK, anchor="lm")
+    picture.label(draw, (24, hist_top - 20), "Spread of results", font(15), INK, anchor="lm")
     low, high = min(spread), max(spread)
     columns = list(range(low, high + 1))
     tallest = max(sum(counts.values()) for counts in spread.values())
@@ -205,7 +178,7 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     for value in range(0, y_max + 1, _step(y_max)):
         level = plot.y(value)
         draw.line([(plot.left, level), (plot.right, level)], fill=GRID, width=1)
-        draw.text((plot.left - 8, level), str(value), fill=MUTED, font=small, anchor="rm")
+        picture.label(draw, (plot.left - 8, level), str(value), small, MUTED, anchor="rm")
     for index, value in enumerate(columns):
         counts = spread.get(value)
         x0 = plot.left + index * width + width * 0.15
@@ -217,15 +190,15 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
                 fill = WON if won else LOST
                 draw.rectangle([(x0, plot.y(base + n)), (x1, plot.y(base))], fill=fill)
                 base += n
-        draw.text(((x0 + x1) / 2, plot.bottom + 8), str(value), fill=MUTED, font=small, anchor="mt")
+        picture.label(draw, ((x0 + x1) / 2, plot.bottom + 8), str(value), small, MUTED, anchor="mt")
     draw.line([(plot.left, plot.bottom), (plot.right, plot.bottom)], fill=INK, width=1)
     legend_y = height - 16
     draw.rectangle([(plot.left, legend_y - 6), (plot.left + 12, legend_y + 6)], fill=WON)
-    draw.text((plot.left + 18, legend_y), "won", fill=INK, font=small, anchor="lm")
+    picture.label(draw, (plot.left + 18, legend_y), "won", small, INK, anchor="lm")
     draw.rectangle([(plot.left + 70, legend_y - 6), (plot.left + 82, legend_y + 6)], fill=LOST)
-    draw.text((plot.left + 88, legend_y), "lost", fill=INK, font=small, anchor="lm")
-    draw.text((plot.right, legend_y), board.axis, fill=MUTED, font=small, anchor="rm")
-    return _png(image)
+    picture.label(draw, (plot.left + 88, legend_y), "lost", small, INK, anchor="lm")
+    picture.label(draw, (plot.right, legend_y), board.axis, small, MUTED, anchor="rm")
+    return picture.png(image, picture.SMALLEST)
 
 
 def leaderboard_alt(board: Leaderboard, top: int = 10) -> str:

@@ -8,7 +8,6 @@ secretly at set-up are never drawn: during set-up every wing's order shows as "?
 from __future__ import annotations
 
 import functools
-import io
 import math
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,17 +15,15 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from adjudicator.core import picture
+from adjudicator.core.picture import Colour, Font, Point
 from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
 from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
-
-Colour = tuple[int, int, int]
-Point = tuple[float, float]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 ORDER_WORDS = {
     "charge": "Charge",
@@ -34,7 +31,6 @@ ORDER_WORDS = {
     "receive_charge": "Receive Charge",
     "rally": "Rally",
 }
-PALETTE_COLOURS = 256  # an indexed PNG: a map of flat fills needs few, and stays small
 
 
 @functools.cache
@@ -62,12 +58,9 @@ def side_colour(position: Position, side: str) -> Colour:
 @functools.cache
 def font(size: int, bold: bool = False) -> Font:
     """The first art font found on this machine; Pillow's own font as the last resort."""
-    for name in art()["fonts"]["bold" if bold else "regular"]:
-        try:
-            return ImageFont.truetype(str(name), size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size=size)
+    return picture.font(
+        size, tuple(str(name) for name in art()["fonts"]["bold" if bold else "regular"])
+    )
 
 
 @dataclass(frozen=True)
@@ -129,10 +122,10 @@ class _Painter:
         self.position = position
 
     def text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
-        self.draw.text(xy, words, fill=fill, font=font(size, bold), anchor="mm")
+        picture.label(self.draw, xy, words, font(size, bold), fill, anchor="mm")
 
     def left_text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
-        self.draw.text(xy, words, fill=fill, font=font(size, bold), anchor="lm")
+        picture.label(self.draw, xy, words, font(size, bold), fill, anchor="lm")
 
     def arrow(self, points: Sequence[Point], fill: Colour, width: int) -> None:
         if len(points) < 2:
@@ -317,9 +310,9 @@ def render(
     _leaders(paint)
     _arrows(paint, shown, frozenset({"fire", "close_combat"}))
     _panel(paint, battle)
-    out = io.BytesIO()
-    _indexed(image).save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    # Every art colour has its own palette entry (so sides, terrain and marks stay true); the
+    # picture's own anti-aliasing shades fill the rest.
+    return picture.png(picture.keeping(image, _art_colours()), picture.SMALLEST)
 
 
 def _art_colours() -> list[Colour]:
@@ -328,18 +321,3 @@ def _art_colours() -> list[Colour]:
     named = [*data["colours"].values(), *sides["order"], *sides.get("named", {}).values()]
     named += list(data["terrain"].values())
     return list(dict.fromkeys(_colour(value) for value in named))
-
-
-def _indexed(image: Image.Image) -> Image.Image:
-    """The picture in a 256-colour palette that keeps every art colour exact (so sides, terrain
-    and marks stay true) and fills the rest with the picture's own anti-aliasing shades."""
-    fixed = _art_colours()
-    shades = image.quantize(PALETTE_COLOURS - len(fixed), dither=Image.Dither.NONE)
-    extra = shades.getpalette() or []
-    colours = [*fixed, *(tuple(extra[i : i + 3]) for i in range(0, len(extra), 3))]
-    flat: list[int] = []
-    for rgb in colours[:PALETTE_COLOURS]:
-        flat.extend(rgb)
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(flat)
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)

@@ -6,13 +6,13 @@ colours are the constants below; the rules are not consulted.
 
 from __future__ import annotations
 
-import functools
-import io
 from collections.abc import Mapping
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from adjudicator.core import picture
+from adjudicator.core.picture import font
 from adjudicator.games.thermopyles.describe import STATUS_WORDS, result_lines
 
 WIDTH, HEIGHT = 720, 600
@@ -45,12 +45,8 @@ COLOURS = {
     "spartan_edge": (110, 24, 18),
     "back": (90, 70, 60),
     "band": (228, 218, 196),
+    "light_ink": (255, 255, 255),  # numbers on the red chip and on the Spartan cards
 }
-
-
-@functools.cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
 
 
 def _text(
@@ -61,7 +57,7 @@ def _text(
     colour: str = "ink",
     anchor: str = "la",
 ) -> None:
-    draw.text(xy, text, fill=COLOURS[colour], font=font(size), anchor=anchor)
+    picture.label(draw, xy, text, font(size), COLOURS[colour], anchor=anchor)
 
 
 def _bonus_mark(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -93,7 +89,7 @@ def _persian(draw: ImageDraw.ImageDraw, x: int, label: str, card: Mapping[str, A
     )
     _text(draw, (x + 60, y + 59), str(card["white"]), 38, "ink", "mm")
     draw.rounded_rectangle((x + 30, y + 106, x + 90, y + 138), 8, fill=COLOURS["red_chip"])
-    draw.text((x + 60, y + 122), f"{card['red']}", fill=(255, 255, 255), font=font(22), anchor="mm")
+    _text(draw, (x + 60, y + 122), f"{card['red']}", 22, "light_ink", "mm")
     if card["bonus"]:
         _bonus_mark(draw, x + width - 30, y + 6)
 
@@ -168,13 +164,7 @@ def _hand(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         draw.rounded_rectangle(
             box, 8, fill=COLOURS["spartan"], outline=COLOURS["spartan_edge"], width=3
         )
-        draw.text(
-            (x + width / 2, HAND_Y + height / 2),
-            str(shown[index]),
-            fill=(255, 255, 255),
-            font=font(36),
-            anchor="mm",
-        )
+        _text(draw, (x + width / 2, HAND_Y + height / 2), str(shown[index]), 36, "light_ink", "mm")
     if size == 0 and view["status"] == "playing":
         _text(draw, (MARGIN, HAND_Y + 30), "empty: only RETREAT is legal", 18, "muted")
 
@@ -198,6 +188,4 @@ def render(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
     draw.rectangle((0, RESULT_Y - 6, WIDTH, HEIGHT), fill=COLOURS["band"])
     for index, line in enumerate(lines[:MAX_RESULT_LINES]):
         _text(draw, (MARGIN, RESULT_Y + index * 20), line, 16)
-    out = io.BytesIO()
-    image.quantize(colors=PALETTE_COLOURS).save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return picture.png(picture.reduced(image, PALETTE_COLOURS), picture.SMALLEST)

@@ -1,0 +1,185 @@
+"""What every picture shares: fonts found with a fallback, text measured and cut to a width,
+colours mapped to a palette, and the PNG bytes.
+
+The game maps and the archive's charts are all Pillow drawings sent by mail or served on the
+web; each draws its own marks, but none should find fonts, fit labels or write PNGs its own way.
+The PNG save options are set here only (``SMALLEST``, ``PLAIN``), so changing how pictures are
+compressed is one edit.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import math
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+ELLIPSIS = "…"
+# Pillow's own scalable font (bundled with Pillow since 10.1): the face every lookup ends with.
+BUILT_IN = "Aileron"
+MAX_PALETTE = 256  # an indexed PNG holds at most this many colours
+
+# The PNG save options, the one place they are set. ``SMALLEST`` lets zlib search for the
+# smallest file; ``PLAIN`` is Pillow's defaults (the 2 de Mayo map, already on a fixed palette).
+SMALLEST: Mapping[str, Any] = MappingProxyType({"optimize": True})
+PLAIN: Mapping[str, Any] = MappingProxyType({})
+
+
+# --- fonts ----------------------------------------------------------------------------------
+
+
+@functools.cache
+def font(size: int, names: tuple[str, ...] = ()) -> Font:
+    """The first of ``names`` (font file names) found on this machine, at ``size`` pixels;
+    Pillow's own font when none is, so a picture is drawn on any machine. Cached: every label
+    of every picture asks again."""
+    for name in names:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+def is_built_in(face: Font) -> bool:
+    """Whether ``face`` is Pillow's own font (the fallback), which has no accented letters."""
+    return not isinstance(face, ImageFont.FreeTypeFont) or face.getname()[0] == BUILT_IN
+
+
+def plain(text: str, face: Font) -> str:
+    """``text`` as ``face`` can show it: on Pillow's own font the accents are dropped ("José"
+    becomes "Jose") rather than drawn as boxes; on any other font it is unchanged."""
+    if not is_built_in(face):
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+# --- text -----------------------------------------------------------------------------------
+
+
+def length(text: str, face: Font) -> float:
+    """How many pixels ``text`` runs in ``face``."""
+    return float(face.getlength(text))
+
+
+def fit(text: str, face: Font, width: float) -> str:
+    """``text`` cut with an ellipsis so it runs at most ``width`` pixels; unchanged if it fits."""
+    if length(text, face) <= width:
+        return text
+    while text and length(text + ELLIPSIS, face) > width:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def label(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, face: Font, fill: Colour, anchor: str = "la"
+) -> None:
+    """Draw ``text`` at ``xy`` by ``anchor`` (Pillow's two letters: "lm" is left, middle); cut
+    it with ``fit`` first to keep it to a width, and measure it with ``length`` to follow it."""
+    draw.text(xy, text, fill=fill, font=face, anchor=anchor)
+
+
+# --- lines ----------------------------------------------------------------------------------
+
+
+def along(start: Point, end: Point, distance: float) -> Point:
+    """The point ``distance`` pixels from ``start`` toward ``end``."""
+    ux, uy = unit(start, end)
+    return start[0] + ux * distance, start[1] + uy * distance
+
+
+def unit(start: Point, end: Point) -> Point:
+    """The unit vector from ``start`` toward ``end`` (any, when they are the same point)."""
+    run = math.dist(start, end) or 1.0
+    return (end[0] - start[0]) / run, (end[1] - start[1]) / run
+
+
+def dashes(
+    points: Sequence[Point], dash: float, gap: float, restart: bool = False
+) -> list[tuple[Point, Point]]:
+    """The dashes of a dashed line through ``points``: ``dash`` pixels drawn, ``gap`` left out.
+    The pattern runs on round the corners unless ``restart``, when every segment starts with a
+    whole dash."""
+    found: list[tuple[Point, Point]] = []
+    drawing, left = True, dash
+    for start, end in itertools.pairwise(points):
+        if restart:
+            drawing, left = True, dash
+        run = math.dist(start, end)
+        done = 0.0
+        while done < run:
+            step = min(left, run - done)
+            if drawing:
+                found.append((along(start, end, done), along(start, end, done + step)))
+            done += step
+            left -= step
+            if left <= 0:
+                drawing = not drawing
+                left = dash if drawing else gap
+    return found
+
+
+def dashed(
+    draw: ImageDraw.ImageDraw,
+    points: Sequence[Point],
+    fill: Colour,
+    width: int,
+    dash: float,
+    gap: float,
+    restart: bool = False,
+) -> None:
+    """Draw a dashed line through ``points`` (see ``dashes``)."""
+    for start, end in dashes(points, dash, gap, restart):
+        draw.line([start, end], fill=fill, width=width)
+
+
+# --- colours and PNG ------------------------------------------------------------------------
+
+
+def palette_of(colours: Iterable[Colour]) -> Image.Image:
+    """A palette image to map pictures to: the first ``MAX_PALETTE`` of ``colours``, in order."""
+    flat = [value for colour in itertools.islice(colours, MAX_PALETTE) for value in colour]
+    image = Image.new("P", (1, 1))
+    image.putpalette(flat)
+    return image
+
+
+def colours_of(image: Image.Image) -> list[Colour]:
+    """The colours of a palette image, in order."""
+    flat = image.getpalette() or []
+    return [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)]
+
+
+def on_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """``image`` with every pixel the nearest colour of ``palette``; no dithering, so flat fills
+    stay flat (and compress well) and the same drawing always gives the same pixels."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def keeping(image: Image.Image, exact: Sequence[Colour]) -> Image.Image:
+    """``image`` on a full palette that keeps every colour of ``exact`` true, and fills the rest
+    with the picture's own shades (its anti-aliasing), chosen for this picture."""
+    shades = image.quantize(MAX_PALETTE - len(exact), dither=Image.Dither.NONE)
+    return on_palette(image, palette_of([*exact, *colours_of(shades)]))
+
+
+def reduced(image: Image.Image, colours: int) -> Image.Image:
+    """``image`` on a palette of ``colours`` chosen for it (Pillow's median cut)."""
+    return image.quantize(colors=colours)
+
+
+def png(image: Image.Image, options: Mapping[str, Any] = SMALLEST) -> bytes:
+    """The PNG bytes of ``image``, saved with one of this module's option sets."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", **options)
+    return out.getvalue()

@@ -1,0 +1,205 @@
+"""The words and counts round the 2 de Mayo map: the header, the key, and the panel below the
+map (losses, initiative, cards in play and played, hand sizes and the viewer's own hand)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.core.picture import length
+from adjudicator.games.dos_de_mayo.describe import END_WORDS, SIDES, card_words, side_name
+from adjudicator.games.dos_de_mayo.render_art import Painter, font
+from adjudicator.games.dos_de_mayo.render_moves import ARROW_WIDTH
+
+HAND_PAD = 10  # the hand's words keep this far inside the hand's part of the panel
+
+
+def legend(paint: Painter) -> None:
+    """The key: every mark the map uses, with what it means."""
+    x0, y0, x1, y1 = paint.art.legend
+    colour, ink = paint.colour, paint.colour["ink"]
+    paint.draw.rounded_rectangle((x0, y0, x1, y1), 8, fill=colour["area"], outline=colour["muted"])
+    paint.text((x0 + 10, y0 + 8), "KEY", 11, "muted", bold=True)
+    left, words, row = x0 + 10, x0 + 62, 16.0
+    y = y0 + 32
+    paint.chip((left + 10, y), "france", "2")
+    paint.chip((left + 36, y), "spain", "1")
+    paint.text((words, y), "French, Spanish units", 11, anchor="lm")
+    y += row + 8
+    paint.chip((left + 10, y), "france", "−1", lost=True)
+    paint.chip((left + 36, y), "spain", "−1", lost=True)
+    paint.text((words, y), "lost this turn", 11, anchor="lm")
+    y += row + 6
+    paint.draw.rounded_rectangle(
+        (left, y - 7, left + 32, y + 7),
+        4,
+        fill=colour["contested"],
+        outline=colour["contested_edge"],
+        width=3,
+    )
+    paint.swords((left + 32, y - 7))
+    paint.text((words, y), "contested: both sides", 11, anchor="lm")
+    y += row + 2
+    paint.polyline([(left, y), (left + 32, y)], colour["main_road_edge"], 11)
+    paint.polyline([(left, y), (left + 32, y)], colour["main_road"], 7)
+    paint.text((words, y), "main street", 11, anchor="lm")
+    paint.badge(x0 + 136, y - 9, "", gate=True)
+    paint.text((x0 + 162, y), "gate", 11, anchor="lm")
+    y += row + 2
+    paint.polyline([(left, y), (left + 24, y)], ink, ARROW_WIDTH)
+    paint.head((left + 34, y), (left, y), ink, 10)
+    paint.text((words, y), "moved", 11, anchor="lm")
+    y += row
+    paint.polyline([(left, y), (left + 16, y)], ink, ARROW_WIDTH)
+    paint.draw.line([(left + 16, y - 7), (left + 16, y + 7)], fill=ink, width=ARROW_WIDTH + 1)
+    paint.text((words, y), "stopped by a swap", 11, anchor="lm")
+    y += row
+    paint.dashed([(left, y), (left + 26, y)], ink, ARROW_WIDTH - 1, 6, 4)
+    paint.cross((left + 29, y), ink)
+    paint.text((words, y), "failed: stayed", 11, anchor="lm")
+
+
+def panel_frame(paint: Painter) -> None:
+    """The panel's ground, rules and headings, and the set-aside box (none of them changes)."""
+    look, colour = paint.art, paint.colour
+    top = look.map_bottom
+    paint.draw.rectangle((0, top, look.width, look.height), fill=colour["panel"])
+    paint.draw.line([(0, top), (look.width, top)], fill=colour["panel_rule"], width=2)
+    cards_x, hand_x = look.panel["cards_x"], look.panel["hand_rect"][0]
+    for x in (cards_x - 10, hand_x):
+        paint.draw.line([(x, top + 10), (x, look.height - 10)], fill=colour["panel_rule"], width=1)
+    left = look.panel["losses_x"]
+    paint.text((left, top + 10), "LOSSES", 11, "muted", bold=True)
+    paint.text((left, top + 88), "INITIATIVE", 11, "muted", bold=True)
+    paint.text((cards_x, top + 10), "CARDS IN PLAY", 11, "muted", bold=True)
+    paint.text((cards_x, top + 72), "PLAYED LAST TURN", 11, "muted", bold=True)
+    paint.text((hand_x + HAND_PAD, top + 10), "HANDS", 11, "muted", bold=True)
+    x0, y0, x1, y1 = look.set_aside
+    paint.draw.rounded_rectangle((x0, y0, x1, y1), 8, fill=colour["area"], outline=colour["muted"])
+    paint.text((x0 + 10, y0 + 8), "SET ASIDE", 11, "muted", bold=True)
+    paint.text((x0 + 10, y1 - 12), "brought in by cards only", 10, "muted", "lm")
+
+
+def header(paint: Painter, view: Mapping[str, Any]) -> None:
+    """The turn, and once the game is over the verdict and why, over the title band."""
+    look = paint.art
+    if view["status"] == "over":
+        paint.draw.rectangle((0, 0, look.width, look.header), fill=paint.colour["header_over"])
+        winner = view.get("winner")
+        verdict = f"GAME OVER: {side_name(winner).upper()} WINS" if winner else "GAME OVER"
+        reason = END_WORDS.get(str(view.get("end_reason") or ""), "")
+        paint.text((12, look.header / 2), verdict, 16, "header_ink", "lm", bold=True)
+        used = length(verdict + "   ", font(16, True))
+        if reason:
+            paint.text(
+                (12 + used, look.header / 2),
+                reason,
+                13,
+                "header_ink",
+                "lm",
+                width=look.width - used - 130,
+            )
+    turn = f"Turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
+    paint.text((look.width - 12, look.header / 2), turn, 16, "header_ink", "rm", bold=True)
+
+
+def _pips(paint: Painter, x: float, y: float, side: str, filled: int, total: int) -> None:
+    """A row of ``total`` marks in the side's shape, the first ``filled`` of them filled."""
+    colour = paint.colour[side]
+    for index in range(total):
+        box = (x + index * 15, y - 6, x + index * 15 + 12, y + 6)
+        fill = colour if index < filled else paint.colour["area"]
+        if side == "france":
+            paint.draw.rectangle(box, fill=fill, outline=colour, width=2)
+        else:
+            paint.draw.ellipse(box, fill=fill, outline=colour, width=2)
+
+
+def panel(paint: Painter, view: Mapping[str, Any]) -> None:
+    """The position's counts and cards, in the panel below the map."""
+    look = paint.art
+    top, left, line = look.map_bottom, look.panel["losses_x"], look.panel["line"]
+    losses, limit = view["losses"], int(view["loss_limit"])
+    paint.text((left, top + 34), f"France {losses['france']} of {limit}", 13, "france", "lm", True)
+    _pips(
+        paint, left + 104, top + 34, "france", int(losses["france"]), max(limit, losses["france"])
+    )
+    paint.text((left, top + 60), f"Spain {losses['spain']}", 13, "spain", "lm", True)
+    _pips(paint, left + 104, top + 60, "spain", int(losses["spain"]), min(int(losses["spain"]), 6))
+    initiative = str(view["initiative"])
+    paint.text((left, top + 112), side_name(initiative), 14, initiative, "lm", True)
+    paint.text((left, top + 130), "wins swap ties, acts first", 10, "muted", "lm")
+    cards_x = look.panel["cards_x"]
+    width = look.panel["hand_rect"][0] - cards_x - 10
+    _card_list(paint, cards_x, top + 30, view.get("cards_in_play") or [], 2, line, width)
+    _card_list(paint, cards_x, top + 92, view.get("cards_played_last_turn") or [], 3, line, width)
+    _hands(paint, view)
+
+
+def _card_list(
+    paint: Painter,
+    x: float,
+    y: float,
+    cards: Sequence[Mapping[str, Any]],
+    rows: int,
+    line: int,
+    width: float,
+) -> None:
+    if not cards:
+        paint.text((x, y), "none", 12, "muted", "lm")
+        return
+    shown = cards if len(cards) <= rows else cards[: rows - 1]
+    for index, card in enumerate(shown):
+        at = y + index * line
+        side = str(card.get("side", ""))
+        if side in SIDES:
+            paint.draw.rectangle((x, at - 4, x + 8, at + 4), fill=paint.colour[side])
+        words = card_words({**card, "side": None})
+        paint.text((x + 14, at), words, 12, "ink", "lm", width=width - 14)
+    if len(shown) < len(cards):
+        paint.text(
+            (x + 14, y + len(shown) * line),
+            f"and {len(cards) - len(shown)} more",
+            12,
+            "muted",
+            "lm",
+        )
+
+
+def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
+    """Hand sizes, and the viewer's own cards: the only part that differs between seats."""
+    left, y0, right, _ = paint.art.panel["hand_rect"]
+    x0, x1 = left + HAND_PAD, right - HAND_PAD
+    sizes = view["hand_sizes"]
+    for index, side in enumerate(SIDES):
+        y = y0 + 34 + index * 20
+        paint.text((x0, y), side_name(side), 12, side, "lm", True)
+        count = int(sizes.get(side, 0))
+        for card in range(min(count, 8)):
+            x = x0 + 50 + card * 13
+            paint.draw.rounded_rectangle(
+                (x, y - 8, x + 10, y + 8),
+                2,
+                fill=paint.colour["card_back"],
+                outline=paint.colour[side],
+                width=1,
+            )
+        paint.text((x0 + 54 + min(count, 8) * 13, y), f"{count}", 12, "ink", "lm")
+    hand = view.get("hand")
+    if hand is None:
+        return
+    y = y0 + 80
+    paint.text((x0, y), "YOUR HAND", 11, "muted", bold=True)
+    names = [str(card["name"]) for card in hand] or ["empty"]
+    columns = 1 if len(names) <= 3 else 2
+    column_width = (x1 - x0 - 8) / columns
+    for index, name in enumerate(names[: 3 * columns]):
+        column, row = divmod(index, 3)
+        paint.text(
+            (x0 + column * column_width, y + 22 + row * 15),
+            name,
+            12,
+            "ink",
+            "lm",
+            width=column_width - 6,
+        )

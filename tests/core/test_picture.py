@@ -1,0 +1,118 @@
+"""The picture kit: fonts with a fallback, text cut to a width, dashes, palettes and PNG bytes."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from adjudicator.core import picture
+
+REGULAR = ("DejaVuSansCondensed.ttf", "LiberationSansNarrow-Regular.ttf", "DejaVuSans.ttf")
+
+
+def test_a_missing_font_falls_back_to_pillows_own_and_is_cached() -> None:
+    face = picture.font(14, ("no-such-font-anywhere.ttf",))
+    assert picture.is_built_in(face)
+    assert picture.font(14, ("no-such-font-anywhere.ttf",)) is face
+    assert picture.font(14) is picture.font(14)
+    assert picture.font(14) is not picture.font(15)
+
+
+def test_the_first_font_found_is_used() -> None:
+    face = picture.font(14, ("no-such-font-anywhere.ttf", *REGULAR))
+    try:
+        expected = next(
+            ImageFont.truetype(name, 14).getname() for name in REGULAR if _present(name)
+        )
+    except StopIteration:
+        pytest.skip("none of the art fonts is installed here")
+    assert isinstance(face, ImageFont.FreeTypeFont) and face.getname() == expected
+    assert not picture.is_built_in(face)
+
+
+def _present(name: str) -> bool:
+    try:
+        ImageFont.truetype(name, 10)
+    except OSError:
+        return False
+    return True
+
+
+def test_accents_are_dropped_only_where_the_font_cannot_show_them() -> None:
+    built_in = picture.font(12)
+    assert picture.plain("José Blas Molina · Ñ", built_in) == "Jose Blas Molina · N"
+    real = picture.font(12, REGULAR)
+    if not picture.is_built_in(real):
+        assert picture.plain("José", real) == "José"
+
+
+def test_fit_cuts_with_an_ellipsis_to_the_width_and_leaves_short_text_alone() -> None:
+    face = picture.font(12)
+    assert picture.fit("short", face, 200) == "short"
+    text = "a rather long card name that cannot fit"
+    cut = picture.fit(text, face, 80)
+    assert cut.endswith(picture.ELLIPSIS) and len(cut) < len(text)
+    assert picture.length(cut, face) <= 80
+    assert text.startswith(cut[:-1].rstrip())
+    assert picture.fit(text, face, 0) == picture.ELLIPSIS
+
+
+def test_a_label_cut_to_a_width_stays_inside_it() -> None:
+    face = picture.font(12)
+    image = Image.new("RGB", (200, 30), (255, 255, 255))
+    cut = picture.fit("x" * 80, face, 60)
+    picture.label(ImageDraw.Draw(image), (2, 2), cut, face, (0, 0, 0))
+    assert 0 < picture.length(cut, face) <= 60
+    box = Image.eval(image, lambda value: 255 - value).getbbox()
+    assert box is not None and box[2] <= 2 + 61
+
+
+def test_dashes_run_on_round_corners_or_restart_on_each_segment() -> None:
+    corner = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)]
+    running = picture.dashes(corner, 4, 4)
+    assert running[0] == ((0.0, 0.0), (4.0, 0.0))
+    assert running[1] == ((8.0, 0.0), (10.0, 0.0))
+    assert running[2] == ((10.0, 0.0), (10.0, 2.0))  # the dash goes on round the corner
+    fresh = picture.dashes(corner, 4, 4, restart=True)
+    assert ((10.0, 0.0), (10.0, 4.0)) in fresh  # a whole dash starts the second segment
+    assert picture.dashes([(1.0, 1.0), (1.0, 1.0)], 4, 4) == []
+
+
+def test_a_palette_keeps_the_given_colours_in_order() -> None:
+    colours = [(10, 20, 30), (200, 100, 0), (255, 255, 255)]
+    palette = picture.palette_of(colours)
+    assert picture.colours_of(palette)[:3] == colours
+    many = [(i, i, i) for i in range(256)] + [(1, 2, 3)]
+    assert len(picture.colours_of(picture.palette_of(many))) == picture.MAX_PALETTE
+
+
+def test_keeping_puts_the_exact_colours_first_and_every_pixel_near_its_own() -> None:
+    image = Image.new("RGB", (40, 20), (250, 240, 230))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((2, 2, 18, 18), fill=(43, 76, 155))
+    draw.text((22, 4), "ab", fill=(178, 34, 34), font=picture.font(12))
+    exact = [(43, 76, 155), (178, 34, 34), (250, 240, 230)]
+    indexed = picture.keeping(image, exact)
+    assert indexed.mode == "P"
+    assert picture.colours_of(indexed)[:3] == exact
+    # Pillow maps each pixel through a coarse colour cache, so near is all it promises.
+    spread = ImageChops.difference(indexed.convert("RGB"), image).getextrema()
+    assert all(high <= 8 for _, high in spread)
+
+
+def test_png_bytes_decode_to_the_same_pixels_for_every_encoding() -> None:
+    image = Image.new("RGB", (30, 30), (255, 255, 255))
+    ImageDraw.Draw(image).rectangle((5, 5, 20, 20), fill=(0, 128, 0))
+    palette = picture.palette_of([(255, 255, 255), (0, 128, 0)])
+    for indexed, options in (
+        (image, picture.SMALLEST),
+        (picture.on_palette(image, palette), picture.PLAIN),
+        (picture.reduced(image, 8), picture.SMALLEST),
+    ):
+        data = picture.png(indexed, options)
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        decoded = Image.open(io.BytesIO(data)).convert("RGB")
+        assert decoded.tobytes() == image.tobytes()
+    assert picture.png(image) == picture.png(image, picture.SMALLEST)
