@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from io import BytesIO
 
 from PIL import Image, ImageDraw
 
+from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
     JSON,
@@ -147,9 +147,7 @@ class Countdown(Game[Pile]):
         draw = ImageDraw.Draw(picture)
         for n in range(counters):
             draw.ellipse((10 + 14 * n, 14, 20 + 14 * n, 24), fill="black")
-        out = BytesIO()
-        picture.save(out, "PNG")
-        return out.getvalue()
+        return kit.png(picture)
 
     def describe(self, view: JSON) -> str:
         counters = view.get("counters") if isinstance(view, dict) else "?"
