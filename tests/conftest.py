@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
+import golden
 import psycopg
 import pytest
 from sqlalchemy import text
@@ -23,6 +24,22 @@ TEST_CONFIG = ROOT / "config" / "test.toml"
 PG_ADMIN = os.environ.get("PBEM_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/test")
 PG_DATABASE = f"pbem_test_{os.getpid()}"
 REDIS_URL = os.environ.get("PBEM_TEST_REDIS", "redis://127.0.0.1:6379/15")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "golden(path, name): a golden case, from golden.params")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failing golden case is reported by its file and name, the place to open and fix."""
+    report = yield
+    line = golden.where(item)
+    if report.failed and line is not None:
+        report.sections.append(("golden case", line))
+    return report
 
 
 def free_port() -> int:
