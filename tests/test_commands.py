@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from zoneinfo import ZoneInfo
 
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
@@ -14,20 +15,11 @@ from adjudicator.models import Game, Player, Submission
 from adjudicator.services import deadlines, reports, ticks
 from adjudicator.services.runtime import Runtime
 
-FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 LEONIDAS = "leonidas@example.com"
 
 
 def new_game(runtime: Runtime) -> tuple[int, dict[str, str]]:
-    with runtime.db.session() as session:
-        game = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h",
-            "Europe/Madrid", gm_address=GM,
-        )  # fmt: skip
-        assert isinstance(game, Game), game
-        game_id = game.id
-    drain(runtime)
-    return game_id, {str(mail["To"]): str(mail["Reply-To"]) for mail in sent(runtime)}
+    return start_dos_de_mayo(runtime, timezone="Europe/Madrid", gm_address=GM)
 
 
 def last_to(runtime: Runtime, address: str) -> EmailMessage:

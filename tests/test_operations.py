@@ -17,6 +17,7 @@ import pytest
 import redis
 from click.testing import CliRunner
 from conftest import Queue, free_port, make_config
+from dos_de_mayo_by_mail import dos_de_mayo_game
 from playbymail import compose
 from sqlalchemy import select
 
@@ -57,12 +58,8 @@ def restore_logging() -> Iterator[None]:
 
 
 def start_2demayo(runtime: Runtime) -> int:
-    with runtime.db.session() as session:
-        made = deadlines.start_game(
-            session, runtime, "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h"
-        )
-        assert isinstance(made, Game)
-        return made.id
+    """A 2 de Mayo game against Palafox, its welcomes still queued."""
+    return dos_de_mayo_game(runtime, FRANCE, SPAIN)
 
 
 def seat_address(runtime: Runtime, game_id: int, seat_name: str) -> str:
