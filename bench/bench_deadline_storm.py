@@ -4,7 +4,7 @@ PostgreSQL (a fresh database on 127.0.0.1:5432) and Redis (a redis-server of its
 loopback port; or BENCH_REDIS_URL), and two worker processes, each
 `celery -A workers.app worker --concurrency 1` (prefork, one pool child each).
 
-The games are made through the services (deadlines.start_game, in two processes); their welcome
+The games are made through the services (lifecycle.start_game, in two processes); their welcome
 mails are marked sent without delivery, so the outbox Maildir starts empty. Every game's deadline
 is set to the same moment; at that moment one `pbem.adjudicate` per game is queued. Measured:
 from the deadline to the last of the 2×N turn reports in the Maildir (and to the last turn

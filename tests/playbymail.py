@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import smtplib
+import time
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
 
-from adjudicator.services import deadlines, delivery, inbox, pipeline
+from sqlalchemy import func, select
+
+from adjudicator.models import Base, Game, utcnow
+from adjudicator.services import deadlines, delivery, gm, inbox, pipeline
 from adjudicator.services.runtime import Runtime
 
 
@@ -55,15 +62,42 @@ def deliver_mail(runtime: Runtime, raw: bytes, to: list[str] | None = None) -> i
     return stored.id
 
 
+def mail_by_smtp(port: int, sender: str, to: str, body: str, **options: Any) -> None:
+    """A player's mail, as ``compose`` writes it, handed to the SMTP server on localhost ``port``
+    (a running service's, for the tests of whole processes)."""
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+        client.sendmail(sender, [to], compose(sender, to, body, **options))
+
+
+def outbox_files(outbox_dir: Path) -> list[Path]:
+    """The mail files of an outbox Maildir, oldest first (by the outbox id in each file's name)."""
+    folder = outbox_dir / "new"
+    if not folder.is_dir():
+        return []
+    return sorted(folder.iterdir(), key=lambda p: int(p.name.split(".pbem")[1].split(".")[0]))
+
+
+def outbox_file(outbox_dir: Path, count: int, timeout: float = 30) -> Path:
+    """The ``count``-th mail file of an outbox Maildir, once a running service has written it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        paths = outbox_files(outbox_dir)
+        if len(paths) >= count:
+            return paths[count - 1]
+        time.sleep(0.05)
+    raise AssertionError(f"mail {count} never arrived; outbox has {len(outbox_files(outbox_dir))}")
+
+
+def parsed(path: Path) -> EmailMessage:
+    """A mail file read as the player's mail program would."""
+    message: EmailMessage = BytesParser(policy=policy.default).parsebytes(path.read_bytes())  # type: ignore[assignment]
+    return message
+
+
 def sent(runtime: Runtime, since: int = 0) -> list[EmailMessage]:
     """Every mail in the outbox Maildir, oldest first (by outbox id in the file name); with
     ``since``, only those after the first ``since`` (long games need not re-read them all)."""
-    folder = runtime.config.outbox_dir / "new"
-    if not folder.is_dir():
-        return []
-    paths = sorted(folder.iterdir(), key=lambda p: int(p.name.split(".pbem")[1].split(".")[0]))
-    parser = BytesParser(policy=policy.default)
-    return [parser.parsebytes(path.read_bytes()) for path in paths[since:]]  # type: ignore[misc]
+    return [parsed(path) for path in outbox_files(runtime.config.outbox_dir)[since:]]
 
 
 def sent_count(runtime: Runtime) -> int:
@@ -81,3 +115,30 @@ def html_of(message: EmailMessage) -> str:
     body = message.get_body(preferencelist=("html",))
     assert body is not None
     return str(body.get_content())
+
+
+def reply_to(runtime: Runtime, address: str) -> str:
+    """The Reply-To of the last mail sent to ``address``: where that player's answer goes."""
+    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
+
+
+def reply_addresses(runtime: Runtime, since: int = 0) -> dict[str, str]:
+    """Each recipient's Reply-To, from the last mail to them after the first ``since``."""
+    return {str(m["To"]): str(m["Reply-To"]) for m in sent(runtime, since) if m["Reply-To"]}
+
+
+def gm_command(runtime: Runtime, game_id: int, line: str) -> str:
+    """One game-master command line, as the panel runs it, and then the work it queued; it must
+    be done. Returns what the game master is told."""
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        [result] = gm.run(session, runtime, game, [line], f"test:{line}", utcnow())
+        assert result.done, result.message
+    drain(runtime)
+    return result.message
+
+
+def row_count(runtime: Runtime, table: type[Base]) -> int:
+    """How many rows ``table`` (a model: OutboxMessage, InboundMessage, …) holds."""
+    with runtime.db.session() as session:
+        return int(session.scalar(select(func.count()).select_from(table)) or 0)

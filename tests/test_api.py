@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import golden
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
@@ -38,13 +39,8 @@ def test_cli_refusals(tmp_path: Path) -> None:
     assert "no game called" in runner.invoke(cli.main, ["adjudicate", "chess", str(case)]).output
 
 
-CASES = Path(__file__).resolve().parent / "games" / "cases" / "dos_de_mayo"
-
-
 def a_case() -> dict[str, object]:
-    import json
-
-    case = json.loads((CASES / "movement.json").read_text())["cases"][0]
+    case = golden.case("dos_de_mayo", "movement")
     return {"position": case["position"], "orders": case["orders"]}
 
 

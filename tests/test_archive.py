@@ -9,23 +9,22 @@ import io
 import json
 import re
 from datetime import datetime, timedelta
-from typing import Any
 from xml.etree import ElementTree as ET
 
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, secret_orders_on_file, start_dos_de_mayo
+from dos_de_mayo_by_mail import position as game_position
 from flask.testing import FlaskClient
 from PIL import Image
-from playbymail import compose, deliver_mail, drain, sent
+from playbymail import compose, deliver_mail, drain, gm_command
 from sqlalchemy import select
 
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
-from adjudicator.models import Game, Turn, utcnow
-from adjudicator.services import deadlines, gm, lifecycle, play
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.models import Game, Turn
+from adjudicator.services import deadlines, play
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
-FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 DOS = registry.games()["2demayo"]
 THERMOPYLES = registry.games()["thermopyles"]
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -43,63 +42,15 @@ def text(client: FlaskClient, url: str) -> str:
 
 def start(runtime: Runtime, invite: bool = False) -> tuple[int, dict[str, str]]:
     """A 2 de Mayo game made by the game-master service, and each player's reply address."""
-    before = len(sent(runtime))
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo",
-                {"france": FRANCE, "spain": SPAIN},
-                {},
-                "48h",
-                "Europe/Madrid",
-                gm_address=GM,
-            ),
-            invite=invite,
-        )
-        assert isinstance(game, Game), game
-        game_id = game.id
-    drain(runtime)
-    mails = sent(runtime)[before:]
-    return game_id, {str(mail["To"]): str(mail["Reply-To"]) for mail in mails}
-
-
-def gm_command(runtime: Runtime, game_id: int, line: str) -> None:
-    with runtime.db.session() as session:
-        game = session.get_one(Game, game_id)
-        [result] = gm.run(session, runtime, game, [line], f"test:{line}", utcnow())
-        assert result.done, result.message
-    drain(runtime)
-
-
-def state(runtime: Runtime, game_id: int) -> Any:
-    with runtime.db.session() as session:
-        game = session.get_one(Game, game_id)
-        return play.rules_for(game).load(play.latest_turn(session, game_id).state)
+    return start_dos_de_mayo(runtime, timezone="Europe/Madrid", gm_address=GM, invite=invite)
 
 
 def played(runtime: Runtime) -> tuple[int, list[str]]:
     """Turn 1 played by mail (France's secret start card among its orders), then France's orders
     for turn 2 on file and Spain's not. Returns the game and France's unrevealed move lines."""
-    game_id, addresses = start(runtime)
-    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
-    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-14\nNODRAW"))
-    page = text(client_for(runtime), f"/games/{game_id}")
-    # Orders whose every move is new to the page, so that finding one later means a leak.
-    candidates = []
-    for orders in DOS.legal_orders(state(runtime, game_id), "france"):
-        written = DOS.orders_text(orders)
-        assert written is not None
-        moves = [line for line in written.splitlines() if re.fullmatch(r"\d+-\d+ x\d+", line)]
-        if moves and not any(line in page for line in moves):
-            candidates.append((written, moves))
-    assert candidates, "no legal France order set to keep secret"
-    written, moves = max(candidates, key=lambda found: len(found[1]))
-    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], written))
-    with runtime.db.session() as session:
-        assert session.get_one(Game, game_id).status == "active"
-    return game_id, moves
+    return secret_orders_on_file(
+        runtime, lambda game_id: text(client_for(runtime), f"/games/{game_id}")
+    )
 
 
 def public_urls(game_id: int) -> list[str]:
@@ -379,7 +330,7 @@ def play_out(runtime: Runtime, player: str, fights: int) -> int:
         assert game is not None
         game_id, address = game.id, play.seat_address(runtime, game, game.seats[0])
     for step in range(60):
-        position = state(runtime, game_id)
+        position = game_position(runtime, game_id)
         if position.over:
             return game_id
         order = strategy.choose(position).text() if step < fights else "RETREAT NODRAW"

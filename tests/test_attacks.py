@@ -31,14 +31,14 @@ from html.parser import HTMLParser
 from types import SimpleNamespace
 from typing import Any
 
-import dkim as dkimpy
 import pytest
 from conftest import free_port
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from dkimkeys import DkimKey
+from dkimkeys import Signers
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
 from markupsafe import escape
-from playbymail import compose, deliver_mail, drain, html_of, sent, sent_count, text_of
+from playbymail import compose, deliver_mail, drain, html_of, reply_to, sent, sent_count, text_of
 from sqlalchemy import func, select
 from test_leak_crawl import crawl, opening, position, private_lines
 from test_providers import (
@@ -58,17 +58,15 @@ from test_providers import (
 from adjudicator import smtp
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
-from adjudicator.mail import addresses, dkim, sns
+from adjudicator.mail import addresses, sns
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Player, Submission, Turn
-from adjudicator.services import inbox, lifecycle, play
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.services import inbox
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 from adjudicator.web import providers as provider_views
 
 DOMAIN = "pbem.localhost"
 NEW, HELP = f"new@{DOMAIN}", f"help@{DOMAIN}"
-GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 OTHER = "palafox@example.com"  # France's opponent in a second game
 LEONIDAS = "leonidas@example.com"
 STRANGER = "mallory@evil.example"
@@ -110,34 +108,11 @@ def turns(runtime: Runtime, game_id: int) -> int:
         return session.scalar(select(func.count(Turn.id)).where(Turn.game_id == game_id)) or 0
 
 
-def reply_to(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
-
-
 def dos_game(
     runtime: Runtime, france: str = FRANCE, spain: str = SPAIN, **extra: Any
 ) -> tuple[int, dict[str, str]]:
     """A 2 de Mayo game started by the game-master service; each player's reply address."""
-    before = sent_count(runtime)
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo",
-                {"france": france, "spain": spain},
-                {},
-                "48h",
-                "UTC",
-                gm_address=GM,
-                **extra,
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id = game.id
-    drain(runtime)
-    mails = sent(runtime, before)
-    return game_id, {str(m["To"]): str(m["Reply-To"]) for m in mails if m["Reply-To"]}
+    return start_dos_de_mayo(runtime, france, spain, gm_address=GM, **extra)
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -295,35 +270,6 @@ def test_the_same_attacks_from_an_auto_responder_are_never_answered(runtime: Run
             assert record.reason.startswith("automatic mail, never answered"), record.reason
     assert sent(runtime, before) == []
     assert submissions(runtime) == []
-
-
-class Signers:
-    """Real DKIM keys for example.com (the players' provider) and evil.example (Mallory's)."""
-
-    def __init__(self) -> None:
-        self.keys = {"example.com": DkimKey(), "evil.example": DkimKey()}
-
-    def sign(self, raw: bytes, domain: str = "example.com", **options: Any) -> bytes:
-        key = self.keys[domain]
-        header = dkimpy.sign(raw, b"s1", domain.encode(), key.private, linesep=b"\n", **options)
-        return bytes(header) + raw
-
-    def dns(self, name: bytes, timeout: int = 5) -> bytes | None:
-        for domain, key in self.keys.items():
-            if name == f"s1._domainkey.{domain}.".encode():
-                return key.record
-        return None
-
-
-@pytest.fixture(scope="module")
-def signers() -> Signers:
-    return Signers()
-
-
-@pytest.fixture
-def dns(signers: Signers, monkeypatch: pytest.MonkeyPatch) -> Signers:
-    monkeypatch.setattr(dkim, "default_dnsfunc", signers.dns)
-    return signers
 
 
 def test_a_dkim_game_refuses_every_unproven_from(runtime: Runtime, dns: Signers) -> None:
@@ -968,11 +914,8 @@ def check_pages(scan: Scan, archive: Archive, secrets: list[str]) -> dict[str, s
 # What is rendered does not depend on the database, and two whole games with a crawl of the site
 # after every turn take a minute on this machine: this one runs on SQLite only.
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_no_mail_or_page_of_two_whole_games_leaks_a_secret(
-    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fixed = iter(bytes([number]) * 32 for number in range(1, 10))
-    monkeypatch.setattr(play, "new_seed", lambda: next(fixed))
+@pytest.mark.usefixtures("fixed_seeds")
+def test_no_mail_or_page_of_two_whole_games_leaks_a_secret(runtime: Runtime) -> None:
     dos, reply = dos_game(runtime)
     deliver_mail(runtime, compose(LEONIDAS, NEW, "NEW THERMOPYLES"))
     with runtime.db.session() as session:

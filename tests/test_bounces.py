@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
-from conftest import free_port
-from playbymail import compose, deliver_mail, drain, sent
+from conftest import free_port, smtp_server
+from playbymail import compose, deliver_mail, drain, row_count, sent
 from postfix import private_postfix
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from adjudicator import bootstrap, cli, smtp
 from adjudicator.core.refusal import Refusal
@@ -161,12 +161,12 @@ class Sink:
 
 
 @pytest.fixture
-def relay() -> Iterator[tuple[Sink, int]]:
-    sink, port = Sink(), free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=port, decode_data=False)
-    controller.start()
-    yield sink, port
-    controller.stop()
+def relay(runtime: Runtime) -> Iterator[Sink]:
+    """The SMTP relay the runtime hands its mail to, for as long as the test runs."""
+    sink = Sink()
+    with smtp_server(sink) as port:
+        runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+        yield sink
 
 
 def welcome(runtime: Runtime, player: str = "a@example.com") -> int:
@@ -188,19 +188,10 @@ def inbound_row(runtime: Runtime, inbound_id: int) -> InboundMessage:
         return session.get_one(InboundMessage, inbound_id)
 
 
-def outbox_count(runtime: Runtime) -> int:
-    with runtime.db.session() as session:
-        return int(session.scalar(select(func.count()).select_from(OutboxMessage)) or 0)
-
-
-def test_smtp_mail_goes_out_from_its_own_return_path(
-    runtime: Runtime, relay: tuple[Sink, int]
-) -> None:
-    sink, port = relay
-    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+def test_smtp_mail_goes_out_from_its_own_return_path(runtime: Runtime, relay: Sink) -> None:
     outbox_id = welcome(runtime)
     assert delivery.deliver(runtime, outbox_id) == "sent"
-    [(mail_from, raw)] = sink.received
+    [(mail_from, raw)] = relay.received
     assert mail_from == bounces.return_path(SECRET, outbox_id, DOMAIN)
     assert bounces.outbox_id(mail_from, DOMAIN, SECRET) == outbox_id
     assert b"From: " in raw and b"pbem@pbem.localhost" in raw  # the From header stays ours
@@ -250,7 +241,7 @@ def test_a_bounce_marks_its_mail_bounced_and_is_never_answered(
     row = outbox_row(runtime, outbox_id)
     assert row.status == "bounced" and row.bounce.startswith(status + " ")
     assert row.bounce in record.reason
-    assert outbox_count(runtime) == 1 and len(sent(runtime)) == 1  # nothing sent back
+    assert row_count(runtime, OutboxMessage) == 1 and len(sent(runtime)) == 1  # nothing sent back
 
 
 def test_a_delay_is_noted_but_the_mail_is_not_bounced(runtime: Runtime) -> None:
@@ -272,7 +263,7 @@ def test_a_delay_is_noted_but_the_mail_is_not_bounced(runtime: Runtime) -> None:
     assert "already bounced" in inbound_row(runtime, late).reason
     row = outbox_row(runtime, outbox_id)
     assert row.status == "bounced" and row.bounce.startswith("5.1.1 550 5.1.1")
-    assert outbox_count(runtime) == 1
+    assert row_count(runtime, OutboxMessage) == 1
 
 
 @pytest.mark.parametrize(
@@ -294,7 +285,7 @@ def test_a_forged_bounce_changes_nothing_and_is_never_answered(
     record = inbound_row(runtime, inbound_id)
     assert record.status == "ignored" and record.reason.startswith("bounce address: ")
     assert outbox_row(runtime, outbox_id).status == "sent"
-    assert outbox_count(runtime) == 1
+    assert row_count(runtime, OutboxMessage) == 1
 
 
 def test_a_person_writing_to_a_return_path_is_not_answered(runtime: Runtime) -> None:
@@ -307,14 +298,11 @@ def test_a_person_writing_to_a_return_path_is_not_answered(runtime: Runtime) -> 
     forged = compose("b@example.com", "bounces+9-0123456789@pbem.localhost", "hello")
     record = inbound_row(runtime, deliver_mail(runtime, forged))
     assert record.status == "ignored" and "does not check out" in record.reason
-    assert outbox_row(runtime, outbox_id).status == "sent" and outbox_count(runtime) == 1
+    assert outbox_row(runtime, outbox_id).status == "sent"
+    assert row_count(runtime, OutboxMessage) == 1
 
 
-def test_a_bounce_that_beats_the_send_is_not_overwritten(
-    runtime: Runtime, relay: tuple[Sink, int]
-) -> None:
-    sink, port = relay
-    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+def test_a_bounce_that_beats_the_send_is_not_overwritten(runtime: Runtime, relay: Sink) -> None:
     outbox_id = welcome(runtime)
     address = bounces.return_path(SECRET, outbox_id, DOMAIN)
 
@@ -325,7 +313,7 @@ def test_a_bounce_that_beats_the_send_is_not_overwritten(
         assert isinstance(stored, inbox.Stored)
         pipeline.process(runtime, stored.id)
 
-    sink.before_answer.append(bounce_at_once)
+    relay.before_answer.append(bounce_at_once)
     assert delivery.deliver(runtime, outbox_id) == "sent"
     row = outbox_row(runtime, outbox_id)
     assert row.status == "bounced" and row.bounce.startswith("5.1.1")
@@ -415,4 +403,4 @@ def test_a_real_postfix_bounce_comes_back_over_lmtp(runtime: Runtime) -> None:
     row = outbox_row(runtime, outbox_id)
     assert row.status == "bounced"
     assert row.bounce.startswith("5.1.1 550 5.1.1 <leonidas@gone.example>: Recipient address")
-    assert outbox_count(runtime) == 1  # the bounce was not answered
+    assert row_count(runtime, OutboxMessage) == 1  # the bounce was not answered

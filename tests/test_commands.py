@@ -7,36 +7,19 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from zoneinfo import ZoneInfo
 
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, Player, Submission
-from adjudicator.services import deadlines, gm_letters, lifecycle, ticks
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.services import deadlines, gm_letters, ticks
 from adjudicator.services.runtime import Runtime
 
-FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 LEONIDAS = "leonidas@example.com"
 
 
 def new_game(runtime: Runtime) -> tuple[int, dict[str, str]]:
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo",
-                {"france": FRANCE, "spain": SPAIN},
-                {},
-                "48h",
-                "Europe/Madrid",
-                gm_address=GM,
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id = game.id
-    drain(runtime)
-    return game_id, {str(mail["To"]): str(mail["Reply-To"]) for mail in sent(runtime)}
+    return start_dos_de_mayo(runtime, timezone="Europe/Madrid", gm_address=GM)
 
 
 def last_to(runtime: Runtime, address: str) -> EmailMessage:

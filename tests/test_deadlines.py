@@ -7,38 +7,19 @@ import threading
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 
+from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
 from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, OutboxMessage, Turn, utcnow
-from adjudicator.services import deadlines, lifecycle, on_file, ticks
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.services import deadlines, on_file, ticks
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
-FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
-
 
 def new_game(runtime: Runtime, **extra: object) -> tuple[int, dict[str, str]]:
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo",
-                {"france": FRANCE, "spain": SPAIN},
-                {},
-                "48h",
-                "Europe/Madrid",
-                **extra,  # type: ignore[arg-type]
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id = game.id
-    drain(runtime)
-    addresses = {str(mail["To"]): str(mail["Reply-To"]) for mail in sent(runtime)}
-    return game_id, addresses
+    return start_dos_de_mayo(runtime, timezone="Europe/Madrid", **extra)
 
 
 def turns(runtime: Runtime, game_id: int) -> int:

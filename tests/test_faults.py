@@ -32,12 +32,11 @@ import psycopg
 import pytest
 import redis
 from celery import Celery
-from conftest import PG_ADMIN, free_port
+from conftest import free_port, fresh_database
 from playbymail import compose
 from sqlalchemy import func, select, update
 
 from adjudicator import config as configuration
-from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
 from adjudicator.services import inbox, lifecycle, play
@@ -49,7 +48,6 @@ pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
 LEASE = 3  # seconds: PBEM_CLAIM_LEASE_SECONDS for every process
 SHARED_REDIS = os.environ.get("PBEM_TEST_FAULTS_REDIS", "redis://127.0.0.1:6379/12")
-PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
 SEATS = ("france", "spain")
 ORDERS = {"france": "16-14 x1", "spain": "9-4"}
 _databases = itertools.count(1)
@@ -427,19 +425,8 @@ class Cluster:
 @pytest.fixture
 def database_url() -> Iterator[str]:
     """A fresh, migrated database on the machine's PostgreSQL, dropped afterwards."""
-    name = f"pbem_faults_{os.getpid()}_{next(_databases)}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"postgresql+psycopg://{PG_HOST}/{name}"
-    try:
-        database = Database(url)
-        migrate.upgrade(database)
-        database.dispose()
+    with fresh_database(f"pbem_faults_{os.getpid()}_{next(_databases)}") as url:
         yield url
-    finally:
-        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

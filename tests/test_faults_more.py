@@ -31,13 +31,12 @@ import psycopg
 import pytest
 import requests
 from aiosmtpd.controller import Controller
-from conftest import PG_ADMIN, free_port
+from conftest import free_port, fresh_database
 from playbymail import compose, drain, sent
 from sqlalchemy import select, update
 from test_faults import (
     LEASE,
     ORDERS,
-    PG_HOST,
     Cluster,
     RedisServer,
     own_redis,  # noqa: F401 (a fixture: a redis-server of the test's own)
@@ -46,8 +45,8 @@ from test_faults import (
 )
 from werkzeug.serving import make_server
 
-from adjudicator import migrate, schedule
-from adjudicator.db import Database, changed
+from adjudicator import schedule
+from adjudicator.db import changed
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
 from adjudicator.services import deadlines, delivery, inbox, lifecycle, pipeline, play, ticks
 from adjudicator.services.lifecycle import GameSettings
@@ -63,18 +62,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 def private_database() -> Iterator[str]:
     """A fresh, migrated database on the machine's PostgreSQL, dropped afterwards."""
-    name = f"pbem_faults_more_{os.getpid()}_{time.monotonic_ns()}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"postgresql+psycopg://{PG_HOST}/{name}"
-    try:
-        database = Database(url)
-        migrate.upgrade(database)
-        database.dispose()
+    with fresh_database(f"pbem_faults_more_{os.getpid()}_{time.monotonic_ns()}") as url:
         yield url
-    finally:
-        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

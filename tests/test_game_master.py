@@ -166,10 +166,7 @@ def test_process_now_and_end(runtime: Runtime) -> None:
     entries = calendar_entries(runtime, FRANCE)
     assert list(entries) == ["CANCEL"]
     assert entries["CANCEL"]["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
-    assert (
-        deadlines.adjudicate(runtime, game_id, force=True)
-        == "not active, or another worker holds it"
-    )
+    assert deadlines.adjudicate(runtime, game_id, force=True) == deadlines.HELD
 
 
 def test_replace_hands_the_seat_to_a_new_player(runtime: Runtime) -> None:

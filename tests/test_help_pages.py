@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
 from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
@@ -22,13 +23,11 @@ from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.cards import card_data as dos_cards
 from adjudicator.games.thermopyles.cards import card_data as thermopyles_cards
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Seat, Submission, Turn
-from adjudicator.services import checker, commands, lifecycle, play
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.services import checker, commands, play
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app, csrf
 
 GAMES = registry.games()
-FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 LEONIDAS = "leonidas@example.com"
 CHECK_LINK = re.compile(r"https?://[^\s/]+(/games/\d+/check/[a-z0-9-]+/[0-9a-f]+)")
 
@@ -83,22 +82,6 @@ def counts(runtime: Runtime) -> tuple[int, ...]:
             session.scalar(select(func.count()).select_from(model)) or 0
             for model in (InboundMessage, Submission, Turn, OutboxMessage, Game, Seat)
         )
-
-
-def start_dos_de_mayo(runtime: Runtime) -> tuple[int, dict[str, str]]:
-    """A 2 de Mayo game in progress, and each player's reply address."""
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC", gm_address=GM
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id = game.id
-    drain(runtime)
-    return game_id, {str(mail["To"]): str(mail["Reply-To"]) for mail in sent(runtime)}
 
 
 def start_thermopyles(runtime: Runtime) -> tuple[int, str, str]:
@@ -239,7 +222,7 @@ def test_a_wrong_order_reads_as_the_mail_receipt_does(runtime: Runtime) -> None:
     text = "9-99\nPLAY BOGUS\n9 to 14\nSTAUTS\nhello there"
     client = client_for(runtime)
     public = check(client, "/help/2demayo/check", text, "spain")
-    _, addresses = start_dos_de_mayo(runtime)
+    _, addresses = start_dos_de_mayo(runtime, gm_address=GM)
     welcome = next(plain(m) for m in sent(runtime) if str(m["To"]) == SPAIN)
     link = CHECK_LINK.search(welcome)
     assert link is not None
@@ -289,7 +272,7 @@ def test_a_private_link_must_be_signed_for_the_seat_now(runtime: Runtime) -> Non
         assert client.get(wrong).status_code == 404, wrong
         assert client.post(wrong, data={"orders": "RETREAT"}).status_code == 404, wrong
     # A 2 de Mayo seat's link is no other seat's.
-    dos_id, _ = start_dos_de_mayo(runtime)
+    dos_id, _ = start_dos_de_mayo(runtime, gm_address=GM)
     spain = next(plain(m) for m in sent(runtime) if str(m["To"]) == SPAIN)
     link = CHECK_LINK.search(spain)
     assert link is not None and f"/games/{dos_id}/check/spain/" in link.group(1)
@@ -313,7 +296,7 @@ def test_a_finished_game_takes_no_orders_to_check(runtime: Runtime) -> None:
 
 def test_checking_stores_and_sends_nothing(runtime: Runtime) -> None:
     game_id, _, path = start_thermopyles(runtime)
-    start_dos_de_mayo(runtime)
+    start_dos_de_mayo(runtime, gm_address=GM)
     france = CHECK_LINK.search(next(plain(m) for m in sent(runtime) if str(m["To"]) == FRANCE))
     assert france is not None
     state = state_of(runtime, game_id)

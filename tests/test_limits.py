@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from playbymail import compose, deliver_mail, drain, reply_to, sent, text_of
 from sqlalchemy import select, update
 
 from adjudicator import bootstrap, cli
@@ -26,10 +26,6 @@ def new_game(runtime: Runtime, gm: str, settings: str = "", players: tuple[str, 
     deliver_mail(runtime, compose(gm, "new@pbem.localhost", body))
     mails = [mail for mail in sent(runtime) if str(mail["To"]) == gm]
     return " ".join(text_of(mails[-1]).split())
-
-
-def reply_to(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
 
 
 def healthy_game(runtime: Runtime) -> int:

@@ -3,15 +3,11 @@ orders leave out without calling information a need. Through the real pipeline."
 
 from __future__ import annotations
 
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from dos_de_mayo_by_mail import SPAIN, start_dos_de_mayo
+from playbymail import compose, deliver_mail, sent, text_of
 
 from adjudicator.core.words import counted, listed
-from adjudicator.models import Game
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
-
-FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
 
 
 def test_counts_and_lists_read_as_prose() -> None:
@@ -21,15 +17,8 @@ def test_counts_and_lists_read_as_prose() -> None:
 
 
 def test_a_receipt_says_what_the_orders_leave_out_and_needs_nothing(runtime: Runtime) -> None:
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC"),
-        )
-        assert isinstance(game, Game), game
-    drain(runtime)
-    spain = next(str(m["Reply-To"]) for m in sent(runtime) if str(m["To"]) == SPAIN)
+    _, addresses = start_dos_de_mayo(runtime)
+    spain = addresses[SPAIN]
     deliver_mail(runtime, compose(SPAIN, spain, "9-4"))
     text = text_of(sent(runtime)[-1]).replace("\r\n", "\n")
     assert "Your orders for turn 1 are on file" in text

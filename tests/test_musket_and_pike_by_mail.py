@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 from icalendar import Calendar
-from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
+from playbymail import compose, deliver_mail, drain, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.core.chance import Chance
@@ -57,15 +57,11 @@ def owed(runtime: Runtime, game_id: int) -> tuple[list[str], object]:
     return sorted(RULES.pending(state)), state
 
 
-def reply_address(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
-
-
 def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
     assert RULES is not None
     game_id = start(runtime)
     # Each seat's reply address stays the same for the whole game.
-    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     choose = random.Random(7)
     answered = 0
     defaulted = False
@@ -178,7 +174,7 @@ def test_a_routed_units_path_is_asked_for_and_answered_by_mail(runtime: Runtime)
     routed unit, in the step's mail, and the path mailed back is checked and run."""
     assert RULES is not None
     game_id = start(runtime)
-    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     # The battle as it stands late in turn 1: R-HI-1 routed at 2.3, P-HI-1 at 0.3 alone on the
     # field, parliament has passed and royalist is to activate or pass.
     with runtime.db.session() as session:
@@ -223,7 +219,7 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
         replace(runtime.config, sender_limit_per_hour=0), runtime.db, enqueue=runtime.enqueue
     )
     game_id = start(runtime, "braddock-down")
-    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     choose = random.Random(11)
     steps = 0
     asking: set[str] = set()
@@ -281,7 +277,7 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
     for first, with the game's own seed, so the test plays the real dice."""
     assert RULES is not None
     game_id = start(runtime)
-    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "STANDING RETREAT ASK ME"))
     charge = "R-CAV-1 CHARGE P-LI-1"
     with runtime.db.session() as session:
@@ -330,7 +326,7 @@ def set_up_by_mail(runtime: Runtime, royalist: str, parliament: str) -> tuple[in
     """A skirmish whose secret wing orders both players have mailed (parliament second): the
     game, and what each player was mailed after the reveal."""
     game_id = start(runtime)
-    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], f"ORDERS {royalist}"))
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], f"ORDERS {parliament}"))
@@ -350,7 +346,7 @@ def test_the_initiative_winner_is_offered_the_wings_the_rules_allow_by_mail(
     assert seats == ["royalist"] and getattr(state, "step", None) == "first_wing"
     assert "first R-A" in asked[ROYALIST] and "first R-B" in asked[ROYALIST], asked[ROYALIST]
     before = sent_count(runtime)
-    deliver_mail(runtime, compose(ROYALIST, reply_address(runtime, ROYALIST), "FIRST R-B"))
+    deliver_mail(runtime, compose(ROYALIST, reply_to(runtime, ROYALIST), "FIRST R-B"))
     receipt = text_of(sent(runtime, before)[0])
     assert "not accepted" not in receipt.lower(), receipt
     seats, state = owed(runtime, game_id)
@@ -383,7 +379,7 @@ def test_an_answer_brings_the_next_deadlines_entry_and_withdraws_the_answered_on
         first = session.get_one(Game, game_id)
         old_deadline, old_sequence = first.deadline, first.deadline_sequence
     assert old_deadline is not None
-    addresses = {seat: reply_address(runtime, address) for seat, address in PLAYERS.items()}
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     seats, state = owed(runtime, game_id)
     seat = seats[0]
     text = RULES.orders_text(next(iter(RULES.legal_orders(state, seat))))

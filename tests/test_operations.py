@@ -17,6 +17,7 @@ import pytest
 import redis
 from click.testing import CliRunner
 from conftest import Queue, free_port, make_config
+from dos_de_mayo_by_mail import dos_de_mayo_game
 from playbymail import compose
 from sqlalchemy import select
 
@@ -24,8 +25,7 @@ from adjudicator import bootstrap, cli, logs, migrate
 from adjudicator import config as configuration
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import deadlines, delivery, inbox, lifecycle, operations, pipeline, play
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.services import deadlines, delivery, inbox, operations, pipeline, play
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -58,12 +58,8 @@ def restore_logging() -> Iterator[None]:
 
 
 def start_2demayo(runtime: Runtime) -> int:
-    with runtime.db.session() as session:
-        made = lifecycle.start_game(
-            session, runtime, GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h")
-        )
-        assert isinstance(made, Game)
-        return made.id
+    """A 2 de Mayo game against Palafox, its welcomes still queued."""
+    return dos_de_mayo_game(runtime, FRANCE, SPAIN)
 
 
 def seat_address(runtime: Runtime, game_id: int, seat_name: str) -> str:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from flask.testing import FlaskClient
 from itsdangerous import URLSafeSerializer
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from playbymail import compose, deliver_mail, drain, reply_to, row_count, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, OutboxMessage, PanelLink, Player, Turn, utcnow
@@ -37,10 +37,6 @@ def words(markup: str) -> str:
 
 def count_to(runtime: Runtime, address: str) -> int:
     return sum(str(mail["To"]) == address for mail in sent(runtime))
-
-
-def reply_to(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
 
 
 def formed(runtime: Runtime) -> tuple[int, str, str]:
@@ -94,11 +90,6 @@ def post(client: FlaskClient, game_id: int, action: str, **form: str) -> str:
 def game_of(runtime: Runtime, game_id: int) -> Game:
     with runtime.db.session() as session:
         return session.get_one(Game, game_id)
-
-
-def outbox_size(runtime: Runtime) -> int:
-    with runtime.db.session() as session:
-        return int(session.scalar(select(func.count()).select_from(OutboxMessage)) or 0)
 
 
 def test_the_welcome_link_opens_the_panel_once(runtime: Runtime) -> None:
@@ -302,7 +293,7 @@ def test_rollback_asks_for_confirmation_first(runtime: Runtime) -> None:
         assert session.scalar(select(func.max(Turn.number)).where(Turn.game_id == game_id)) == 1
     client = logged_in(runtime, link)
     assert 'id="rollback"' in page(client, game_id)
-    mails = outbox_size(runtime)
+    mails = row_count(runtime, OutboxMessage)
     token = csrf_of(client, game_id)
     reason = "France <script>alert(1)</script> misread"
     asked = client.post(
@@ -315,7 +306,7 @@ def test_rollback_asks_for_confirmation_first(runtime: Runtime) -> None:
     # Nothing has happened yet.
     with runtime.db.session() as session:
         assert session.scalar(select(func.count()).where(Turn.rolled_back_at.is_not(None))) == 0
-    assert outbox_size(runtime) == mails
+    assert row_count(runtime, OutboxMessage) == mails
     confirmed = client.post(
         f"/games/{game_id}/manage/rollback/confirm", data={"reason": reason, "csrf_token": token}
     )
@@ -335,7 +326,7 @@ def test_a_post_without_the_right_csrf_token_changes_nothing(
     game_id, _, link = started(runtime)
     client = logged_in(runtime, link)
     csrf_of(client, game_id)  # the session has a token; the post must carry it
-    before, mails = game_of(runtime, game_id), outbox_size(runtime)
+    before, mails = game_of(runtime, game_id), row_count(runtime, OutboxMessage)
     data = {"hours": "24"} if token is None else {"hours": "24", "csrf_token": token}
     assert client.post(f"/games/{game_id}/manage/extend", data=data).status_code == 400
     rollback = {"reason": "x"} if token is None else {"reason": "x", "csrf_token": token}
@@ -343,7 +334,7 @@ def test_a_post_without_the_right_csrf_token_changes_nothing(
     assert client.post(path, data=rollback).status_code == 400
     after = game_of(runtime, game_id)
     assert after.deadline == before.deadline and after.deadline_sequence == before.deadline_sequence
-    assert outbox_size(runtime) == mails
+    assert row_count(runtime, OutboxMessage) == mails
 
 
 def test_form_posts_are_limited_per_minute(runtime: Runtime) -> None:

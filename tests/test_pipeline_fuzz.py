@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from playbymail import compose, deliver_mail, drain, sent
+from playbymail import compose, deliver_mail, reply_to
 from sqlalchemy import select
 
-from adjudicator.models import Game, InboundMessage
-from adjudicator.services import inbox, lifecycle, pipeline
-from adjudicator.services.lifecycle import GameSettings
+from adjudicator.models import InboundMessage
+from adjudicator.services import inbox, pipeline
 from adjudicator.services.runtime import Runtime
 
 DOMAIN = "pbem.localhost"
@@ -33,12 +33,7 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-GM, FRANCE, SPAIN, SPARTAN = (
-    "gm@example.com",
-    "murat@example.com",
-    "daoiz@example.com",
-    "leonidas@example.com",
-)
+SPARTAN = "leonidas@example.com"
 
 
 @dataclass(frozen=True)
@@ -48,25 +43,14 @@ class World:
     seats: tuple[tuple[str, str], ...]
 
 
-def reply_to(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
-
-
 @pytest.fixture
 def world(runtime: Runtime) -> Iterator[World]:
     # A Thermopyles game (resolves on receipt), a 2 de Mayo game at its first turn, and a game-
     # master game still forming, so fuzzed mail reaches every branch of seat mail.
     deliver_mail(runtime, compose(SPARTAN, f"new@{DOMAIN}", "NEW THERMOPYLES"))
     thermopyles = reply_to(runtime, SPARTAN)
-    with runtime.db.session() as session:
-        made = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", "UTC"),
-        )
-        assert isinstance(made, Game), made
-    drain(runtime)
-    france, spain = reply_to(runtime, FRANCE), reply_to(runtime, SPAIN)
+    _, addresses = start_dos_de_mayo(runtime)
+    france, spain = addresses[FRANCE], addresses[SPAIN]
     deliver_mail(
         runtime,
         compose(GM, f"new@{DOMAIN}", "NEW 2DEMAYO\nFRANCE a@example.com\nSPAIN b@example.com"),

@@ -11,8 +11,6 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 from email import message_from_string, policy
-from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 import psycopg
@@ -20,12 +18,11 @@ import pytest
 import redis
 import requests
 from conftest import PG_ADMIN, ROOT, free_port
+from playbymail import mail_by_smtp, outbox_file, outbox_files
 from sqlalchemy import select
 
 from adjudicator.db import Database
 from adjudicator.models import InboundMessage, utcnow
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
 
 DATABASE = f"pbem_scale_{os.getpid()}"
 REDIS_DB = "redis://127.0.0.1:6379/13"
@@ -45,28 +42,13 @@ class Deployment:
         self.env, self.data_dir, self.smtp_port, self.web_port = env, data_dir, smtp_port, web_port
 
     def mail(self, sender: str, to: str, body: str) -> None:
-        message = EmailMessage()
-        message["From"], message["To"], message["Subject"] = sender, to, "orders"
-        message["Message-ID"] = make_msgid(domain="example.com")
-        message.set_content(body + "\n")
-        with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=10) as client:
-            client.send_message(message)
+        mail_by_smtp(self.smtp_port, sender, to, body)
 
     def outbox(self) -> list[str]:
-        folder = self.data_dir / "outbox" / "new"
-        if not folder.is_dir():
-            return []
-        paths = sorted(folder.iterdir(), key=lambda p: int(p.name.split(".pbem")[1].split(".")[0]))
-        return [path.read_text(errors="replace") for path in paths]
+        return [path.read_text(errors="replace") for path in outbox_files(self.data_dir / "outbox")]
 
     def wait_for_mail(self, count: int, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            mails = self.outbox()
-            if len(mails) >= count:
-                return mails[count - 1]
-            time.sleep(0.1)
-        raise AssertionError(f"mail {count} never arrived; outbox has {len(self.outbox())}")
+        return outbox_file(self.data_dir / "outbox", count, timeout).read_text(errors="replace")
 
 
 @pytest.fixture
@@ -160,6 +142,8 @@ def test_procfile_processes_play_a_game(deployment: Deployment) -> None:
 
 def test_a_full_2_de_mayo_game_by_mail_at_scale(deployment: Deployment) -> None:
     """Two players (scripted) mail every turn's orders over SMTP until the game ends."""
+    from dos_de_mayo_by_mail import dos_de_mayo_game
+
     from adjudicator import config as configuration
     from adjudicator.demo import ScriptedPlayers
     from adjudicator.models import Game, Turn
@@ -167,20 +151,7 @@ def test_a_full_2_de_mayo_game_by_mail_at_scale(deployment: Deployment) -> None:
 
     config = configuration.load(environ=deployment.env)
     runtime = Runtime(config, Database(config.database_url))
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo",
-                {"france": "murat@example.com", "spain": "daoiz@example.com"},
-                {},
-                "1h",
-                "UTC",
-            ),
-        )
-        assert isinstance(game, Game)
-        game_id = game.id
+    game_id = dos_de_mayo_game(runtime, schedule="1h")
     players = ScriptedPlayers(runtime, game_id, pace=0.2, seed=5)
     players.start()
     deadline = time.monotonic() + 120

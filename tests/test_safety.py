@@ -6,42 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-import pytest
-from dkimkeys import DkimKey
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from dkimkeys import Signers
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
+from playbymail import compose, deliver_mail, reply_to, sent, text_of
 from sqlalchemy import func, select
 
-from adjudicator.mail import dkim
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
-GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 STRANGER = "spammer@elsewhere.example"
 HELP = "help@pbem.localhost"
-
-
-class Signer(DkimKey):
-    """A real RSA key for example.com; its TXT record is what the fake DNS serves."""
-
-    def sign(self, raw: bytes, domain: str = "example.com", selector: str = "s1") -> bytes:
-        return super().sign(raw, domain, selector)
-
-    def dns(self, name: bytes, timeout: int = 5) -> bytes | None:
-        return self.record if name == b"s1._domainkey.example.com." else None
-
-
-@pytest.fixture(scope="module")
-def signer() -> Signer:
-    return Signer()
-
-
-@pytest.fixture
-def dns(signer: Signer, monkeypatch: pytest.MonkeyPatch) -> Signer:
-    # The one fake: there is no DNS here, so the pipeline's lookups are served from the test key.
-    monkeypatch.setattr(dkim, "default_dnsfunc", signer.dns)
-    return signer
 
 
 def with_config(runtime: Runtime, **values: int) -> Runtime:
@@ -76,23 +50,8 @@ def age_inbound(runtime: Runtime, delta: timedelta) -> None:
             record.received_at = record.received_at - delta
 
 
-def reply_address(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
-
-
 def dkim_game(runtime: Runtime) -> int:
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h", require_dkim=True
-            ),
-        )
-        assert isinstance(game, Game)
-        game_id = game.id
-    drain(runtime)
-    return game_id
+    return start_dos_de_mayo(runtime, require_dkim=True)[0]
 
 
 def submissions(runtime: Runtime, game_id: int) -> list[tuple[str, bool]]:
@@ -109,10 +68,10 @@ def submissions(runtime: Runtime, game_id: int) -> list[tuple[str, bool]]:
 
 
 def test_a_dkim_game_takes_signed_orders_and_refuses_unsigned_ones(
-    runtime: Runtime, dns: Signer
+    runtime: Runtime, dns: Signers
 ) -> None:
     game_id = dkim_game(runtime)
-    france = reply_address(runtime, FRANCE)
+    france = reply_to(runtime, FRANCE)
 
     unsigned = deliver_mail(runtime, compose(FRANCE, france, "16-14 x1"))
     refused = row(runtime, unsigned)
@@ -137,29 +96,25 @@ def test_a_dkim_game_takes_signed_orders_and_refuses_unsigned_ones(
 
 
 def test_other_games_record_the_verdict_but_do_not_require_it(
-    runtime: Runtime, dns: Signer
+    runtime: Runtime, dns: Signers
 ) -> None:
+    game_id, addresses = start_dos_de_mayo(runtime)
     with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session, runtime, GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h")
-        )
-        assert isinstance(game, Game) and not game.require_dkim
-        game_id = game.id
-    drain(runtime)
-    france = reply_address(runtime, FRANCE)
+        assert not session.get_one(Game, game_id).require_dkim
+    france = addresses[FRANCE]
     unsigned = row(runtime, deliver_mail(runtime, compose(FRANCE, france, "16-14 x1")))
     assert (unsigned.dkim, unsigned.status) == ("none", "done")
     assert submissions(runtime, game_id) == [("france", True)]
 
 
-def test_the_game_master_sets_dkim_in_the_new_block(runtime: Runtime, dns: Signer) -> None:
+def test_the_game_master_sets_dkim_in_the_new_block(runtime: Runtime, dns: Signers) -> None:
     body = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\nDKIM required\n"
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
     with runtime.db.session() as session:
         game = session.scalars(select(Game)).one()
         assert game.require_dkim and game.status == "forming"
         game_id = game.id
-    gm_address = reply_address(runtime, GM)
+    gm_address = reply_to(runtime, GM)
     # The game master's commands too: an unsigned END must not end the game in their name.
     deliver_mail(runtime, compose(GM, gm_address, "END"))
     assert "did not verify" in text_of(sent(runtime)[-1])
@@ -168,7 +123,7 @@ def test_the_game_master_sets_dkim_in_the_new_block(runtime: Runtime, dns: Signe
     deliver_mail(runtime, dns.sign(compose(GM, gm_address, "STATUS")))
     assert "orders only from mail with a valid DKIM signature" in text_of(sent(runtime)[-1])
     # Even JOIN: an unsigned mail cannot take a seat in the player's name.
-    spain = reply_address(runtime, SPAIN)
+    spain = reply_to(runtime, SPAIN)
     deliver_mail(runtime, compose(SPAIN, spain, "JOIN"))
     assert "did not verify" in text_of(sent(runtime)[-1])
     deliver_mail(runtime, dns.sign(compose(SPAIN, spain, "JOIN")))
@@ -185,12 +140,7 @@ def test_the_game_master_sets_dkim_in_the_new_block(runtime: Runtime, dns: Signe
 
 def test_a_flood_to_help_is_stored_not_read_and_told_once_an_hour(runtime: Runtime) -> None:
     runtime = with_config(runtime, sender_limit_per_hour=3)
-    with runtime.db.session() as session:
-        seats = {"france": FRANCE, "spain": SPAIN}
-        game = lifecycle.start_game(session, runtime, GameSettings("2demayo", seats, {}, "48h"))
-        assert isinstance(game, Game)
-    drain(runtime)
-    france = reply_address(runtime, FRANCE)
+    france = start_dos_de_mayo(runtime)[1][FRANCE]
     before = outbox_to(runtime, FRANCE)
     ids = [deliver_mail(runtime, compose(FRANCE, HELP, "HELP")) for _ in range(6)]
     rows = [row(runtime, inbound_id) for inbound_id in ids]
@@ -238,7 +188,7 @@ def test_automatic_mail_is_never_answered_nor_counted(runtime: Runtime) -> None:
 
 def test_an_unknown_sender_gets_one_problem_reply_a_day(runtime: Runtime) -> None:
     deliver_mail(runtime, compose(FRANCE, "new@pbem.localhost", "NEW THERMOPYLES"))
-    seat = reply_address(runtime, FRANCE)
+    seat = reply_to(runtime, FRANCE)
     mails = [
         compose(STRANGER, "pbem@pbem.localhost", "hello"),  # reads no mail
         compose(STRANGER, "orders+1-spartans-1-0000000000000000@pbem.localhost", "x"),  # token

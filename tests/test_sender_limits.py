@@ -7,18 +7,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
+from playbymail import compose, deliver_mail, reply_to, sent, text_of
 from sqlalchemy import func, select
 from test_musket_and_pike_by_mail import PLAYERS, ROYALIST, RULES, owed, start
 from test_safety import row, with_config
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
 
 HELP = "help@pbem.localhost"
-FRANCE, SPAIN = "murat@example.com", "daoiz@example.com"
 OLD_LIMIT = 60  # what one address could send an hour, seat mail included, before
 
 
@@ -30,24 +28,13 @@ def kinds_to(runtime: Runtime, address: str) -> Counter[str]:
         return Counter(found)
 
 
-def seat_address(runtime: Runtime, address: str) -> str:
-    return next(str(m["Reply-To"]) for m in reversed(sent(runtime)) if str(m["To"]) == address)
-
-
 def two_de_mayo(runtime: Runtime) -> int:
-    with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session, runtime, GameSettings("2demayo", {"france": FRANCE, "spain": SPAIN}, {}, "48h")
-        )
-        assert isinstance(game, Game)
-        game_id = game.id
-    drain(runtime)
-    return game_id
+    return start_dos_de_mayo(runtime)[0]
 
 
 def test_a_forged_from_never_silences_the_seats_own_player(runtime: Runtime) -> None:
     game_id = two_de_mayo(runtime)
-    france = seat_address(runtime, FRANCE)
+    france = reply_to(runtime, FRANCE)
     before = kinds_to(runtime, FRANCE)
     # A stranger writes France's address in the From line of 61 mails to help@.
     forged = [deliver_mail(runtime, compose(FRANCE, HELP, "HELP")) for _ in range(OLD_LIMIT + 1)]
@@ -86,7 +73,7 @@ def test_a_forged_from_never_silences_the_seats_own_player(runtime: Runtime) -> 
 def test_a_flood_from_many_forged_senders_gets_few_replies_in_all(runtime: Runtime) -> None:
     runtime = with_config(runtime, unauthenticated_replies_per_hour=5)
     two_de_mayo(runtime)
-    spain = seat_address(runtime, SPAIN)
+    spain = reply_to(runtime, SPAIN)
     before = len(sent(runtime))
     victims = [f"victim{number}@example.org" for number in range(20)]
     ids = [deliver_mail(runtime, compose(victim, HELP, "HELP")) for victim in victims]
@@ -114,7 +101,7 @@ def test_live_play_of_many_quick_answers_is_never_held_back(runtime: Runtime) ->
     hour than any sender limit ever allowed, and every one is read."""
     assert RULES is not None
     game_id = start(runtime)
-    seats = {seat: seat_address(runtime, address) for seat, address in PLAYERS.items()}
+    seats = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
     choose = random.Random(7)
     mails: Counter[str] = Counter()
     for _ in range(400):

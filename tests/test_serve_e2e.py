@@ -9,15 +9,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
 import requests
 from conftest import ROOT, free_port
+from playbymail import mail_by_smtp, outbox_file, outbox_files, parsed
 
 PLAYER = "dienekes@example.com"
 
@@ -27,31 +25,16 @@ class Service:
         self.data_dir, self.smtp_port, self.web_port, self.env = data_dir, smtp_port, web_port, env
 
     def mail(self, to: str, body: str, in_reply_to: str | None = None) -> None:
-        message = EmailMessage()
-        message["From"], message["To"], message["Subject"] = PLAYER, to, "Re: orders"
-        message["Message-ID"] = make_msgid(domain="example.com")
-        if in_reply_to:
-            message["In-Reply-To"] = in_reply_to
-        message.set_content(body + "\n\n-- \nDienekes\n")
-        with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=10) as client:
-            client.send_message(message)
+        signed = body + "\n\n-- \nDienekes"
+        mail_by_smtp(
+            self.smtp_port, PLAYER, to, signed, subject="Re: orders", in_reply_to=in_reply_to
+        )
 
     def outbox(self) -> list[EmailMessage]:
-        folder = self.data_dir / "outbox" / "new"
-        if not folder.is_dir():
-            return []
-        paths = sorted(folder.iterdir(), key=lambda p: int(p.name.split(".pbem")[1].split(".")[0]))
-        parser = BytesParser(policy=policy.default)
-        return [parser.parsebytes(p.read_bytes()) for p in paths]  # type: ignore[misc]
+        return [parsed(path) for path in outbox_files(self.data_dir / "outbox")]
 
     def wait_for_mail(self, count: int, timeout: float = 30.0) -> EmailMessage:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            mails = self.outbox()
-            if len(mails) >= count:
-                return mails[count - 1]
-            time.sleep(0.05)
-        raise AssertionError(f"mail {count} did not arrive; the outbox has {len(self.outbox())}")
+        return parsed(outbox_file(self.data_dir / "outbox", count, timeout))
 
     def pbem(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

@@ -7,11 +7,12 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from dos_de_mayo_by_mail import play_turn_one
 from playwright.sync_api import Page, expect
 
 from adjudicator.models import Game
 from browser.conftest import Live, Watch, local_text, spaced
-from browser.playing import play_turn_one, start_dos, start_thermopyles
+from browser.playing import start_dos, start_thermopyles
 
 Shot = Callable[[Page, str], Path]
 

@@ -7,11 +7,12 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from dos_de_mayo_by_mail import play_turn_one
 from playbymail import sent, text_of
 from playwright.sync_api import Page, expect
 
 from browser.conftest import Elsewhere, Live, Watch, assert_inert, database_rows
-from browser.playing import FRANCE, LINK, SCRIPT, SVG, play_turn_one, start_dos
+from browser.playing import FRANCE, LINK, SCRIPT, SVG, start_dos
 
 Shot = Callable[[Page, str], Path]
 

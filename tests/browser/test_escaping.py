@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
-from playbymail import compose, deliver_mail
+from playbymail import compose, deliver_mail, gm_command
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
@@ -21,7 +21,6 @@ from browser.playing import (
     SCRIPT,
     SPAIN,
     SVG,
-    gm_command,
     named,
     start_dos,
     start_thermopyles,

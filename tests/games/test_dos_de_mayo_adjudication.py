@@ -1,4 +1,4 @@
-"""2 de Mayo golden cases: every file in tests/games/cases/dos_de_mayo, run by this one loader.
+"""2 de Mayo golden cases: every file in tests/games/cases/dos_de_mayo, read by golden.py.
 
 A case is a position before, each side's orders as text (read by the real parser), and what must
 follow: the position after (or "same") and each order's outcome or receipt. The cases go through
@@ -9,17 +9,16 @@ docs/2demayo-json.md.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
+import golden
 import pytest
 
 from adjudicator.games.dos_de_mayo import codec
 from adjudicator.games.dos_de_mayo.checks import CODES
 from adjudicator.games.dos_de_mayo.stateless import adjudicate_case
 
-CASES = Path(__file__).parent / "cases" / "dos_de_mayo"
 OUTCOME_CODES = {
     "moved",
     "stopped",
@@ -39,14 +38,7 @@ OUTCOME_CODES = {
 SAME_KEYS = ("areas", "off_map", "set_aside", "losses")
 
 
-def _cases() -> Iterator[Any]:
-    for path in sorted(CASES.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for case in data["cases"]:
-            yield pytest.param(case, id=f"{path.stem}:{case['name']}")
-
-
-ALL = list(_cases())
+ALL = golden.params("dos_de_mayo")
 
 
 def _text(orders: Any) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
+import golden
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -37,7 +37,6 @@ from adjudicator.games.musket_and_pike.state import (
     load,
 )
 
-CASES = Path(__file__).parent / "cases" / "musket_and_pike"
 SIDES = ("royalist", "parliament")
 RULES: CommandRules = CommandTable()
 
@@ -148,10 +147,7 @@ def build(raw: dict[str, Any]) -> Position:
 
 
 def _cases() -> Iterator[Any]:
-    for path in sorted(CASES.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for case in data["cases"]:
-            yield pytest.param(case, id=f"{path.stem}:{case['name']}")
+    yield from golden.params("musket_and_pike")
 
 
 def _chance(case: dict[str, Any], number: int) -> Chance:
