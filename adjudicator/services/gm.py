@@ -2,7 +2,7 @@
 
 Every command is one line; each returns its result as a sentence for the game master, and every
 change players must know of is announced to them with the reason, so deadlines never move
-silently.
+silently. ``COMMANDS`` maps each command word to its handler, in the order the commands are listed.
 """
 
 from __future__ import annotations
