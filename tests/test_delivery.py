@@ -118,3 +118,35 @@ def test_maildir_delivery_never_duplicates(runtime: Runtime) -> None:
     assert delivery.deliver(runtime, outbox_id) == "sent"
     assert len(sent(runtime)) == 1
     assert list((runtime.config.outbox_dir / "tmp").iterdir()) == []
+
+
+class Refusing:
+    """A relay that refuses every recipient for good, as one that knows the mailbox is gone."""
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: Any
+    ) -> str:
+        return f"550 5.1.1 <{address}>: Recipient address rejected: User unknown"
+
+
+def test_a_mail_the_relay_refuses_for_good_is_bounced_and_never_tried_again(
+    runtime: Runtime,
+) -> None:
+    port = free_port()
+    controller = Controller(Refusing(), hostname="127.0.0.1", port=port, decode_data=False)
+    controller.start()
+    try:
+        runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+        outbox_id = queued_mail(runtime)
+        assert delivery.deliver(runtime, outbox_id) == "bounced"
+        assert delivery.deliver(runtime, outbox_id) == "not pending"
+    finally:
+        controller.stop()
+    with runtime.db.session() as session:
+        row = session.get_one(OutboxMessage, outbox_id)
+        assert (row.status, row.attempts) == ("bounced", 1)
+        assert row.bounce == (
+            "5.1.1 550 5.1.1 <a@example.com>: Recipient address rejected: User unknown"
+        )
+        assert "Recipient address rejected" in row.last_error
+    assert delivery.pending_ids(runtime) == []

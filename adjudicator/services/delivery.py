@@ -8,6 +8,8 @@ import re
 import smtplib
 import socket
 import ssl
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -17,17 +19,43 @@ from sqlalchemy import select, update
 from adjudicator.db import changed
 from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
+from adjudicator.services import steps
 from adjudicator.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
 _ENHANCED_STATUS = re.compile(r"[245]\.[0-9]{1,3}\.[0-9]{1,3}\b")
+# The earliest moment a datetime can hold: a mail never tried is due from then on.
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
 
 
 def deliver(runtime: Runtime, outbox_id: int, now: datetime | None = None) -> str:
-    """Send one queued mail if nobody else has; returns what happened, for logs and tests."""
-    with runtime.db.session() as session:
+    """Send one queued mail if nobody else has; returns what happened, for logs and tests: "not
+    due", "not pending", "bounced", "failed", "pending" (to be retried) or "sent"."""
+    return steps.run(STEPS, _Sending(runtime, outbox_id, now), _sent)
+
+
+@dataclass
+class _Sending:
+    """One mail on its way out: what the claim read of it, and how its sending went."""
+
+    runtime: Runtime
+    outbox_id: int
+    now: datetime | None
+    raw: bytes = b""
+    to_address: str = ""
+    created_at: datetime = _EARLIEST  # until the claim reads it
+    attempts: int = 0
+    ids: dict[str, int | None] = field(default_factory=dict)
+    sender: str = ""
+    error: Exception | None = None
+
+
+def _claim(sending: _Sending) -> str | None:
+    """Claim the mail for this worker, unless its retry is not due yet or it is not pending."""
+    outbox_id = sending.outbox_id
+    with sending.runtime.db.session() as session:
         # After a failed try, a copy of the task that an earlier tick queued does not try again
         # before the backoff is over.
         failed = session.execute(
@@ -37,7 +65,9 @@ def deliver(runtime: Runtime, outbox_id: int, now: datetime | None = None) -> st
                 OutboxMessage.last_error != "",
             )
         ).one_or_none()
-        if failed is not None and next_attempt_at(runtime, *failed) > (now or utcnow()):
+        if failed is not None and next_attempt_at(sending.runtime, *failed) > (
+            sending.now or utcnow()
+        ):
             return "not due"
         # Compare-and-set claim: a duplicate task, or a second worker, finds nothing to do.
         claimed = changed(
@@ -49,64 +79,91 @@ def deliver(runtime: Runtime, outbox_id: int, now: datetime | None = None) -> st
         if not claimed:
             return "not pending"
         record = session.get_one(OutboxMessage, outbox_id)
-        raw, to_address, created_at, attempts = (
-            record.raw,
-            record.to_address,
-            record.created_at,
-            record.attempts,
-        )
-        ids = {"outbox_id": outbox_id, "game_id": record.game_id}
-    config = runtime.config
-    # Each mail's own return path (VERP): a bounce then names the outbox row it is about.
-    sender = bounces.return_path(config.secret_key, outbox_id, config.mail_domain)
+        sending.raw, sending.to_address = record.raw, record.to_address
+        sending.created_at, sending.attempts = record.created_at, record.attempts
+        sending.ids = {"outbox_id": outbox_id, "game_id": record.game_id}
+    return None
+
+
+def _return_path(sending: _Sending) -> None:
+    """Each mail's own return path (VERP): a bounce then names the outbox row it is about."""
+    config = sending.runtime.config
+    sending.sender = bounces.return_path(config.secret_key, sending.outbox_id, config.mail_domain)
+
+
+def _send(sending: _Sending) -> None:
+    """Hand the mail to the relay, or file it in the Maildir; a failure is kept for the record."""
+    config = sending.runtime.config
     try:
         if config.smtp_url:
-            send_smtp(config.smtp_url, sender, to_address, raw)
+            send_smtp(config.smtp_url, sending.sender, sending.to_address, sending.raw)
         else:
-            stamp = int(created_at.timestamp())
-            write_maildir(config.outbox_dir, outbox_id, stamp, with_return_path(raw, sender))
+            stamp = int(sending.created_at.timestamp())
+            filed = with_return_path(sending.raw, sending.sender)
+            write_maildir(config.outbox_dir, sending.outbox_id, stamp, filed)
     except Exception as error:  # any failure: keep the mail and try again later
-        refused = permanent_refusal(error)
-        if refused is not None:
-            bounced = {**ids, "status": "bounced"}
-            log.warning(
-                "outbox %s to %s bounced at the relay: %s",
-                outbox_id,
-                to_address,
-                refused,
-                extra=bounced,
-            )
-            with runtime.db.session() as session:
-                session.execute(
-                    update(OutboxMessage)
-                    .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
-                    .values(status="bounced", bounce=refused, last_error=str(error)[:2000])
-                )
-            return "bounced"
-        status = "failed" if attempts >= MAX_ATTEMPTS else "pending"
-        log.warning(
-            "delivery of outbox %s failed (%s): %s",
-            outbox_id,
-            status,
-            error,
-            extra={**ids, "status": status},
-        )
-        with runtime.db.session() as session:
-            session.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
-                .values(status=status, last_error=str(error)[:2000])
-            )
-        return status
-    with runtime.db.session() as session:
-        # Only from "sending": a fast relay's bounce may already have marked the row "bounced".
+        sending.error = error
+
+
+def _bounced(sending: _Sending) -> str | None:
+    """A mail the relay refused for good is marked bounced, never tried again."""
+    refused = None if sending.error is None else permanent_refusal(sending.error)
+    if refused is None:
+        return None
+    log.warning(
+        "outbox %s to %s bounced at the relay: %s",
+        sending.outbox_id,
+        sending.to_address,
+        refused,
+        extra={**sending.ids, "status": "bounced"},
+    )
+    _record(sending, status="bounced", bounce=refused, last_error=str(sending.error)[:2000])
+    return "bounced"
+
+
+def _retry(sending: _Sending) -> str | None:
+    """A mail that failed otherwise is tried again later, up to MAX_ATTEMPTS tries."""
+    if sending.error is None:
+        return None
+    status = "failed" if sending.attempts >= MAX_ATTEMPTS else "pending"
+    log.warning(
+        "delivery of outbox %s failed (%s): %s",
+        sending.outbox_id,
+        status,
+        sending.error,
+        extra={**sending.ids, "status": status},
+    )
+    _record(sending, status=status, last_error=str(sending.error)[:2000])
+    return status
+
+
+def _sent(sending: _Sending) -> str:
+    """A mail that went out is marked sent."""
+    _record(sending, status="sent", sent_at=utcnow(), last_error="")
+    log.info("outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": "sent"})
+    return "sent"
+
+
+def _record(sending: _Sending, **outcome: object) -> None:
+    """Write how the sending went. Only from "sending": a fast relay's bounce may already have
+    marked the row "bounced"."""
+    with sending.runtime.db.session() as session:
         session.execute(
             update(OutboxMessage)
-            .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "sending")
-            .values(status="sent", sent_at=utcnow(), last_error="")
+            .where(OutboxMessage.id == sending.outbox_id, OutboxMessage.status == "sending")
+            .values(**outcome)
         )
-    log.info("outbox %s sent", outbox_id, extra={**ids, "status": "sent"})
-    return "sent"
+
+
+# The steps of sending one mail, in order (``deliver`` runs them, and ``_sent`` when none has
+# answered). The claim is a compare-and-set, so each mail is sent by one worker at most once.
+STEPS: tuple[Callable[[_Sending], str | None], ...] = (
+    _claim,
+    _return_path,
+    _send,
+    _bounced,
+    _retry,
+)
 
 
 def permanent_refusal(error: Exception) -> str | None:
@@ -210,5 +267,5 @@ def retry_delay(runtime: Runtime, attempts: int) -> timedelta:
 def next_attempt_at(runtime: Runtime, attempts: int, claimed_at: datetime | None) -> datetime:
     """When a pending mail is due to be tried (again): at once if it never was."""
     if attempts <= 0 or claimed_at is None:
-        return datetime.min.replace(tzinfo=UTC)
+        return _EARLIEST
     return claimed_at + retry_delay(runtime, attempts)

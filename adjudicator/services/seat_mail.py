@@ -48,6 +48,7 @@ from adjudicator.services import (
     preferences,
     replies,
     reports,
+    steps,
 )
 from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime, Task
@@ -104,13 +105,10 @@ def seat_mail(
     record: InboundMessage,
     route: addresses.SeatRoute,
 ) -> Verdict:
-    """Take the mail through ``STEPS`` until one of them answers it."""
+    """Take the mail through ``STEPS`` until one of them answers it; orders that no step
+    answered are on file, and ``adjudicate_early`` has the last word."""
     context = SeatMail(session, runtime, mail, record, route)
-    for step in STEPS:
-        verdict = step(context)
-        if verdict is not None:
-            return verdict
-    raise AssertionError("the last step always answers")  # pragma: no cover
+    return steps.run(STEPS, context, adjudicate_early)
 
 
 def mail_lines(mail: MailIn) -> list[str]:
@@ -415,7 +413,7 @@ def send_receipt(context: SeatMail) -> Verdict | None:
 
 
 # 14.
-def adjudicate_early(context: SeatMail) -> Verdict | None:
+def adjudicate_early(context: SeatMail) -> Verdict:
     game, session = context.game, context.session
     if (
         game.early
@@ -443,5 +441,4 @@ STEPS: tuple[Step, ...] = (
     file_orders,
     resolve_on_receipt,
     send_receipt,
-    adjudicate_early,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -9,7 +10,7 @@ from sqlalchemy import Update, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import deadlines, delivery, isolation, lifecycle
+from adjudicator.services import deadlines, delivery, isolation, lifecycle, steps
 from adjudicator.services.runtime import Runtime, Task
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
@@ -37,37 +38,68 @@ class TickReport:
 
 
 def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
-    report = TickReport()
-    now = now or utcnow()
-    lost_before = now - deadlines.lease(runtime)
-    with runtime.db.session() as session:
-        due_games = deadlines.due_game_ids(session, now, deadlines.lease(runtime))
-        report.turns_due = _mark_queued(
+    """One tick's work: the steps of ``STEPS`` in order, each filling its part of the report."""
+    return steps.run(STEPS, _Tick(runtime, now or utcnow()), _report)
+
+
+@dataclass
+class _Tick:
+    """What the steps of one tick share: the moment it runs at, and the report they fill."""
+
+    runtime: Runtime
+    now: datetime
+    report: TickReport = field(default_factory=TickReport)
+
+    @property
+    def lost_before(self) -> datetime:
+        """A queueing older than this is presumed lost with its task (see the note above CHUNK)."""
+        return self.now - deadlines.lease(self.runtime)
+
+
+def _queue_due_turns(work: _Tick) -> None:
+    """Turns past their deadline (or forced) are queued for adjudication."""
+    with work.runtime.db.session() as session:
+        due_games = deadlines.due_game_ids(session, work.now, deadlines.lease(work.runtime))
+        work.report.turns_due = _mark_queued(
             session,
             update(Game).where(
                 Game.id.in_(due_games),
-                or_(Game.queued_at.is_(None), Game.queued_at < lost_before),
+                or_(Game.queued_at.is_(None), Game.queued_at < work.lost_before),
             ),
-            now,
+            work.now,
         )
-    for game_id in report.turns_due:
-        runtime.enqueue(Task.ADJUDICATE, game_id)
-    report.reminded = deadlines.send_reminders(runtime, now)
-    with runtime.db.session() as session:
-        report.requeued_inbound = _mark_queued(
+    for game_id in work.report.turns_due:
+        work.runtime.enqueue(Task.ADJUDICATE, game_id)
+
+
+def _remind(work: _Tick) -> None:
+    """Players whose orders are still missing near a deadline are reminded."""
+    work.report.reminded = deadlines.send_reminders(work.runtime, work.now)
+
+
+def _requeue_inbound(work: _Tick) -> None:
+    """Inbound mail stored but left unprocessed (its task lost) is queued again."""
+    with work.runtime.db.session() as session:
+        work.report.requeued_inbound = _mark_queued(
             session,
             update(InboundMessage).where(
                 InboundMessage.status == "received",
-                func.coalesce(InboundMessage.queued_at, InboundMessage.received_at) < lost_before,
+                func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
+                < work.lost_before,
             ),
-            now,
+            work.now,
         )
-    for inbound_id in report.requeued_inbound:
-        runtime.enqueue(Task.PROCESS_INBOUND, inbound_id)
-    due_outbox = delivery.pending_ids(runtime, now=now)
-    with runtime.db.session() as session:
+    for inbound_id in work.report.requeued_inbound:
+        work.runtime.enqueue(Task.PROCESS_INBOUND, inbound_id)
+
+
+def _requeue_outbox(work: _Tick) -> None:
+    """Outbox mail due to be sent (a retry due, a dead worker's claim, a lost task) is queued."""
+    lost_before = work.lost_before
+    due_outbox = delivery.pending_ids(work.runtime, now=work.now)
+    with work.runtime.db.session() as session:
         for start in range(0, len(due_outbox), CHUNK):
-            report.requeued_outbox += _mark_queued(
+            work.report.requeued_outbox += _mark_queued(
                 session,
                 update(OutboxMessage).where(
                     OutboxMessage.id.in_(due_outbox[start : start + CHUNK]),
@@ -85,23 +117,33 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
                         OutboxMessage.queued_at < lost_before,
                     ),
                 ),
-                now,
+                work.now,
             )
-    for outbox_id in sorted(report.requeued_outbox):
-        runtime.enqueue(Task.SEND_OUTBOX, outbox_id)
-    with runtime.db.session() as session:
+    for outbox_id in sorted(work.report.requeued_outbox):
+        work.runtime.enqueue(Task.SEND_OUTBOX, outbox_id)
+
+
+def _reveal_shared_deals(work: _Tick) -> None:
+    """Shared deals past their deadline are revealed, each apart from the others."""
+    with work.runtime.db.session() as session:
         due = session.scalars(
-            select(Challenge.id).where(Challenge.revealed_at.is_(None), Challenge.deadline <= now)
+            select(Challenge.id).where(
+                Challenge.revealed_at.is_(None), Challenge.deadline <= work.now
+            )
         ).all()
     for challenge_id in due:
         with isolation.apart("the reveal", challenge_id, "challenge"):
-            name = lifecycle.reveal_challenge(runtime, challenge_id)
+            name = lifecycle.reveal_challenge(work.runtime, challenge_id)
             if name:
-                report.challenges_revealed.append(name)
-    config = runtime.config
-    warn_before = now - timedelta(days=config.idle_close_days - config.idle_warning_days)
-    close_before = now - timedelta(days=config.idle_close_days)
-    with runtime.db.session() as session:
+                work.report.challenges_revealed.append(name)
+
+
+def _warn_or_close_idle(work: _Tick) -> None:
+    """Solo games left idle are warned, then closed, each apart from the others."""
+    config = work.runtime.config
+    warn_before = work.now - timedelta(days=config.idle_close_days - config.idle_warning_days)
+    close_before = work.now - timedelta(days=config.idle_close_days)
+    with work.runtime.db.session() as session:
         idle = session.execute(
             select(Game.id, Game.last_activity, Game.idle_warned_at).where(
                 Game.status == "active",
@@ -116,13 +158,29 @@ def tick(runtime: Runtime, now: datetime | None = None) -> TickReport:
     for game_id, last_activity, warned_at in idle:
         with isolation.apart("idle closing", game_id):
             if last_activity < close_before:
-                if lifecycle.close_idle(runtime, game_id):
-                    report.games_closed.append(game_id)
+                if lifecycle.close_idle(work.runtime, game_id):
+                    work.report.games_closed.append(game_id)
             elif (warned_at is None or warned_at < last_activity) and lifecycle.warn_idle(
-                runtime, game_id
+                work.runtime, game_id
             ):
-                report.games_warned.append(game_id)
-    return report
+                work.report.games_warned.append(game_id)
+
+
+def _report(work: _Tick) -> TickReport:
+    """The tick's answer, once every step has run: the report they filled."""
+    return work.report
+
+
+# The tick's steps, in order (``tick`` runs them). No step ends the tick early: each returns None
+# to go on, and a failure in one game's work is that game's alone (``isolation.apart``).
+STEPS: tuple[Callable[[_Tick], None], ...] = (
+    _queue_due_turns,
+    _remind,
+    _requeue_inbound,
+    _requeue_outbox,
+    _reveal_shared_deals,
+    _warn_or_close_idle,
+)
 
 
 def _mark_queued(session: Session, statement: Update, now: datetime) -> list[int]:
