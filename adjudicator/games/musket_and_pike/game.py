@@ -31,6 +31,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike import (
     actions,
@@ -118,7 +119,7 @@ def _options() -> tuple[Option, ...]:
     )
 
 
-def check_actions(position: Position, owner: str, orders: list[JSON]) -> str | None:
+def check_actions(position: Position, owner: str, orders: list[JSON]) -> Refusal | None:
     """Why the actions module refuses these unit actions of the wing ``owner``, with dice of no
     game (None: it takes them); at the rout phase, why the rout module refuses the side
     ``owner``'s chosen paths, and at a retreat the chosen path. Only faults every roll shares
@@ -126,12 +127,12 @@ def check_actions(position: Position, owner: str, orders: list[JSON]) -> str | N
     dry = Chance(DRY_SEED, "dry", 0)
     if position.step == "rout_paths":
         done = unit_resolvers().rout(position, dry, owner, tuple(orders))
-        return done if isinstance(done, str) else None
+        return done if isinstance(done, Refusal) else None
     if position.step == "retreat_path":
         done = unit_resolvers().retreat(position, dry, tuple(orders))
-        return done if isinstance(done, str) else None
+        return done if isinstance(done, Refusal) else None
     moved = actions.resolve_activation(position, owner, orders, dry)
-    return moved if isinstance(moved, str) else None
+    return moved if isinstance(moved, Refusal) else None
 
 
 def _answer_json(answer: Answer) -> JSON:
@@ -179,7 +180,7 @@ class MusketAndPike(Game[Position]):
         answer = standing.answer_for(state, seat, rules)
         if answer is None:
             read = decisions.read(state.step, decision.default)
-            assert not isinstance(read, str), read
+            assert not isinstance(read, Refusal), read
             answer = read
         return {"step": state.step, "answer": _answer_json(answer)}
 
@@ -267,8 +268,8 @@ class MusketAndPike(Game[Position]):
             if step != position.step or seat not in sequence.pending(position, rules):
                 break
             done = sequence.answer(position, seat, reply, chance, rules, unit_resolvers())
-            if isinstance(done, str):
-                outcomes.append(OrderOutcome(seat, _said(reply), "refused", done))
+            if isinstance(done, Refusal):
+                outcomes.append(OrderOutcome(seat, _said(reply), "refused", done.reason))
                 break
             position, happened = done
             events += happened
@@ -292,9 +293,7 @@ class MusketAndPike(Game[Position]):
             done = sequence.answer(
                 position, seat, decisions.text(answer), chance, rules, unit_resolvers()
             )
-            assert not isinstance(done, str), (
-                done
-            )  # standing answers are chosen from the legal ones
+            assert not isinstance(done, Refusal), done  # standing answers are legal ones
             position, happened = done
             events += happened
             said = decisions.text(answer)
@@ -469,7 +468,7 @@ def _written_routs(state: Position, side: str) -> list[JSON]:
     """The default rout moves written out as chosen paths: what a player who copies the
     default would mail (random play-outs use it to exercise the chosen-path route)."""
     done = unit_resolvers().rout(state, Chance(DRY_SEED, "dry", 0), side, ())
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     paths: dict[str, JSON] = {}
     for event in done[1]:
         data = event.data or {}
@@ -523,7 +522,7 @@ def _unit_candidates(position: Position, field: Any, unit: Any, order: str) -> l
             and aspect(unit.hex, unit.facing, enemy.hex) == "front"
         ):
             out.append({"unit": unit.id, "action": "charge", "target": enemy.id})
-        if not fire_problem(position, field, unit, enemy, weapon):
+        if fire_problem(position, field, unit, enemy, weapon) is None:
             out.append({"unit": unit.id, "action": "fire", "target": enemy.id})
     if unit.formation != "normal":
         out.append({"unit": unit.id, "action": "reform"})

@@ -29,6 +29,7 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import Decision
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike import decisions
 from adjudicator.games.musket_and_pike.command import (
@@ -63,40 +64,40 @@ Events = tuple[Event, ...]
 Advance = tuple[Position, Events]
 # C and D: the actions module checks and resolves one activation's unit actions and close combat
 # (the orders are the list of JSON objects the player gave; see resolvers.py for the wiring).
-ActivationResolver = Callable[[Position, str, tuple[JSON, ...], Chance], Advance | str]
+ActivationResolver = Callable[[Position, str, tuple[JSON, ...], Chance], Advance | Refusal]
 # 3.3: one side's routed units make their rout moves, along the paths given (unit JSON objects
-# with a "path", for a side that chooses them) or by default; a refused path is a sentence.
-RoutResolver = Callable[[Position, Chance, str, tuple[JSON, ...]], Advance | str]
+# with a "path", for a side that chooses them) or by default; a refused path is a Refusal.
+RoutResolver = Callable[[Position, Chance, str, tuple[JSON, ...]], Advance | Refusal]
 # D, paused for a retreat path: the first of ``position.retreats`` falls back along the path
 # given (a unit JSON object with a "path") or by default (nothing given), and the rest of the
-# activation's close combat is fought, maybe pausing again; a refused path is a sentence.
-RetreatResolver = Callable[[Position, Chance, tuple[JSON, ...]], Advance | str]
+# activation's close combat is fought, maybe pausing again; a refused path is a Refusal.
+RetreatResolver = Callable[[Position, Chance, tuple[JSON, ...]], Advance | Refusal]
 # The standing RETREAT value with which a side chooses its routers' and retreats' paths by mail.
 CHOOSE_PATHS = "choose"
 
 
 def no_unit_actions(
     position: Position, wing_id: str, orders: tuple[JSON, ...], chance: Chance
-) -> Advance | str:
+) -> Advance | Refusal:
     """The default when no actions module is wired in (the sequence tested alone): an
     activation without unit actions."""
     if orders:
-        return "unit actions are not wired in here: answer no actions"
+        return Refusal("unit actions are not wired in here: answer no actions", "not-wired")
     return position, ()
 
 
 def no_rout_moves(
     position: Position, chance: Chance, side: str, paths: tuple[JSON, ...]
-) -> Advance | str:
+) -> Advance | Refusal:
     """The default when no rout module is wired in: nothing moves."""
     if paths:
-        return "rout moves are not wired in here: answer default routs"
+        return Refusal("rout moves are not wired in here: answer default routs", "not-wired")
     return position, ()
 
 
-def no_retreats(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | str:
+def no_retreats(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | Refusal:
     """The default when no actions module is wired in: no close combat, so no retreat."""
-    return "retreats are not wired in here"
+    return Refusal("retreats are not wired in here", "not-wired")
 
 
 @dataclass(frozen=True)
@@ -305,16 +306,16 @@ def answer(
     chance: Chance,
     rules: CommandRules,
     resolvers: Resolvers | None = None,
-) -> Advance | str:
+) -> Advance | Refusal:
     """Apply ``side``'s answer to the decision it owes and run on to the next decision.
 
-    Returns the new position and what happened, or a sentence saying why the answer is refused
+    Returns the new position and what happened, or a Refusal saying why the answer is refused
     (the position is then unchanged).
     """
     if side not in _owing(position):
-        return f"{side} owes no decision now"
+        return Refusal(f"{side} owes no decision now", "not-owed")
     parsed = decisions.read(position.step, reply)
-    if isinstance(parsed, str):
+    if isinstance(parsed, Refusal):
         return parsed
     ctx = _Ctx(chance, rules, resolvers or Resolvers())
     match parsed:
@@ -323,7 +324,7 @@ def answer(
         case FirstWing(wing):
             if wing not in _first_choices(position):
                 choices = _list(_first_choices(position))
-                return f"{wing} may not activate first; choose one of {choices}"
+                return Refusal(f"{wing} may not activate first; choose one of {choices}", "illegal")
             return _to_activation(position, wing, (), ctx)
         case Activate():
             return _answer_activate(position, side, parsed, ctx)
@@ -334,7 +335,7 @@ def answer(
         case Actions(orders):
             acting = _current(position).id
             done = ctx.resolvers.activation(position, acting, orders, ctx.chance)
-            if isinstance(done, str):
+            if isinstance(done, Refusal):
                 return done
             moved, events = done
             return _after_fighting(moved, events, ctx)
@@ -342,29 +343,33 @@ def answer(
             return _answer_continue(position, go, ctx)
         case RetreatPath(paths):
             done = ctx.resolvers.retreat(position, ctx.chance, paths)
-            if isinstance(done, str):
+            if isinstance(done, Refusal):
                 return done
             moved, events = done
             return _after_fighting(moved, events, ctx)
         case RoutPaths(paths):
             done = ctx.resolvers.rout(position, ctx.chance, side, paths)
-            if isinstance(done, str):
+            if isinstance(done, Refusal):
                 return done
             moved, events = done
             after = position.sides.index(side) + 1
             return _rout_from(replace(moved, step="none", active=None), after, events, ctx)
-    return "unknown answer"
+    return Refusal("unknown answer", "malformed")
 
 
 def _list(items: tuple[str, ...]) -> str:
     return ", ".join(items) or "none"
 
 
-def _answer_setup(position: Position, side: str, given: SetupOrders, ctx: _Ctx) -> Advance | str:
+def _answer_setup(
+    position: Position, side: str, given: SetupOrders, ctx: _Ctx
+) -> Advance | Refusal:
     mine = [w.id for w in position.wings if w.side == side]
     named = [wing for wing, _ in given.orders]
     if sorted(named) != sorted(mine):
-        return f"give exactly one order to each of your wings: {_list(tuple(mine))}"
+        return Refusal(
+            f"give exactly one order to each of your wings: {_list(tuple(mine))}", "illegal"
+        )
     secret = (*position.secret_orders, (side, given.orders))
     waiting = replace(position, secret_orders=secret)
     event = Event("orders-in", side=side, text=f"{side} has handed in its wing orders")
@@ -382,24 +387,31 @@ def _answer_setup(position: Position, side: str, given: SetupOrders, ctx: _Ctx) 
     return _start_turn(revealed, (event, reveal), ctx)
 
 
-def _answer_activate(position: Position, side: str, given: Activate, ctx: _Ctx) -> Advance | str:
+def _answer_activate(
+    position: Position, side: str, given: Activate, ctx: _Ctx
+) -> Advance | Refusal:
     if given.wing is None:
         return _pass(position, side, (), ctx)
     if given.wing not in {w.id for w in eligible(position, side)}:
         names = tuple(w.id for w in eligible(position, side))
-        return f"{given.wing} cannot be activated; choose one of {_list(names)}, or pass"
+        return Refusal(
+            f"{given.wing} cannot be activated; choose one of {_list(names)}, or pass", "illegal"
+        )
     return _to_activation(position, given.wing, (), ctx)
 
 
-def _answer_preempt(position: Position, side: str, given: Preempt, ctx: _Ctx) -> Advance | str:
+def _answer_preempt(position: Position, side: str, given: Preempt, ctx: _Ctx) -> Advance | Refusal:
     interrupted = _current(position)
     if given.wing is None:
         return _begin(position, interrupted.id, (), ctx)
     candidates = {w.id for w in _preempt_candidates(position, side)}
     if given.wing not in candidates:
-        return f"{given.wing} may not pre-empt; choose one of {_list(tuple(sorted(candidates)))}"
+        return Refusal(
+            f"{given.wing} may not pre-empt; choose one of {_list(tuple(sorted(candidates)))}",
+            "illegal",
+        )
     if given.ac and not _ac_available(position, side):
-        return "your army commander cannot help (off the map or finished)"
+        return Refusal("your army commander cannot help (off the map or finished)", "illegal")
     wing = position.wing(given.wing)
     commander = position.commander(wing.id)
     assert commander is not None  # eligible wings have a commander on the map
@@ -423,14 +435,14 @@ def _answer_preempt(position: Position, side: str, given: Preempt, ctx: _Ctx) ->
     return _begin(position, interrupted.id, (event,), ctx)
 
 
-def _answer_change(position: Position, given: ChangeOrder, ctx: _Ctx) -> Advance | str:
+def _answer_change(position: Position, given: ChangeOrder, ctx: _Ctx) -> Advance | Refusal:
     wing = _current(position)
     after = replace(position, step="actions")
     if given.order is None or given.order == wing.order:
         return after, ()
     target = ctx.rules.order_change.get((wing.order, given.order))
     if target is None:
-        return f"{wing.id} cannot change from {wing.order} to {given.order}"
+        return Refusal(f"{wing.id} cannot change from {wing.order} to {given.order}", "illegal")
     commander = position.commander(wing.id)
     assert commander is not None
     modifiers = [("wing commander rating", commander.rating)]
@@ -617,7 +629,7 @@ def _rout_from(position: Position, index: int, events: Events, ctx: _Ctx) -> Adv
             ask = Event("rout-paths", side=side, text=f"{side} chooses its routed units' paths")
             return replace(position, step="rout_paths", active=side), (*events, ask)
         done = ctx.resolvers.rout(position, ctx.chance, side, ())
-        assert not isinstance(done, str), done  # default moves are never refused
+        assert not isinstance(done, Refusal), done  # default moves are never refused
         position, routed = done
         events = (*events, *routed)
     return _markers(position, events, ctx)
