@@ -49,10 +49,10 @@ from adjudicator.games.musket_and_pike.field import (
     leader_bonus,
     unit,
 )
+from adjudicator.games.musket_and_pike.handover import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
 from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
 from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.sequence import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position
 
 ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")

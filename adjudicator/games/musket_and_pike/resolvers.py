@@ -1,6 +1,6 @@
 """The wiring between the sequence of play and the unit-level modules (actions, close combat, rout).
 
-The sequence machine takes its unit-level steps as functions (``sequence.Resolvers``) so it can be
+The sequence machine takes its unit-level steps as functions (``handover.Resolvers``) so it can be
 tested alone; this module builds the real ones. The actions and rout modules write their events as
 JSON objects with a "type"; they are carried over unchanged in ``Event.data``.
 """
@@ -16,8 +16,8 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import actions, rout
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import Ruleset
+from adjudicator.games.musket_and_pike.handover import Advance, Resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.sequence import Advance, Resolvers
 from adjudicator.games.musket_and_pike.state import Event, Position
 
 JSON = Any
