@@ -379,7 +379,8 @@ def test_one_decision_at_a_time(position: Position, picks: st.DataObject, setup:
             assert not current.finished and current.activations >= 1
 
 
-def test_a_side_that_owes_nothing_is_refused() -> None:
+def _royalist_wing_activated() -> Position:
+    """Royalist's one wing activated at the first turn: parliament owes the pre-emption answer."""
     position = build(
         {
             "wings": [
@@ -389,9 +390,26 @@ def test_a_side_that_owes_nothing_is_refused() -> None:
         }
     )
     position, _ = sequence.start_turn(position, Chance(b"s", "t", 0), RULES)
+    return position
+
+
+def test_a_side_that_owes_nothing_is_refused() -> None:
+    position = _royalist_wing_activated()
     assert position.step == "preempt" and position.active == "royalist"
     refused = sequence.answer(position, "royalist", "no preempt", Chance(b"s", "t", 1), RULES)
     assert refused == Refusal("royalist owes no decision now", "not-owed")
+
+
+def test_an_answer_of_the_wrong_form_is_refused_as_malformed_and_one_not_open_as_illegal() -> None:
+    position = _royalist_wing_activated()
+    chance = Chance(b"s", "t", 1)
+    garbled = sequence.answer(position, "parliament", "maybe later", chance, RULES)
+    assert garbled == Refusal(
+        "write: preempt WING, preempt WING with ac, or no preempt", "malformed"
+    )
+    stranger = sequence.answer(position, "parliament", "preempt X", chance, RULES)
+    assert isinstance(stranger, Refusal) and stranger.code == "illegal", stranger
+    assert str(stranger) == stranger.reason and stranger.reason.startswith("X may not pre-empt")
 
 
 def test_dump_load_round_trip_mid_activation() -> None:
