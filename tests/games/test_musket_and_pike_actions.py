@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.chance import Chance, ChanceEvent, verify
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.actions import resolve_activation
 from adjudicator.games.musket_and_pike.combat import close_combat_modifiers, fire_row, retreat
 from adjudicator.games.musket_and_pike.data import ruleset
@@ -59,14 +60,14 @@ def act(
     position: Position, wing: str, orders: list[dict[str, Any]], chance: Chance | None = None
 ) -> tuple[Position, list[Event]]:
     done = resolve_activation(position, wing, orders, chance or Chance(SEED, "test", 1))
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     return done
 
 
 def refused(position: Position, wing: str, orders: list[dict[str, Any]]) -> str:
     done = resolve_activation(position, wing, orders, Chance(SEED, "test", 1))
-    assert isinstance(done, str), "the orders were accepted"
-    return done
+    assert isinstance(done, Refusal), "the orders were accepted"
+    return done.reason
 
 
 def rolls(events: list[Event]) -> list[Event]:
@@ -82,9 +83,9 @@ def test_terrain_costs_and_allowances() -> None:
     assert path_cost(position, field, piece(position, "R-HI-2"), [(4, 3), (4, 2)]) == 3  # hill 2
     assert path_cost(position, field, piece(position, "R-LI-1"), [(6, 4)]) == 3  # ford
     river = path_cost(position, field, piece(position, "R-LI-1"), [(6, 5)])
-    assert isinstance(river, str) and "may not enter river" in river
+    assert isinstance(river, Refusal) and "may not enter river" in river.reason
     guns = path_cost(position, field, piece(position, "R-ART-1"), [(3, 4), (3, 3), (3, 2)])
-    assert isinstance(guns, str) and "more than 2" in guns
+    assert isinstance(guns, Refusal) and "more than 2" in guns.reason
     assert "occupied" in str(path_cost(position, field, piece(position, "R-HI-1"), [(1, 4)]))
     assert "not next to" in str(path_cost(position, field, piece(position, "R-HI-1"), [(2, 2)]))
     on_road = place(position, "R-LI-1", (7, 5))
@@ -97,7 +98,7 @@ def test_contact_stops_a_move() -> None:
     position = opening()
     field = field_for(position)
     stopped = path_cost(position, field, piece(position, "R-CAV-1"), [(1, 3), (1, 2), (0, 2)])
-    assert isinstance(stopped, str) and "must stop at [1, 2]" in stopped
+    assert isinstance(stopped, Refusal) and "must stop at [1, 2]" in stopped.reason
     assert path_cost(position, field, piece(position, "R-CAV-1"), [(1, 3), (1, 2)]) == 3
 
 

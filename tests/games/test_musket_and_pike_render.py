@@ -8,6 +8,7 @@ from dataclasses import replace
 from PIL import Image
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.actions import resolve_activation
 from adjudicator.games.musket_and_pike.render import colour, render, side_colour
 from adjudicator.games.musket_and_pike.scenario import scenario
@@ -52,7 +53,7 @@ def test_marks_and_arrows_change_the_picture() -> None:
         [{"unit": "R-HI-1", "action": "move", "path": [[2, 3], [2, 2]]}],
         Chance(b"render-test-seed", "test", 1),
     )
-    assert not isinstance(done, str)
+    assert not isinstance(done, Refusal)
     after, events = done
     moved = picture(render(after, events))
     assert moved.size == plain.size

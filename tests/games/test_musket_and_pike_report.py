@@ -9,7 +9,7 @@ import re
 from test_musket_and_pike_game import GAME, History, histories  # noqa: F401 (fixture)
 
 from adjudicator.core.chance import Chance
-from adjudicator.games.musket_and_pike.game import OUTCOME_CODES
+from adjudicator.games.musket_and_pike.outcomes import OUTCOME_CODES
 from adjudicator.games.musket_and_pike.report import die_words
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from test_musket_and_pike_actions import SEED, Loaded, opening, piece, place
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import standing
 from adjudicator.games.musket_and_pike.actions import resolve_activation, resolve_retreat
 from adjudicator.games.musket_and_pike.game import MusketAndPike
@@ -36,7 +37,7 @@ def charged(*sides: str) -> Position:
 
 def fought(position: Position, orders: list[dict[str, Any]], *faces: int) -> Position:
     done = resolve_activation(position, "R-A", orders, Loaded(*faces))
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     return done[0]
 
 
@@ -58,7 +59,7 @@ def test_the_close_combat_waits_for_the_chosen_path_then_goes_on() -> None:
     # second combat is fought: rolled 1, the attacker loses 2 SP, checks (1: holds), and falls
     # back 1 hex by default (royalist does not choose).
     done = resolve_retreat(waiting, [(0, 3)], Loaded(1, 1))
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     after, events = done
     assert piece(after, "P-LI-1").hex == (0, 3)
     assert [e["type"] for e in events if e["type"] in ("retreat", "close_combat")] == [
@@ -73,7 +74,7 @@ def test_the_close_combat_waits_for_the_chosen_path_then_goes_on() -> None:
 def test_each_side_is_asked_for_its_own_units_retreat() -> None:
     waiting = fought(charged("parliament", "royalist"), [CAVALRY_CHARGE, FOOT_CHARGE], 6, 2)
     done = resolve_retreat(waiting, None, Loaded(1, 1))
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     after = done[0]
     # The default path for P-LI-1; then the foot's combat sends R-HI-1 back, and royalist chooses.
     assert piece(after, "P-LI-1").hex == (1, 2)
@@ -90,21 +91,21 @@ def test_paths_the_retreat_rule_refuses_are_refused_with_the_reason() -> None:
     }
     for reason, path in cases.items():
         refused = resolve_retreat(waiting, path, Chance(SEED, "test", 1))
-        assert isinstance(refused, str) and reason in refused, (path, refused)
+        assert isinstance(refused, Refusal) and reason in refused.reason, (path, refused)
     near = place(waiting, "R-LI-1", (0, 4))  # an enemy next to 0.3: no farther than 1.3 is
     refused = resolve_retreat(near, [(0, 3)], Chance(SEED, "test", 1))
-    assert isinstance(refused, str) and "cannot fall back into 0.3" in refused
+    assert isinstance(refused, Refusal) and "cannot fall back into 0.3" in refused.reason
     # Stopping short while a step is open is refused too; the full path is taken.
     long_way = replace(waiting, retreats=(("P-LI-1", 2),))
     short = resolve_retreat(long_way, [(1, 2)], Chance(SEED, "test", 1))
-    assert isinstance(short, str) and "farther from the enemy is open" in short
+    assert isinstance(short, Refusal) and "farther from the enemy is open" in short.reason
     default = resolve_retreat(long_way, None, Chance(SEED, "test", 1))
-    assert not isinstance(default, str)
+    assert not isinstance(default, Refusal)
     [record] = [e for e in default[1] if e["type"] == "retreat"]
     assert len(record["path"]) == 2  # (1.1 holds P-CAV-1: the default goes round it)
     written = [(c, r) for c, r in record["path"]]
     full = resolve_retreat(long_way, written, Chance(SEED, "test", 1))
-    assert not isinstance(full, str) and piece(full[0], "P-LI-1").hex == written[-1]
+    assert not isinstance(full, Refusal) and piece(full[0], "P-LI-1").hex == written[-1]
 
 
 def test_a_unit_with_nowhere_to_go_is_not_asked_and_loses_sp() -> None:

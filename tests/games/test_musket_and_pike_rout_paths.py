@@ -10,6 +10,7 @@ from typing import Any
 from test_musket_and_pike_actions import SEED, alone, boxed_in, opening, piece, place
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import standing
 from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.game import MusketAndPike
@@ -36,7 +37,7 @@ def test_a_chosen_path_is_run_and_one_left_out_runs_by_default() -> None:
     position = alone(opening(), {"R-HI-1": (2, 3), "R-LI-1": (5, 3), "P-HI-1": (0, 3)})
     position = routed(routed(position, "R-HI-1", (2, 3)), "R-LI-1", (5, 3))
     done = chosen(position, {"R-HI-1": [(2, 4), (3, 4), (4, 4)]})
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     after, events = done
     assert piece(after, "R-HI-1").hex == (4, 4)
     default_after, _ = resolve_rout(position, Chance(SEED, "test", 1))
@@ -56,19 +57,19 @@ def test_paths_the_rout_rules_refuse_are_refused_with_the_reason() -> None:
     }
     for reason, path in cases.items():
         refused = chosen(position, {"R-HI-1": path})
-        assert isinstance(refused, str) and reason in refused, (path, refused)
+        assert isinstance(refused, Refusal) and reason in refused.reason, (path, refused)
     assert "not a routed unit" in str(chosen(position, {"R-HI-2": [(4, 5)]}))
 
 
 def test_a_path_off_the_map_ends_there_and_loses_the_unit() -> None:
     position = routed(alone(opening(), {"R-HI-1": (2, 4), "P-HI-1": (2, 1)}), "R-HI-1", (2, 4))
     done = chosen(position, {"R-HI-1": [(2, 5), (2, 6)]})
-    assert not isinstance(done, str), done
+    assert not isinstance(done, Refusal), done
     after, events = done
     assert piece(after, "R-HI-1").hex is None and after.lost("royalist") == 8
     assert any(e["type"] == "rout" and e.get("off_map") for e in events)
     refused = chosen(position, {"R-HI-1": [(2, 5), (2, 6), (2, 7)]})
-    assert isinstance(refused, str) and "leaves the map" in refused
+    assert isinstance(refused, Refusal) and "leaves the map" in refused.reason
 
 
 def at_the_rout_phase(choosers: tuple[str, ...]) -> Position:
@@ -89,9 +90,9 @@ def test_a_side_that_asks_is_asked_at_the_rout_phase_and_its_answer_moves_the_ro
     chance = Chance(SEED, "test", 1)
     # Without the instruction the pass runs the rout phase at once: no decision is owed for it.
     done = answer(at_the_rout_phase(()), "royalist", "pass", chance, RULES, resolvers)
-    assert not isinstance(done, str) and done[0].step != "rout_paths"
+    assert not isinstance(done, Refusal) and done[0].step != "rout_paths"
     asked = answer(at_the_rout_phase(("royalist",)), "royalist", "pass", chance, RULES, resolvers)
-    assert not isinstance(asked, str), asked
+    assert not isinstance(asked, Refusal), asked
     waiting, events = asked
     assert waiting.step == "rout_paths" and waiting.phase == "rout"
     owed = pending(waiting, RULES)
@@ -114,7 +115,7 @@ def test_a_refused_path_is_named_on_its_receipt_line_and_the_default_is_kept() -
     resolvers = unit_resolvers()
     chance = Chance(SEED, "test", 1)
     done = answer(at_the_rout_phase(("royalist",)), "royalist", "pass", chance, RULES, resolvers)
-    assert not isinstance(done, str)
+    assert not isinstance(done, Refusal)
     waiting = done[0]
     report = GAME.parse_orders(waiting, "royalist", "R-HI-1 ROUT 1.3\nR-HI-2 ROUT 4.5\n")
     codes = [(line.status.value, line.code) for line in report.lines]

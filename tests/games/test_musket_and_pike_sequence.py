@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.core.chance import Chance, ChanceEvent, verify
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import sequence
 from adjudicator.games.musket_and_pike.command import CommandRules, CommandTable
 from adjudicator.games.musket_and_pike.data import ruleset
@@ -260,10 +261,10 @@ def test_case(case: dict[str, Any]) -> None:
         last = number == len(answers)
         result = sequence.answer(position, side, reply, _chance(case, number), RULES)
         if last and "error" in case["expect"]:
-            assert isinstance(result, str), f"answer {reply!r} was accepted"
-            assert case["expect"]["error"] in result
+            assert isinstance(result, Refusal), f"answer {reply!r} was accepted"
+            assert case["expect"]["error"] in result.reason
             break
-        assert not isinstance(result, str), f"answer {number} {reply!r} refused: {result}"
+        assert not isinstance(result, Refusal), f"answer {number} {reply!r} refused: {result}"
         position, happened = result
         events += happened
         assert load(json.loads(json.dumps(dump(position)))) == position
@@ -329,7 +330,7 @@ def _play(position: Position, picks: st.DataObject, setup: bool) -> list[Positio
         assert [text(a) for a in options] == list(owed[side].legal)
         reply = text(picks.draw(st.sampled_from(options)))
         result = sequence.answer(position, side, reply, Chance(b"p", "prop", number), RULES)
-        assert not isinstance(result, str), (reply, result)
+        assert not isinstance(result, Refusal), (reply, result)
         position = result[0]
         seen.append(position)
     raise AssertionError("the game did not end")
@@ -374,7 +375,8 @@ def test_one_decision_at_a_time(position: Position, picks: st.DataObject, setup:
             assert not current.finished and current.activations >= 1
 
 
-def test_a_side_that_owes_nothing_is_refused() -> None:
+def _royalist_wing_activated() -> Position:
+    """Royalist's one wing activated at the first turn: parliament owes the pre-emption answer."""
     position = build(
         {
             "wings": [
@@ -384,9 +386,26 @@ def test_a_side_that_owes_nothing_is_refused() -> None:
         }
     )
     position, _ = sequence.start_turn(position, Chance(b"s", "t", 0), RULES)
+    return position
+
+
+def test_a_side_that_owes_nothing_is_refused() -> None:
+    position = _royalist_wing_activated()
     assert position.step == "preempt" and position.active == "royalist"
     refused = sequence.answer(position, "royalist", "no preempt", Chance(b"s", "t", 1), RULES)
-    assert refused == "royalist owes no decision now"
+    assert refused == Refusal("royalist owes no decision now", "not-owed")
+
+
+def test_an_answer_of_the_wrong_form_is_refused_as_malformed_and_one_not_open_as_illegal() -> None:
+    position = _royalist_wing_activated()
+    chance = Chance(b"s", "t", 1)
+    garbled = sequence.answer(position, "parliament", "maybe later", chance, RULES)
+    assert garbled == Refusal(
+        "write: preempt WING, preempt WING with ac, or no preempt", "malformed"
+    )
+    stranger = sequence.answer(position, "parliament", "preempt X", chance, RULES)
+    assert isinstance(stranger, Refusal) and stranger.code == "illegal", stranger
+    assert str(stranger) == stranger.reason and stranger.reason.startswith("X may not pre-empt")
 
 
 def test_dump_load_round_trip_mid_activation() -> None:
@@ -434,7 +453,7 @@ def test_the_skirmish_plays_to_its_end_with_the_unit_modules(picks: st.DataObjec
         reply = text(picks.draw(st.sampled_from(sequence.legal_answers(position, side, rules))))
         chance = Chance(b"skirmish", "prop", number)
         result = sequence.answer(position, side, reply, chance, rules, wired)
-        assert not isinstance(result, str), (reply, result)
+        assert not isinstance(result, Refusal), (reply, result)
         position = result[0]
     assert position.phase == "over" and position.end_reason == "last turn played"
     assert position.turn == position.last_turn
@@ -449,7 +468,7 @@ def test_the_actions_module_checks_the_unit_actions() -> None:
         result = sequence.answer(
             position, side, f"orders {orders}", Chance(b"s", "t", number), rules
         )
-        assert not isinstance(result, str)
+        assert not isinstance(result, Refusal)
         position = result[0]
     # All Rally: the die decides; answer through to the first wing's unit actions.
     for number in range(10, 20):
@@ -458,16 +477,16 @@ def test_the_actions_module_checks_the_unit_actions() -> None:
         (side,) = sequence.pending(position, rules)
         reply = text(sequence.legal_answers(position, side, rules)[0])
         done = sequence.answer(position, side, reply, Chance(b"s", "t", number), rules, wired)
-        assert not isinstance(done, str)
+        assert not isinstance(done, Refusal)
         position = done[0]
     assert position.step == "actions" and position.active is not None
     bad = [{"unit": "no-such-unit", "action": "rally"}]
     refused = sequence.answer(position, position.active, bad, Chance(b"s", "t", 30), rules, wired)
-    assert isinstance(refused, str) and "no-such-unit" in refused
+    assert isinstance(refused, Refusal) and "no-such-unit" in refused.reason
     done = sequence.answer(
         position, position.active, "no actions", Chance(b"s", "t", 31), rules, wired
     )
-    assert not isinstance(done, str) and done[0].step in ("continuation", "activate", "preempt")
+    assert not isinstance(done, Refusal) and done[0].step in ("continuation", "activate", "preempt")
 
 
 def test_a_draw_rule_gives_no_winner_at_the_last_turn() -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.combat import (
     close_combat,
     disorder,
@@ -48,10 +49,10 @@ from adjudicator.games.musket_and_pike.field import (
     leader_bonus,
     unit,
 )
+from adjudicator.games.musket_and_pike.handover import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
 from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
 from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.sequence import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position
 
 ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")
@@ -156,12 +157,12 @@ def _move(
     order: str,
     events: list[Event],
     facing: int | None = None,
-) -> Position | str:
+) -> Position | Refusal:
     mover = unit(position, act.actor)
     assert mover is not None and mover.hex is not None
     if act.path or act.action == "move":
         cost = check_move(position, field, mover, act.path, order)
-        if isinstance(cost, str):
+        if isinstance(cost, Refusal):
             return cost
     start = mover.hex
     end = act.path[-1] if act.path else start
@@ -184,25 +185,28 @@ def _move(
 
 def _improve(
     position: Position, field: Field, act: Action, order: str, chance: Chance, events: list[Event]
-) -> Position | str:
+) -> Position | Refusal:
     """Rally (morale one step better) or reform (formation one step better) on one d10."""
     mover = unit(position, act.actor)
     assert mover is not None and mover.hex is not None
     limits = field.rules.orders[order]
     if contacts(position, mover.side, mover.hex):
-        return f"{mover.id}: no {act.action} next to an enemy"
+        return Refusal(f"{mover.id}: no {act.action} next to an enemy", "illegal")
     modifiers = [
         ("order", limits.rally_bonus),
         ("leader", leader_bonus(position, mover.side, mover.hex)),
     ]
     if act.action == "rally":
         if mover.morale_state == "good":
-            return f"{mover.id}: morale is already good"
+            return Refusal(f"{mover.id}: morale is already good", "illegal")
         goal, modifiers = mover.morale, [("rally", field.rules.rally_mod), *modifiers]
         states, state = MORALE_STATES, mover.morale_state
     else:
         if mover.formation == "normal" or mover.morale_state == "routed":
-            return f"{mover.id}: reform needs a disordered or broken unit that is not routed"
+            return Refusal(
+                f"{mover.id}: reform needs a disordered or broken unit that is not routed",
+                "illegal",
+            )
         goal, states, state = field.rules.reform_target, FORMATIONS, mover.formation
     base = goal
     goal += sum(value for _, value in modifiers)
@@ -221,26 +225,26 @@ def _improve(
 
 def _declare(
     position: Position, field: Field, act: Action, order: str, events: list[Event]
-) -> Position | str:
+) -> Position | Refusal:
     mover = unit(position, act.actor)
     target = unit(position, act.target or "")
     assert mover is not None
     if target is None or target.hex is None or target.side == mover.side:
-        return f"{mover.id}: {act.target} is not an enemy unit on the map"
+        return Refusal(f"{mover.id}: {act.target} is not an enemy unit on the map", "illegal")
     facing = None
     if act.path:
         facing = facing_towards(act.path[-1], target.hex)
     elif mover.hex is not None:
         facing = facing_towards(mover.hex, target.hex)
     moved = _move(position, field, act, order, events, facing=facing)
-    if isinstance(moved, str):
+    if isinstance(moved, Refusal):
         return moved
     mover = unit(moved, act.actor)
     assert mover is not None and mover.hex is not None
     if distance(mover.hex, target.hex) != 1:
-        return f"{mover.id}: {target.id} is not next to it"
+        return Refusal(f"{mover.id}: {target.id} is not next to it", "illegal")
     if aspect(mover.hex, mover.facing, target.hex) != "front":
-        return f"{mover.id}: {target.id} is not in its front"
+        return Refusal(f"{mover.id}: {target.id} is not in its front", "illegal")
     events.append({"type": "declare", "unit": mover.id, "target": target.id})
     return moved
 
@@ -253,14 +257,14 @@ def _act(
     chance: Chance,
     events: list[Event],
     declared: dict[str, list[str]],
-) -> Position | str:
+) -> Position | Refusal:
     limits = field.rules.orders[order]
     wording = order.replace("_", " ")
     if act.leader:
         chief = leader(position, act.actor)
         assert chief is not None
         problem = check_leader_path(position, field, chief, act.path)
-        if problem:
+        if problem is not None:
             return problem
         if act.path:
             events.append(
@@ -275,12 +279,12 @@ def _act(
     mover = unit(position, act.actor)
     assert mover is not None
     if mover.hex is None:
-        return f"{mover.id} is no longer on the map"
+        return Refusal(f"{mover.id} is no longer on the map", "illegal")
     if mover.morale_state == "routed" and act.action != "rally":
-        return f"{mover.id} is routed: it may only rally"
+        return Refusal(f"{mover.id} is routed: it may only rally", "illegal")
     if act.action in ("rally", "reform"):
         if not limits.rally:
-            return f"{mover.id}: no {act.action} under {wording}"
+            return Refusal(f"{mover.id}: no {act.action} under {wording}", "illegal")
         return _improve(position, field, act, order, chance, events)
     if act.action == "move":
         return _move(position, field, act, order, events)
@@ -290,30 +294,30 @@ def _act(
         )
         target = unit(position, act.target or "")
         problem = fire_problem(position, field, mover, target, weapon)
-        if problem:
+        if problem is not None:
             return problem
         if act.facing is not None:
-            return f"{mover.id}: a firing unit does not turn"
+            return Refusal(f"{mover.id}: a firing unit does not turn", "illegal")
         return resolve_fire(position, field, mover.id, str(act.target), weapon, chance, events)
     if act.action == "pistol":
         moved = _move(position, field, act, order, events)
-        if isinstance(moved, str) or act.target is None:
+        if isinstance(moved, Refusal) or act.target is None:
             return moved
         firer = unit(moved, mover.id)
         assert firer is not None
         problem = fire_problem(moved, field, firer, unit(moved, act.target), "pistol")
-        if problem:
+        if problem is not None:
             return problem
         return resolve_fire(moved, field, mover.id, act.target, "pistol", chance, events)
     # charge: a close combat declaration, after an optional move into contact
     if not limits.close_combat:
-        return f"{mover.id}: no close combat under {wording}"
+        return Refusal(f"{mover.id}: no close combat under {wording}", "illegal")
     if mover.kind not in field.rules.close_combat.kinds:
-        return f"{mover.id}: {mover.kind} units do not fight in close combat"
+        return Refusal(f"{mover.id}: {mover.kind} units do not fight in close combat", "illegal")
     if mover.formation == "broken":
-        return f"{mover.id} is broken and cannot charge"
+        return Refusal(f"{mover.id} is broken and cannot charge", "illegal")
     declared_position = _declare(position, field, act, order, events)
-    if not isinstance(declared_position, str):
+    if not isinstance(declared_position, Refusal):
         declared.setdefault(str(act.target), []).append(mover.id)
     return declared_position
 
@@ -326,11 +330,11 @@ def resolve_activation(
     *,
     rules: Ruleset | None = None,
     battle: Scenario | None = None,
-) -> tuple[Position, list[Event]] | str:
+) -> tuple[Position, list[Event]] | Refusal:
     """The wing's actions and close combats; or why the orders cannot be carried out."""
     parsed = parse_orders(position, wing_id, orders)
     if parsed and isinstance(parsed[0], str):
-        return "; ".join(str(problem) for problem in parsed)
+        return Refusal("; ".join(str(problem) for problem in parsed), "malformed")
     actions = [act for act in parsed if isinstance(act, Action)]
     field = field_for(position, rules, battle)
     order = position.wing(wing_id).order
@@ -338,7 +342,7 @@ def resolve_activation(
     declared: dict[str, list[str]] = {}
     for act in actions:
         done = _act(position, field, act, order, chance, events, declared)
-        if isinstance(done, str):
+        if isinstance(done, Refusal):
             return done
         position = done
     combats = tuple((target, tuple(attackers)) for target, attackers in declared.items())
@@ -383,19 +387,19 @@ def resolve_retreat(
     *,
     rules: Ruleset | None = None,
     battle: Scenario | None = None,
-) -> tuple[Position, list[Event]] | str:
+) -> tuple[Position, list[Event]] | Refusal:
     """The retreat asked for (the first of ``position.retreats``) along the chosen path, or by
     default with None; then the activation's close combat goes on (``fight``). A refused path is
-    a sentence and nothing moves."""
+    a Refusal and nothing moves."""
     if not position.retreats:
-        return "no retreat is owed"
+        return Refusal("no retreat is owed", "not-owed")
     field = field_for(position, rules, battle)
     (unit_id, hexes), rest = position.retreats[0], position.retreats[1:]
     events: list[Event] = []
     if path is None:
-        moved: Position | str = retreat(position, field, unit_id, hexes, events)
+        moved: Position | Refusal = retreat(position, field, unit_id, hexes, events)
     else:
         moved = retreat_along(position, field, unit_id, hexes, path, events)
-    if isinstance(moved, str):
+    if isinstance(moved, Refusal):
         return moved
     return fight(replace(moved, retreats=rest), field, chance, events), events

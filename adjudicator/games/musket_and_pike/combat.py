@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Weapon
 from adjudicator.games.musket_and_pike.field import (
     Event,
@@ -165,29 +166,33 @@ def _blocks(position: Position, field: Field, where: Hex) -> bool:
 
 def fire_problem(
     position: Position, field: Field, firer: Unit, target: Unit | None, weapon_name: str
-) -> str:
-    """Why ``firer`` may not fire ``weapon_name`` at ``target`` ("" when it may)."""
+) -> Refusal | None:
+    """Why ``firer`` may not fire ``weapon_name`` at ``target`` (None when it may)."""
     weapon = field.rules.weapons[weapon_name]
     if firer.kind not in weapon.kinds:
-        return f"{firer.id}: a {firer.kind} unit has no {weapon_name} fire"
+        return Refusal(f"{firer.id}: a {firer.kind} unit has no {weapon_name} fire", "illegal")
     if firer.hex is None:
-        return f"{firer.id} is not on the map"
+        return Refusal(f"{firer.id} is not on the map", "illegal")
     if firer.morale_state == "routed" or firer.formation == "broken":
-        return f"{firer.id} is {'routed' if firer.morale_state == 'routed' else 'broken'}"
+        return Refusal(
+            f"{firer.id} is {'routed' if firer.morale_state == 'routed' else 'broken'}", "illegal"
+        )
     if weapon_name == "salvo" and (firer.salvo or firer.formation != "normal"):
-        return f"{firer.id}: a salvo needs good order and no Salvo marker"
+        return Refusal(f"{firer.id}: a salvo needs good order and no Salvo marker", "illegal")
     if firer.kind == "ART" and firer.fired:
-        return f"{firer.id}: the guns have fired this turn"
+        return Refusal(f"{firer.id}: the guns have fired this turn", "illegal")
     if target is None or target.hex is None or target.side == firer.side:
-        return f"{firer.id}: the target is not an enemy unit on the map"
+        return Refusal(f"{firer.id}: the target is not an enemy unit on the map", "illegal")
     gap = distance(firer.hex, target.hex)
     if gap > weapon.range:
-        return f"{firer.id}: {target.id} is {gap} hexes away, beyond range {weapon.range}"
+        return Refusal(
+            f"{firer.id}: {target.id} is {gap} hexes away, beyond range {weapon.range}", "illegal"
+        )
     if aspect(firer.hex, firer.facing, target.hex) != "front":
-        return f"{firer.id}: {target.id} is not in its front"
+        return Refusal(f"{firer.id}: {target.id} is not in its front", "illegal")
     if not line_of_sight(firer.hex, target.hex, lambda where: _blocks(position, field, where)):
-        return f"{firer.id}: no line of sight to {target.id}"
-    return ""
+        return Refusal(f"{firer.id}: no line of sight to {target.id}", "illegal")
+    return None
 
 
 def fire_modifiers(
@@ -352,26 +357,26 @@ def retreat_along(
     hexes: int,
     path: Sequence[Hex],
     events: list[Event],
-) -> Position | str:
+) -> Position | Refusal:
     """A retreat along the path the unit's player chose (STANDING RETREAT ASK ME), or why it is
     refused: each step one of ``retreat_steps``, and the full ``hexes`` unless no step is left,
     the default's own stopping rule, so the default path written out is always accepted."""
     mover = unit(position, unit_id)
     if mover is None or mover.hex is None:
-        return f"{unit_id} is not on the map"
+        return Refusal(f"{unit_id} is not on the map", "illegal")
     if len(path) > hexes:
-        return f"{unit_id} falls back {hexes} hexes, not {len(path)}"
+        return Refusal(f"{unit_id} falls back {hexes} hexes, not {len(path)}", "illegal")
     here = mover.hex
     for index, step in enumerate(path):
         if step not in neighbours(here):
-            return f"{unit_id}: {_name(step)} is not next to {_name(here)}"
+            return Refusal(f"{unit_id}: {_name(step)} is not next to {_name(here)}", "illegal")
         if step not in retreat_steps(position, field, mover, here, path[:index]):
             why = "off the map, blocked, occupied, run through, or no farther from the enemy"
-            return f"{unit_id}: it cannot fall back into {_name(step)} ({why})"
+            return Refusal(f"{unit_id}: it cannot fall back into {_name(step)} ({why})", "illegal")
         here = step
     if len(path) < hexes and retreat_steps(position, field, mover, here, path):
         why = f"{unit_id} falls back {hexes} hexes while a hex farther from the enemy is open"
-        return f"{why}: {_name(here)} has one"
+        return Refusal(f"{why}: {_name(here)} has one", "illegal")
     return _fall_back(position, field, mover, list(path), events)
 
 

@@ -8,14 +8,50 @@ The file is validated when it loads; every problem is collected with a code (``m
 from __future__ import annotations
 
 import functools
-import itertools
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from adjudicator.games.musket_and_pike.state import KINDS, ORDERS
+from adjudicator.games.musket_and_pike.datafile import DataError, Problem, Reader
+from adjudicator.games.musket_and_pike.rules import (
+    CONTACT_RULES,
+    LAST_TURN_RULES,
+    LAST_TURN_WORDS,
+    CloseCombatRules,
+    CombatRow,
+    FireModifiers,
+    FireRow,
+    MoraleRules,
+    OrderLimits,
+    Ruleset,
+    Terrain,
+    Weapon,
+)
+from adjudicator.games.musket_and_pike.state import ORDERS
+
+# The ruleset's values (rules.py) and the reading kit (datafile.py) are importable from here too,
+# where the rules modules have always found them.
+__all__ = [
+    "CONTACT_RULES",
+    "LAST_TURN_RULES",
+    "LAST_TURN_WORDS",
+    "RULESET_CODES",
+    "CloseCombatRules",
+    "CombatRow",
+    "DataError",
+    "FireModifiers",
+    "FireRow",
+    "MoraleRules",
+    "OrderLimits",
+    "Problem",
+    "Ruleset",
+    "Terrain",
+    "Weapon",
+    "load_ruleset",
+    "parse_ruleset",
+    "ruleset",
+]
 
 # The closed set of ruleset problem codes.
 RULESET_CODES = (
@@ -28,267 +64,9 @@ RULESET_CODES = (
     "table-order",
     "table-gap",
 )
-CONTACT_RULES = ("always", "never", "near")
-# Who wins when the last turn ends with both armies in the field [house]: nobody, or the side
-# that has spent the smaller share of its break level.
-LAST_TURN_RULES = ("draw", "fewer_losses")
-# Each rule as players read it, in the help, the opening mail and the final report.
-LAST_TURN_WORDS = {
-    "draw": "the battle is drawn",
-    "fewer_losses": (
-        "the side that lost the smaller share of its break level wins (equal shares: a draw)"
-    ),
-}
 
 
-@dataclass(frozen=True)
-class Problem:
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"[{self.code}] {self.message}"
-
-
-class DataError(ValueError):
-    """A data file is unusable; ``problems`` lists every problem found."""
-
-    def __init__(self, what: str, problems: list[Problem]) -> None:
-        super().__init__(f"Musket & Pike {what}: " + "; ".join(str(p) for p in problems))
-        self.problems = problems
-
-
-@dataclass(frozen=True)
-class Terrain:
-    name: str
-    letter: str
-    cost: Mapping[str, int]  # kind -> movement points; a missing kind may not enter
-    cover: int
-    defence: int
-    blocks_sight: bool
-    disorders: frozenset[str]
-
-    def passable(self, kind: str) -> bool:
-        return kind in self.cost
-
-
-@dataclass(frozen=True)
-class OrderLimits:
-    order: str
-    max_hexes: int  # 0: the allowance is the only limit
-    into_contact: str  # one of CONTACT_RULES
-    near_distance: int
-    must_close: bool
-    close_combat: bool
-    rally: bool  # rally and reform allowed
-    rally_bonus: int
-
-
-@dataclass(frozen=True)
-class FireRow:
-    min: int
-    hits: int
-    check: int | None  # a morale check with this modifier, or none
-
-
-@dataclass(frozen=True)
-class Weapon:
-    name: str
-    kinds: frozenset[str]
-    range_mods: tuple[int, ...]  # index n - 1 for range n
-    use_strength: bool
-    table: tuple[FireRow, ...]
-
-    @property
-    def range(self) -> int:
-        return len(self.range_mods)
-
-
-@dataclass(frozen=True)
-class FireModifiers:
-    firer_disordered: int
-    firer_shaken: int
-    target_flank: int
-    target_kind: Mapping[str, int]
-    strength: tuple[tuple[int, int], ...]  # (min_sp, mod), ascending
-    units_block_sight: bool
-
-
-@dataclass(frozen=True)
-class CombatRow:
-    min: int
-    a_sp: int
-    d_sp: int
-    a_disorder: bool
-    d_disorder: bool
-    a_check: int | None
-    d_check: int | None
-    a_retreat: int
-    d_retreat: int
-
-
-@dataclass(frozen=True)
-class CloseCombatRules:
-    kinds: frozenset[str]
-    extra_attacker: int
-    attacker_disordered: int
-    attacker_shaken: int
-    defender_disordered: int
-    defender_shaken: int
-    flank: int
-    rear: int
-    odds: tuple[tuple[float, int], ...]  # (attacker/defender SP ratio at least, mod)
-    odds_against: tuple[tuple[float, int], ...]  # (defender/attacker SP ratio at least, mod)
-    table: tuple[CombatRow, ...]
-    kind_vs: Mapping[tuple[str, str], int]
-
-
-@dataclass(frozen=True)
-class MoraleRules:
-    shaken: int
-    disordered: int
-    broken: int
-    rout_margin: int
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    die: int
-    # Command numbers (read by initiative.py and sequence.py).
-    preempt_max: int
-    preempt_ac_help: int
-    continuation_max: tuple[int, int]
-    leader_loss: frozenset[int]
-    order_change: Mapping[tuple[str, str], int]  # (current, wanted) -> highest succeeding roll
-    leader_replacement: tuple[tuple[int, int], ...]  # (max roll, rating), ascending
-    # Movement and terrain.
-    allowance: Mapping[str, int]
-    leader_allowance: int
-    leader_cost: int
-    road_bonus: Mapping[str, int]
-    contact_stops: bool
-    terrain: Mapping[str, Terrain]  # by name
-    letters: Mapping[str, str]  # map letter -> terrain name
-    orders: Mapping[str, OrderLimits]
-    # Combat.
-    weapons: Mapping[str, Weapon]
-    fire: FireModifiers
-    close_combat: CloseCombatRules
-    morale: MoraleRules
-    rally_mod: int
-    reform_target: int
-    rout_hexes: Mapping[str, int]
-    rout_blocked_sp: int
-    # Victory.
-    last_turn: str  # one of LAST_TURN_RULES
-
-    def replacement_rating(self, roll: int) -> int:
-        """The new leader's rating for a leader replacement roll."""
-        for top, rating in self.leader_replacement:
-            if roll <= top:
-                return rating
-        return self.leader_replacement[-1][1]
-
-    def terrain_of(self, letter: str) -> Terrain:
-        return self.terrain[self.letters[letter]]
-
-
-class _Reader:
-    """Typed reads from parsed TOML that record a coded problem instead of raising."""
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def problem(self, code: str, message: str) -> None:
-        self.problems.append(Problem(code, message))
-
-    def table(self, raw: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-        value = raw.get(key)
-        if not isinstance(value, dict):
-            self.problem("missing-key", f"{where}.{key} is missing or not a table")
-            return {}
-        return value
-
-    def number(
-        self,
-        raw: Mapping[str, Any],
-        key: str,
-        where: str,
-        default: int | None = None,
-        low: int | None = None,
-        high: int | None = None,
-    ) -> int:
-        value = raw.get(key, default)
-        if value is None:
-            self.problem("missing-key", f"{where}.{key} is missing")
-            return 0
-        # bool is an int subclass; a number is never true/false.
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.problem("bad-number", f"{where}.{key} must be a whole number, not {value!r}")
-            return 0
-        if (low is not None and value < low) or (high is not None and value > high):
-            self.problem("bad-number", f"{where}.{key} = {value} is outside {low}..{high}")
-        return value
-
-    def optional_int(self, raw: Mapping[str, Any], key: str, where: str) -> int | None:
-        return None if key not in raw else self.number(raw, key, where)
-
-    def flag(self, raw: Mapping[str, Any], key: str, where: str, default: bool = False) -> bool:
-        value = raw.get(key, default)
-        if not isinstance(value, bool):
-            self.problem("bad-choice", f"{where}.{key} must be true or false")
-            return default
-        return value
-
-    def ratio(self, raw: Mapping[str, Any], key: str, where: str) -> float:
-        value = raw.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            self.problem("bad-number", f"{where}.{key} must be a positive number")
-            return 1.0
-        return float(value)
-
-    def kinds(self, raw: Any, where: str) -> frozenset[str]:
-        if not isinstance(raw, list):
-            self.problem("missing-key", f"{where} must be a list of unit kinds")
-            return frozenset()
-        for kind in raw:
-            if kind not in KINDS:
-                self.problem("unknown-kind", f"{where}: {kind!r} is not one of {KINDS}")
-        return frozenset(str(kind) for kind in raw if kind in KINDS)
-
-    def per_kind(
-        self, raw: Mapping[str, Any], key: str, where: str, complete: bool = True, low: int = 0
-    ) -> dict[str, int]:
-        table = self.table(raw, key, where) if complete else raw.get(key, {})
-        if not isinstance(table, dict):
-            self.problem("missing-key", f"{where}.{key} must be a table of unit kinds")
-            return {}
-        for kind in table:
-            if kind not in KINDS:
-                self.problem("unknown-kind", f"{where}.{key}: {kind!r} is not one of {KINDS}")
-        if complete:
-            for kind in KINDS:
-                if kind not in table:
-                    self.problem("missing-key", f"{where}.{key}.{kind} is missing")
-        return {
-            kind: self.number(table, kind, f"{where}.{key}", low=low)
-            for kind in table
-            if kind in KINDS
-        }
-
-    def rows(self, raw: Mapping[str, Any], key: str, where: str) -> list[Mapping[str, Any]]:
-        value = raw.get(key)
-        if not isinstance(value, list) or not value or not all(isinstance(r, dict) for r in value):
-            self.problem("missing-key", f"{where}.{key} must be a non-empty list of rows")
-            return []
-        return value
-
-    def ascending(self, values: list[int | float], where: str) -> None:
-        if any(b <= a for a, b in itertools.pairwise(values)):
-            self.problem("table-order", f"{where} rows must be in strictly ascending order")
-
-
-def _command(raw: Mapping[str, Any], read: _Reader, die: int) -> dict[str, Any]:
+def _command(raw: Mapping[str, Any], read: Reader, die: int) -> dict[str, Any]:
     table = read.table(raw, "command", "")
     continuation = table.get("continuation_max")
     if (
@@ -341,7 +119,7 @@ def _command(raw: Mapping[str, Any], read: _Reader, die: int) -> dict[str, Any]:
     }
 
 
-def _terrain(raw: Mapping[str, Any], read: _Reader) -> tuple[dict[str, Terrain], dict[str, str]]:
+def _terrain(raw: Mapping[str, Any], read: Reader) -> tuple[dict[str, Terrain], dict[str, str]]:
     terrain: dict[str, Terrain] = {}
     letters: dict[str, str] = {}
     for name, entry in read.table(raw, "terrain", "").items():
@@ -370,7 +148,7 @@ def _terrain(raw: Mapping[str, Any], read: _Reader) -> tuple[dict[str, Terrain],
     return terrain, letters
 
 
-def _orders(raw: Mapping[str, Any], read: _Reader) -> dict[str, OrderLimits]:
+def _orders(raw: Mapping[str, Any], read: Reader) -> dict[str, OrderLimits]:
     table = read.table(raw, "orders", "")
     for order in table:
         if order not in ORDERS:
@@ -396,7 +174,7 @@ def _orders(raw: Mapping[str, Any], read: _Reader) -> dict[str, OrderLimits]:
     return limits
 
 
-def _weapons(raw: Mapping[str, Any], read: _Reader) -> tuple[dict[str, Weapon], FireModifiers]:
+def _weapons(raw: Mapping[str, Any], read: Reader) -> tuple[dict[str, Weapon], FireModifiers]:
     table = read.table(raw, "fire", "")
     weapons: dict[str, Weapon] = {}
     for name in ("musket", "salvo", "pistol", "artillery"):
@@ -442,7 +220,7 @@ def _weapons(raw: Mapping[str, Any], read: _Reader) -> tuple[dict[str, Weapon], 
     return weapons, modifiers
 
 
-def _ratios(raw: Mapping[str, Any], key: str, read: _Reader) -> tuple[tuple[float, int], ...]:
+def _ratios(raw: Mapping[str, Any], key: str, read: Reader) -> tuple[tuple[float, int], ...]:
     rows = raw.get(key, [])
     if not isinstance(rows, list):
         read.problem("missing-key", f"close_combat.{key} must be a list of rows")
@@ -456,7 +234,7 @@ def _ratios(raw: Mapping[str, Any], key: str, read: _Reader) -> tuple[tuple[floa
     return out
 
 
-def _close_combat(raw: Mapping[str, Any], read: _Reader) -> CloseCombatRules:
+def _close_combat(raw: Mapping[str, Any], read: Reader) -> CloseCombatRules:
     table = read.table(raw, "close_combat", "")
     rows: list[CombatRow] = []
     for n, row in enumerate(read.rows(table, "table", "close_combat")):
@@ -505,7 +283,7 @@ def _close_combat(raw: Mapping[str, Any], read: _Reader) -> CloseCombatRules:
 
 def parse_ruleset(raw: Mapping[str, Any]) -> Ruleset | list[Problem]:
     """The ruleset, or every problem with the file."""
-    read = _Reader()
+    read = Reader()
     die = read.number(raw, "die", "", low=2)
     command = _command(raw, read, die)
     movement = read.table(raw, "movement", "")
@@ -545,7 +323,7 @@ def parse_ruleset(raw: Mapping[str, Any]) -> Ruleset | list[Problem]:
     return read.problems or ruleset
 
 
-def _last_turn(raw: Mapping[str, Any], read: _Reader) -> str:
+def _last_turn(raw: Mapping[str, Any], read: Reader) -> str:
     rule = read.table(raw, "victory", "").get("last_turn")
     if rule not in LAST_TURN_RULES:
         read.problem("bad-choice", f"victory.last_turn must be one of {LAST_TURN_RULES}")

@@ -2,7 +2,7 @@
 
 Every answer has one canonical text (what a decision lists as legal and what a player mails back);
 the activation's unit actions are the exception and come as JSON for the actions module. Reading
-never raises: it returns the answer or a sentence saying what is wrong.
+never raises: it returns the answer or a Refusal saying what is wrong.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.state import ORDERS
 
 JSON = Any
@@ -116,7 +117,7 @@ def text(answer: Answer) -> str:
     raise AssertionError(f"unknown answer {answer!r}")
 
 
-def read(step: str, reply: JSON) -> Answer | str:
+def read(step: str, reply: JSON) -> Answer | Refusal:
     """The answer ``reply`` gives at ``step``, or why it is not one (legality is checked later)."""
     if step == "actions":
         return _read_actions(reply)
@@ -125,44 +126,46 @@ def read(step: str, reply: JSON) -> Answer | str:
     if step == "retreat_path":
         return _read_retreat(reply)
     if not isinstance(reply, str):
-        return f"expected a text answer, not {type(reply).__name__}"
+        return Refusal(f"expected a text answer, not {type(reply).__name__}", "malformed")
     words = reply.strip().split()
     if not words:
-        return "empty answer"
+        return Refusal("empty answer", "malformed")
     head, rest = words[0].lower(), words[1:]
     reader = _READERS.get(step)
     if reader is None:
-        return f"nothing is owed at step {step!r}"
+        return Refusal(f"nothing is owed at step {step!r}", "not-owed")
     return reader(head, rest)
 
 
-def _read_setup(head: str, rest: list[str]) -> Answer | str:
+def _read_setup(head: str, rest: list[str]) -> Answer | Refusal:
     if head != "orders" or not rest:
-        return "write: orders WING=ORDER WING=ORDER ..."
+        return Refusal("write: orders WING=ORDER WING=ORDER ...", "malformed")
     pairs: list[tuple[str, str]] = []
     for item in rest:
         wing, eq, order = item.partition("=")
         if not eq or not wing or order.lower() not in ORDERS:
-            return f"{item!r} is not WING=ORDER with ORDER one of {', '.join(ORDERS)}"
+            return Refusal(
+                f"{item!r} is not WING=ORDER with ORDER one of {', '.join(ORDERS)}", "malformed"
+            )
         pairs.append((wing, order.lower()))
     return SetupOrders(tuple(pairs))
 
 
-def _read_first(head: str, rest: list[str]) -> Answer | str:
+def _read_first(head: str, rest: list[str]) -> Answer | Refusal:
     if head != "first" or len(rest) != 1:
-        return "write: first WING"
+        return Refusal("write: first WING", "malformed")
     return FirstWing(rest[0])
 
 
-def _read_activate(head: str, rest: list[str]) -> Answer | str:
+def _read_activate(head: str, rest: list[str]) -> Answer | Refusal:
     if head == "pass" and not rest:
         return Activate(None)
     if head == "activate" and len(rest) == 1:
         return Activate(rest[0])
-    return "write: activate WING, or pass"
+    return Refusal("write: activate WING, or pass", "malformed")
 
 
-def _read_preempt(head: str, rest: list[str]) -> Answer | str:
+def _read_preempt(head: str, rest: list[str]) -> Answer | Refusal:
     lowered = [word.lower() for word in rest]
     if head == "no" and lowered == ["preempt"]:
         return Preempt(None)
@@ -170,41 +173,45 @@ def _read_preempt(head: str, rest: list[str]) -> Answer | str:
         return Preempt(rest[0])
     if head == "preempt" and len(rest) == 3 and lowered[1:] == ["with", "ac"]:
         return Preempt(rest[0], ac=True)
-    return "write: preempt WING, preempt WING with ac, or no preempt"
+    return Refusal("write: preempt WING, preempt WING with ac, or no preempt", "malformed")
 
 
-def _read_change(head: str, rest: list[str]) -> Answer | str:
+def _read_change(head: str, rest: list[str]) -> Answer | Refusal:
     lowered = [word.lower() for word in rest]
     if head == "keep" and lowered == ["order"]:
         return ChangeOrder(None)
     if head == "change" and len(lowered) == 2 and lowered[0] == "to" and lowered[1] in ORDERS:
         return ChangeOrder(lowered[1])
-    return f"write: keep order, or change to ORDER ({', '.join(ORDERS)})"
+    return Refusal(f"write: keep order, or change to ORDER ({', '.join(ORDERS)})", "malformed")
 
 
-def _read_continue(head: str, rest: list[str]) -> Answer | str:
+def _read_continue(head: str, rest: list[str]) -> Answer | Refusal:
     if head in ("continue", "stop") and not rest:
         return Continue(head == "continue")
-    return "write: continue, or stop"
+    return Refusal("write: continue, or stop", "malformed")
 
 
-def _read_actions(reply: JSON) -> Answer | str:
+def _read_actions(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
         if reply.strip().lower() == "no actions":
             return Actions(NO_ACTIONS)
-        return "unit actions come as a JSON list (or write: no actions)"
+        return Refusal("unit actions come as a JSON list (or write: no actions)", "malformed")
     if not isinstance(reply, list) or not all(isinstance(item, dict) for item in reply):
-        return "unit actions must be a list of objects, one per acting unit or leader"
+        return Refusal(
+            "unit actions must be a list of objects, one per acting unit or leader", "malformed"
+        )
     return Actions(tuple(reply))
 
 
-def _read_routs(reply: JSON) -> Answer | str:
+def _read_routs(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
         if reply.strip().lower() in (DEFAULT_ROUTS, "no actions"):
             return RoutPaths(())
-        return f"rout paths come as a JSON list (or write: {DEFAULT_ROUTS})"
+        return Refusal(f"rout paths come as a JSON list (or write: {DEFAULT_ROUTS})", "malformed")
     if not isinstance(reply, list):
-        return "rout paths must be a list of objects, one per routed unit given a path"
+        return Refusal(
+            "rout paths must be a list of objects, one per routed unit given a path", "malformed"
+        )
     paths: list[JSON] = []
     for item in reply:
         path = item.get("path", []) if isinstance(item, dict) else None
@@ -215,24 +222,33 @@ def _read_routs(reply: JSON) -> Answer | str:
             or not isinstance(path, list)
             or not all(_is_hex(h) for h in path)
         ):
-            return f"a rout path is a unit and the hexes it runs through, not {item!r}"
+            return Refusal(
+                f"a rout path is a unit and the hexes it runs through, not {item!r}", "malformed"
+            )
         paths.append({"unit": item["unit"], "action": "rout", "path": [[h[0], h[1]] for h in path]})
     units = [p["unit"] for p in paths]
     if len(set(units)) != len(units):
-        return "one path per routed unit"
+        return Refusal("one path per routed unit", "malformed")
     return RoutPaths(tuple(paths))
 
 
-def _read_retreat(reply: JSON) -> Answer | str:
+def _read_retreat(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
         if reply.strip().lower() in (DEFAULT_RETREAT, "no actions"):
             return RetreatPath(())
-        return f"a retreat path comes as a JSON list (or write: {DEFAULT_RETREAT})"
+        return Refusal(
+            f"a retreat path comes as a JSON list (or write: {DEFAULT_RETREAT})", "malformed"
+        )
     if not isinstance(reply, list) or len(reply) > 1:
-        return "a retreat path is a list of one object: the retreating unit and its hexes"
+        return Refusal(
+            "a retreat path is a list of one object: the retreating unit and its hexes", "malformed"
+        )
     read = _read_routs(reply)
-    if isinstance(read, str):
-        return f"a retreat path is a unit and the hexes it falls back through, not {reply[0]!r}"
+    if isinstance(read, Refusal):
+        return Refusal(
+            f"a retreat path is a unit and the hexes it falls back through, not {reply[0]!r}",
+            "malformed",
+        )
     assert isinstance(read, RoutPaths)
     return RetreatPath(tuple({**p, "action": "retreat"} for p in read.paths))
 

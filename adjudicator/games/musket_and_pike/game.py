@@ -18,7 +18,6 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
-from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
@@ -34,7 +33,6 @@ from adjudicator.core.contract import (
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike import (
-    actions,
     decisions,
     grammar,
     receipts,
@@ -42,14 +40,20 @@ from adjudicator.games.musket_and_pike import (
     sequence,
     standing,
 )
-from adjudicator.games.musket_and_pike.combat import fire_problem, retreat
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS, ruleset
 from adjudicator.games.musket_and_pike.decisions import Actions, Answer
-from adjudicator.games.musket_and_pike.field import contacts, enemies, field_for, nearest_enemy
-from adjudicator.games.musket_and_pike.hexes import aspect, distance
-from adjudicator.games.musket_and_pike.movement import first_legal_moves
-from adjudicator.games.musket_and_pike.report import event_words
+from adjudicator.games.musket_and_pike.dry_run import (
+    action_sets,
+    check_actions,
+    written_retreat,
+    written_routs,
+)
+from adjudicator.games.musket_and_pike.outcomes import (
+    outcome_of,
+    public_event,
+    said,
+)
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
@@ -62,9 +66,6 @@ HOURS_KEY = "option.decision_hours"
 # A standing instruction answers at most this many decisions in a row; each one ends an
 # activation or a pre-emption chance, so a turn never needs more than a handful.
 MAX_STANDING_STEPS = 50
-DRY_SEED = b"musket-and-pike dry run"
-# Random play-outs (the conformance test) try a few actions per unit, not every one.
-MOVES_PER_UNIT = 2
 
 
 def _rules(position: Position) -> CommandRules:
@@ -119,22 +120,6 @@ def _options() -> tuple[Option, ...]:
     )
 
 
-def check_actions(position: Position, owner: str, orders: list[JSON]) -> str | None:
-    """Why the actions module refuses these unit actions of the wing ``owner``, with dice of no
-    game (None: it takes them); at the rout phase, why the rout module refuses the side
-    ``owner``'s chosen paths, and at a retreat the chosen path. Only faults every roll shares
-    show up here."""
-    dry = Chance(DRY_SEED, "dry", 0)
-    if position.step == "rout_paths":
-        done = unit_resolvers().rout(position, dry, owner, tuple(orders))
-        return done if isinstance(done, str) else None
-    if position.step == "retreat_path":
-        done = unit_resolvers().retreat(position, dry, tuple(orders))
-        return done if isinstance(done, str) else None
-    moved = actions.resolve_activation(position, owner, orders, dry)
-    return moved if isinstance(moved, str) else None
-
-
 def _answer_json(answer: Answer) -> JSON:
     if isinstance(answer, Actions):
         return list(answer.orders)
@@ -180,7 +165,7 @@ class MusketAndPike(Game[Position]):
         answer = standing.answer_for(state, seat, rules)
         if answer is None:
             read = decisions.read(state.step, decision.default)
-            assert not isinstance(read, str), read
+            assert not isinstance(read, Refusal), read
             answer = read
         return {"step": state.step, "answer": _answer_json(answer)}
 
@@ -195,12 +180,12 @@ class MusketAndPike(Game[Position]):
         if state.step == "actions" and state.current is not None:
             answers += [
                 {"step": "actions", "answer": orders}
-                for orders in _action_sets(state, state.current)
+                for orders in action_sets(state, state.current)
             ]
         if state.step == "rout_paths":
-            answers.append({"step": "rout_paths", "answer": _written_routs(state, seat)})
+            answers.append({"step": "rout_paths", "answer": written_routs(state, seat)})
         if state.step == "retreat_path":
-            answers.append({"step": "retreat_path", "answer": _written_retreat(state)})
+            answers.append({"step": "retreat_path", "answer": written_retreat(state)})
         return answers
 
     # --- resolving ----------------------------------------------------------------------------
@@ -236,7 +221,7 @@ class MusketAndPike(Game[Position]):
             "step": step_before,
             "turn": state.turn,
             "last_turn": state.last_turn,
-            "events": [_public_event(e) for e in events],
+            "events": [public_event(e) for e in events],
             "dice": report.dice(events),
             "changes": report.changes(state, position),
         }
@@ -257,7 +242,7 @@ class MusketAndPike(Game[Position]):
         rules = _rules(position)
         if orders.get("step") != position.step or seat not in sequence.pending(position, rules):
             detail = f"this answer was for {orders.get('step')}; the battle has moved on"
-            outcomes.append(OrderOutcome(seat, _said(answer), "not-owed", detail))
+            outcomes.append(OrderOutcome(seat, said(answer), "not-owed", detail))
             return position
         # At the order change the activation's unit actions may come along: they answer the
         # actions step that always follows it.
@@ -268,12 +253,12 @@ class MusketAndPike(Game[Position]):
             if step != position.step or seat not in sequence.pending(position, rules):
                 break
             done = sequence.answer(position, seat, reply, chance, rules, unit_resolvers())
-            if isinstance(done, str):
-                outcomes.append(OrderOutcome(seat, _said(reply), "refused", done))
+            if isinstance(done, Refusal):
+                outcomes.append(OrderOutcome(seat, said(reply), "refused", done.reason))
                 break
             position, happened = done
             events += happened
-            outcomes.append(_outcome(seat, step, reply, happened))
+            outcomes.append(outcome_of(seat, step, reply, happened))
         return position
 
     def _standing(
@@ -293,18 +278,16 @@ class MusketAndPike(Game[Position]):
             done = sequence.answer(
                 position, seat, decisions.text(answer), chance, rules, unit_resolvers()
             )
-            assert not isinstance(done, str), (
-                done
-            )  # standing answers are chosen from the legal ones
+            assert not isinstance(done, Refusal), done  # standing answers are legal ones
             position, happened = done
             events += happened
-            said = decisions.text(answer)
+            given = decisions.text(answer)
             outcomes.append(
                 OrderOutcome(
-                    seat, said, "standing", f"by standing instruction: {said}", public=False
+                    seat, given, "standing", f"by standing instruction: {given}", public=False
                 )
             )
-            outcomes.append(_outcome(seat, step, said, happened))
+            outcomes.append(outcome_of(seat, step, given, happened))
         return position
 
     def outcome(self, state: Position) -> Outcome:
@@ -374,67 +357,6 @@ def help_text() -> str:
     return written.rstrip("\n") + "\n\n" + tables_text(ruleset()) + "\n"
 
 
-# --- helpers -----------------------------------------------------------------------------------
-
-OUTCOME_CODES = (
-    "rout-paths",
-    "retreat-path",
-    "setup-orders",
-    "first-wing",
-    "activate",
-    "pass",
-    "preempt",
-    "order-change",
-    "actions",
-    "continuation",
-    "standing",
-    "standing-set",
-    "refused",
-    "not-owed",
-    "nothing",
-)
-_STEP_CODES = {
-    "setup_orders": "setup-orders",
-    "first_wing": "first-wing",
-    "activate": "activate",
-    "preempt": "preempt",
-    "order_change": "order-change",
-    "actions": "actions",
-    "continuation": "continuation",
-    "rout_paths": "rout-paths",
-    "retreat_path": "retreat-path",
-}
-
-
-def _said(reply: JSON) -> str:
-    if isinstance(reply, list):
-        return "; ".join((grammar.orders_text({"answer": reply}) or "NO ACTIONS").splitlines())
-    return str(reply)
-
-
-def _outcome(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> OrderOutcome:
-    code = "pass" if reply == "pass" else _STEP_CODES.get(step, "actions")
-    texts = [event_words(e) for e in happened if (e.data or {}).get("type") != "roll"]
-    detail = "; ".join(t for t in texts if t) or "done"
-    if step == "setup_orders":
-        # The orders stay secret until revealed; the reveal itself is a public event.
-        return OrderOutcome(seat, _said(reply), code, detail, public=False)
-    if step == "actions":
-        detail = (
-            counted(len(reply) if isinstance(reply, list) else 0, "unit action") + "; " + detail
-        )
-    if step == "rout_paths":
-        chosen = counted(len(reply) if isinstance(reply, list) else 0, "path")
-        detail = f"{chosen} chosen; " + detail
-    if step == "retreat_path":
-        detail = ("path chosen; " if isinstance(reply, list) and reply else "") + detail
-    return OrderOutcome(seat, _said(reply), code, detail)
-
-
-def _public_event(event: Event) -> dict[str, JSON]:
-    return {**event.to_json(), "words": event_words(event)}
-
-
 def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
     """The order forms open now, short enough for a mail: the set-up's and the activation's are
     patterns, the others the answers themselves."""
@@ -464,82 +386,3 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
             "DEFAULT RETREAT   (it falls back away from the nearest enemy)",
         )
     return decision.legal
-
-
-def _written_routs(state: Position, side: str) -> list[JSON]:
-    """The default rout moves written out as chosen paths: what a player who copies the
-    default would mail (random play-outs use it to exercise the chosen-path route)."""
-    done = unit_resolvers().rout(state, Chance(DRY_SEED, "dry", 0), side, ())
-    assert not isinstance(done, str), done
-    paths: dict[str, JSON] = {}
-    for event in done[1]:
-        data = event.data or {}
-        if data.get("type") == "rout":
-            paths[str(data["unit"])] = [list(h) for h in data.get("path", [])]
-    return [{"unit": u, "action": "rout", "path": paths.get(u, [])} for u in state.routers(side)]
-
-
-def _written_retreat(state: Position) -> list[JSON]:
-    """The default retreat written out as a chosen path (as ``_written_routs``)."""
-    unit_id, hexes = state.retreats[0]
-    events: list[JSON] = []
-    retreat(state, field_for(state), unit_id, hexes, events)  # only its event is wanted
-    path: JSON = next((e["path"] for e in events if e.get("type") == "retreat"), [])
-    return [{"unit": unit_id, "action": "retreat", "path": path}]
-
-
-def _action_sets(position: Position, wing_id: str) -> list[list[JSON]]:
-    """A sample of legal unit action sets for the wing (single actions, and one for every unit
-    together), each checked by a dry run: enough for random play-outs to fight."""
-    field = field_for(position)
-    order = position.wing(wing_id).order
-    chosen: list[list[JSON]] = []
-    firsts: list[JSON] = []
-    for unit in position.units:
-        if unit.wing != wing_id or unit.hex is None:
-            continue
-        found: list[JSON] = []
-        for candidate in _unit_candidates(position, field, unit, order):
-            if check_actions(position, wing_id, [candidate]) is None:
-                found.append(candidate)
-        chosen += [[c] for c in found]
-        if found:
-            firsts.append(found[0])
-    if len(firsts) > 1 and check_actions(position, wing_id, firsts) is None:
-        chosen.append(firsts)
-    return chosen
-
-
-def _unit_candidates(position: Position, field: Any, unit: Any, order: str) -> list[JSON]:
-    assert unit.hex is not None
-    if unit.morale_state == "routed":
-        return [{"unit": unit.id, "action": "rally"}]
-    out: list[JSON] = []
-    weapon = "artillery" if unit.kind == "ART" else "musket"
-    for enemy in enemies(position, unit.side):
-        assert enemy.hex is not None
-        if (
-            unit.id
-            and distance(unit.hex, enemy.hex) == 1
-            and aspect(unit.hex, unit.facing, enemy.hex) == "front"
-        ):
-            out.append({"unit": unit.id, "action": "charge", "target": enemy.id})
-        if not fire_problem(position, field, unit, enemy, weapon):
-            out.append({"unit": unit.id, "action": "fire", "target": enemy.id})
-    if unit.formation != "normal":
-        out.append({"unit": unit.id, "action": "reform"})
-    if unit.morale_state == "shaken":
-        out.append({"unit": unit.id, "action": "rally"})
-    if not contacts(position, unit.side, unit.hex):
-        nearest = first_legal_moves(
-            position,
-            field,
-            unit,
-            order,
-            lambda end: (nearest_enemy(position, unit.side, end) or 0, end),
-            MOVES_PER_UNIT,
-        )
-        for _, moves in nearest:
-            path = [[c, r] for c, r in moves]
-            out.append({"unit": unit.id, "action": "move", "path": path})
-    return out

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core import numbers
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import decisions, standing
 from adjudicator.games.musket_and_pike.decisions import (
     Activate,
@@ -35,7 +36,7 @@ from adjudicator.games.musket_and_pike.state import ORDERS, Position
 JSON = Any
 Hex = tuple[int, int]
 # Checks one activation's unit actions without keeping anything: None, or why they fail.
-ActionCheck = Callable[[Position, str, list[JSON]], str | None]
+ActionCheck = Callable[[Position, str, list[JSON]], Refusal | None]
 
 # The closed set of line codes (the receipts add theirs: see receipts.CODES).
 GRAMMAR_CODES = (
@@ -446,8 +447,8 @@ def _decision(word: str, rest: list[Token], names: Names) -> Reading:
         if not words:
             return Complaint("malformed", "STANDING takes PREEMPT, CONTINUE or RETREAT")
         read = standing.read(words[0], words[1:])
-        if isinstance(read, str):
-            return Complaint("malformed", read)
+        if isinstance(read, Refusal):
+            return Complaint("malformed", read.reason)
         return StandingLine(*read)
     if word == "orders":
         if not rest:

@@ -12,6 +12,7 @@ import heapq
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike.data import OrderLimits
 from adjudicator.games.musket_and_pike.field import Field, contacts, nearest_enemy, occupant
@@ -31,78 +32,95 @@ def allowance(field: Field, mover: Unit, path: Sequence[Hex]) -> int:
     return base
 
 
-def _step_problem(position: Position, field: Field, mover: Unit, here: Hex, there: Hex) -> str:
+def _step_problem(
+    position: Position, field: Field, mover: Unit, here: Hex, there: Hex
+) -> Refusal | None:
     if direction_to(here, there) is None:
-        return f"{list(there)} is not next to {list(here)}"
+        return Refusal(f"{list(there)} is not next to {list(here)}", "illegal")
     if not field.on_map(there):
-        return f"{list(there)} is off the map"
+        return Refusal(f"{list(there)} is off the map", "illegal")
     if not field.terrain(there).passable(mover.kind):
-        return f"{mover.kind} may not enter {field.terrain(there).name} at {list(there)}"
+        return Refusal(
+            f"{mover.kind} may not enter {field.terrain(there).name} at {list(there)}", "illegal"
+        )
     other = occupant(position, there)
     if other is not None and other.id != mover.id:
-        return f"{list(there)} is occupied by {other.id}"
-    return ""
+        return Refusal(f"{list(there)} is occupied by {other.id}", "illegal")
+    return None
 
 
-def path_cost(position: Position, field: Field, mover: Unit, path: Sequence[Hex]) -> int | str:
+def path_cost(position: Position, field: Field, mover: Unit, path: Sequence[Hex]) -> int | Refusal:
     """The movement points the path costs, or why it cannot be walked (terrain, units, contact)."""
     if mover.hex is None:
-        return f"{mover.id} is not on the map"
+        return Refusal(f"{mover.id} is not on the map", "illegal")
     here, spent = mover.hex, 0
     for number, there in enumerate(path):
         problem = _step_problem(position, field, mover, here, there)
-        if problem:
-            return f"{mover.id}: {problem}"
+        if problem is not None:
+            return Refusal(f"{mover.id}: {problem.reason}", problem.code)
         spent += field.terrain(there).cost[mover.kind]
         last = number == len(path) - 1
         if field.rules.contact_stops and not last and contacts(position, mover.side, there):
-            return f"{mover.id}: the move must stop at {list(there)}, next to an enemy"
+            return Refusal(
+                f"{mover.id}: the move must stop at {list(there)}, next to an enemy", "illegal"
+            )
         here = there
     if spent > allowance(field, mover, path):
-        return f"{mover.id}: the path costs {spent}, more than {allowance(field, mover, path)}"
+        return Refusal(
+            f"{mover.id}: the path costs {spent}, more than {allowance(field, mover, path)}",
+            "illegal",
+        )
     return spent
 
 
-def order_problem(position: Position, limits: OrderLimits, mover: Unit, path: Sequence[Hex]) -> str:
-    """Why the wing's order forbids this move ("" when it allows it)."""
+def order_problem(
+    position: Position, limits: OrderLimits, mover: Unit, path: Sequence[Hex]
+) -> Refusal | None:
+    """Why the wing's order forbids this move (None when it allows it)."""
     if mover.hex is None:
-        return f"{mover.id} is not on the map"
+        return Refusal(f"{mover.id} is not on the map", "illegal")
     start, end = mover.hex, (path[-1] if path else mover.hex)
     order = limits.order.replace("_", " ")
     if limits.max_hexes and len(path) > limits.max_hexes:
         most = counted(limits.max_hexes, "hex", "hexes")
-        return f"{mover.id}: under {order} a unit moves at most {most}"
+        return Refusal(f"{mover.id}: under {order} a unit moves at most {most}", "illegal")
     before, after = contacts(position, mover.side, start), contacts(position, mover.side, end)
     gap = nearest_enemy(position, mover.side, start)
     new_contact = bool(after - before)
     if new_contact and limits.into_contact == "never":
-        return f"{mover.id}: under {order} no move may end in contact"
+        return Refusal(f"{mover.id}: under {order} no move may end in contact", "illegal")
     if (
         new_contact
         and limits.into_contact == "near"
         and (gap is None or gap > limits.near_distance)
     ):
-        return (
+        return Refusal(
             f"{mover.id}: under {order} a move starting more than {limits.near_distance} hexes "
-            "from the enemy may not end in contact"
+            "from the enemy may not end in contact",
+            "illegal",
         )
     if limits.must_close:
         if before and path:
-            return f"{mover.id}: under {order} a unit already in contact may only turn"
+            return Refusal(
+                f"{mover.id}: under {order} a unit already in contact may only turn", "illegal"
+            )
         ending = nearest_enemy(position, mover.side, end)
         if not before and gap is not None and (ending is None or ending >= gap):
-            return f"{mover.id}: under {order} the move must end nearer an enemy"
-    return ""
+            return Refusal(
+                f"{mover.id}: under {order} the move must end nearer an enemy", "illegal"
+            )
+    return None
 
 
 def check_move(
     position: Position, field: Field, mover: Unit, path: Sequence[Hex], order: str
-) -> int | str:
+) -> int | Refusal:
     """The path's cost when the unit may take it under its wing's order; else why not."""
     cost = path_cost(position, field, mover, path)
-    if isinstance(cost, str):
+    if isinstance(cost, Refusal):
         return cost
-    return order_problem(position, field.rules.orders[order], mover, path) or cost
+    problem = order_problem(position, field.rules.orders[order], mover, path)
+    return cost if problem is None else problem
 
 
 def reachable(position: Position, field: Field, mover: Unit) -> dict[Hex, tuple[Hex, ...]]:
@@ -191,24 +209,33 @@ def _allowed(
     base = field.rules.allowance[mover.kind]
     if cost > base and cost > allowance(field, mover, path):
         return False
-    return not order_problem(position, field.rules.orders[order], mover, path)
+    return order_problem(position, field.rules.orders[order], mover, path) is None
 
 
-def check_leader_path(position: Position, field: Field, mover: Leader, path: Sequence[Hex]) -> str:
-    """Why a leader may not take this path ("" when he may): a fixed cost per hex, any passable
+def check_leader_path(
+    position: Position, field: Field, mover: Leader, path: Sequence[Hex]
+) -> Refusal | None:
+    """Why a leader may not take this path (None when he may): a fixed cost per hex, any passable
     ground, never into an enemy unit's hex."""
     if mover.hex is None:
-        return f"{mover.id} is not on the map"
+        return Refusal(f"{mover.id} is not on the map", "illegal")
     if len(path) * field.rules.leader_cost > field.rules.leader_allowance:
-        return f"{mover.id}: a leader moves at most {field.rules.leader_allowance} points"
+        return Refusal(
+            f"{mover.id}: a leader moves at most {field.rules.leader_allowance} points", "illegal"
+        )
     here = mover.hex
     for there in path:
         if direction_to(here, there) is None or not field.on_map(there):
-            return f"{mover.id}: {list(there)} is not a map hex next to {list(here)}"
+            return Refusal(
+                f"{mover.id}: {list(there)} is not a map hex next to {list(here)}", "illegal"
+            )
         if not field.terrain(there).cost:
-            return f"{mover.id}: no one may enter {field.terrain(there).name} at {list(there)}"
+            return Refusal(
+                f"{mover.id}: no one may enter {field.terrain(there).name} at {list(there)}",
+                "illegal",
+            )
         other = occupant(position, there)
         if other is not None and other.side != mover.side:
-            return f"{mover.id}: {list(there)} holds the enemy {other.id}"
+            return Refusal(f"{mover.id}: {list(there)} holds the enemy {other.id}", "illegal")
         here = there
-    return ""
+    return None

@@ -284,14 +284,14 @@ def _dry_run(
     named = [
         (n, line)
         for actor, (n, line) in mail.units.items()
-        if re.search(rf"\b{re.escape(actor)}\b", problem)
+        if re.search(rf"\b{re.escape(actor)}\b", problem.reason)
     ]
     for number, line in named or list(mail.units.values()):
         # A refused line is no order: it must not reach the set even though the mail is refused.
         mail.units.pop(line.actor, None)
         old = reports[number]
         reports[number] = replace(
-            old, status=LineStatus.REJECTED, canonical=None, code="illegal", reason=problem
+            old, status=LineStatus.REJECTED, canonical=None, code="illegal", reason=problem.reason
         )
 
 

@@ -1,6 +1,6 @@
 """The wiring between the sequence of play and the unit-level modules (actions, close combat, rout).
 
-The sequence machine takes its unit-level steps as functions (``sequence.Resolvers``) so it can be
+The sequence machine takes its unit-level steps as functions (``handover.Resolvers``) so it can be
 tested alone; this module builds the real ones. The actions and rout modules write their events as
 JSON objects with a "type"; they are carried over unchanged in ``Event.data``.
 """
@@ -12,11 +12,12 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import actions, rout
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import Ruleset
+from adjudicator.games.musket_and_pike.handover import Advance, Resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.sequence import Advance, Resolvers
 from adjudicator.games.musket_and_pike.state import Event, Position
 
 JSON = Any
@@ -34,36 +35,38 @@ def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None)
 
     def activation(
         position: Position, wing_id: str, orders: tuple[JSON, ...], chance: Chance
-    ) -> Advance | str:
+    ) -> Advance | Refusal:
         done = actions.resolve_activation(
             position, wing_id, list(orders), chance, rules=rules, battle=battle
         )
-        if isinstance(done, str):
+        if isinstance(done, Refusal):
             return done
         moved, records = done
         return moved, _events(records, wing_id)
 
     def rout_phase(
         position: Position, chance: Chance, side: str, paths: tuple[JSON, ...]
-    ) -> Advance | str:
+    ) -> Advance | Refusal:
         chosen = {str(p["unit"]): [(int(h[0]), int(h[1])) for h in p["path"]] for p in paths}
         done = rout.rout_side(position, chance, side, chosen, rules=rules, battle=battle)
-        if isinstance(done, str):
+        if isinstance(done, Refusal):
             return done
         moved, records = done
         return moved, _events(records, None)
 
-    def retreat(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | str:
+    def retreat(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | Refusal:
         if not position.retreats:
-            return "no retreat is owed"
+            return Refusal("no retreat is owed", "not-owed")
         owed = position.retreats[0][0]
         path = None
         for given in paths:
             if given.get("unit") != owed:
-                return f"the retreat owed is {owed}'s, not {given.get('unit')}'s"
+                return Refusal(
+                    f"the retreat owed is {owed}'s, not {given.get('unit')}'s", "illegal"
+                )
             path = [(int(h[0]), int(h[1])) for h in given["path"]]
         done = actions.resolve_retreat(position, path, chance, rules=rules, battle=battle)
-        if isinstance(done, str):
+        if isinstance(done, Refusal):
             return done
         moved, records = done
         return moved, _events(records, position.current)

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.combat import eliminate, lose
 from adjudicator.games.musket_and_pike.data import Ruleset
 from adjudicator.games.musket_and_pike.field import (
@@ -132,36 +133,44 @@ def rout_unit(position: Position, field: Field, unit_id: str, events: list[Event
 
 def rout_along(
     position: Position, field: Field, unit_id: str, path: Sequence[Hex], events: list[Event]
-) -> Position | str:
+) -> Position | Refusal:
     """One router's rout move along the path its player chose, or why the path is refused."""
     router = unit(position, unit_id)
     if router is None or router.hex is None:
-        return f"{unit_id} is not on the map"
+        return Refusal(f"{unit_id} is not on the map", "illegal")
     hexes = field.rules.rout_hexes.get(router.kind, 0)
     if hexes == 0:  # a unit that cannot rout is abandoned whatever the path
         return rout_unit(position, field, unit_id, events)
     if len(path) > hexes:
-        return f"{unit_id} routs {hexes} hexes, not {len(path)}"
+        return Refusal(f"{unit_id} routs {hexes} hexes, not {len(path)}", "illegal")
     here, seen = router.hex, {router.hex}
     for index, step in enumerate(path):
         if step not in neighbours(here):
-            return f"{unit_id}: {_name(step)} is not next to {_name(here)}"
+            return Refusal(f"{unit_id}: {_name(step)} is not next to {_name(here)}", "illegal")
         if not field.on_map(step):
             if index != len(path) - 1:
-                return f"{unit_id}: a path ends where it leaves the map ({_name(step)})"
+                return Refusal(
+                    f"{unit_id}: a path ends where it leaves the map ({_name(step)})", "illegal"
+                )
             shown = [hex_json(h) for h in path]
             events.append({"type": "rout", "unit": unit_id, "path": shown, "off_map": True})
             position = position.with_unit(replace(router, hex=here))
             return eliminate(position, unit_id, "routed off the map", events)
         if step in seen or not _open(position, field, router, step):
-            return f"{unit_id}: {_name(step)} is not open to it (blocked, occupied or run through)"
+            return Refusal(
+                f"{unit_id}: {_name(step)} is not open to it (blocked, occupied or run through)",
+                "illegal",
+            )
         if _gap(position, router, step) < _gap(position, router, here):
-            return f"{unit_id}: {_name(step)} is nearer the enemy; a rout never runs toward it"
+            return Refusal(
+                f"{unit_id}: {_name(step)} is nearer the enemy; a rout never runs toward it",
+                "illegal",
+            )
         here = step
         seen.add(step)
     if len(path) < hexes and _way_on(position, field, router, here, seen):
         why = f"{unit_id} routs {hexes} hexes while a hex farther from the enemy is open"
-        return f"{why}: {_name(here)} has one"
+        return Refusal(f"{why}: {_name(here)} has one", "illegal")
     events.append({"type": "rout", "unit": unit_id, "path": [hex_json(h) for h in path]})
     if not path:
         return lose(position, unit_id, field.rules.rout_blocked_sp, events)
@@ -192,7 +201,7 @@ def rout_side(
     *,
     rules: Ruleset | None = None,
     battle: Scenario | None = None,
-) -> tuple[Position, list[Event]] | str:
+) -> tuple[Position, list[Event]] | Refusal:
     """One side's rout moves: the chosen paths, the default for every other router. No die is
     needed (``chance`` is taken so every phase has the same shape and a future table could
     roll). A refused path refuses the whole answer, and nothing moves."""
@@ -201,12 +210,15 @@ def rout_side(
     running = position.routers(side)
     stray = [unit_id for unit_id in chosen if unit_id not in running]
     if stray:
-        return f"{stray[0]} is not a routed unit of {side}; routing: {', '.join(running) or 'none'}"
+        return Refusal(
+            f"{stray[0]} is not a routed unit of {side}; routing: {', '.join(running) or 'none'}",
+            "illegal",
+        )
     events: list[Event] = []
     for unit_id in running:
         if unit_id in chosen:
             moved = rout_along(position, field, unit_id, chosen[unit_id], events)
-            if isinstance(moved, str):
+            if isinstance(moved, Refusal):
                 return moved
             position = moved
         else:
@@ -225,7 +237,7 @@ def resolve_rout(
     events: list[Event] = []
     for side in position.sides:
         done = rout_side(position, chance, side, {}, rules=rules, battle=battle)
-        assert not isinstance(done, str), done  # default paths are never refused
+        assert not isinstance(done, Refusal), done  # default paths are never refused
         position, happened = done
         events += happened
     return position, events

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import sequence
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import Answer, Continue, Preempt
@@ -87,11 +88,11 @@ def phrase(kind: str, value: str) -> str:
     return f"STANDING {kind.upper()} {words}"
 
 
-def read(kind_word: str, words: list[str]) -> tuple[str, str] | str:
+def read(kind_word: str, words: list[str]) -> tuple[str, str] | Refusal:
     """(kind, value) from the words after STANDING, or why they are not an instruction."""
     kind = KIND_WORDS.get(kind_word)
     if kind is None:
-        return "STANDING takes PREEMPT, CONTINUE or RETREAT"
+        return Refusal("STANDING takes PREEMPT, CONTINUE or RETREAT", "malformed")
     said = set(words)
     if kind == "retreat" and said & {"me", "choose", "mail"}:
         # Unlike the others, a retreat is never asked unless the player says so: without an
@@ -102,7 +103,7 @@ def read(kind_word: str, words: list[str]) -> tuple[str, str] | str:
     value = {"preempt": _preempt, "continue": _continue, "retreat": _retreat}[kind](words, said)
     if value is None:
         options = " | ".join(PHRASES[(kind, v)] for v in VALUES[kind])
-        return f"STANDING {kind.upper()} takes {options} | ASK"
+        return Refusal(f"STANDING {kind.upper()} takes {options} | ASK", "malformed")
     return kind, value
 
 

@@ -1,0 +1,71 @@
+"""What a Musket & Pike step tells the players about each answer: its outcome code, the line as
+the player gave it, and the words of what happened, as the receipts and the step report show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.core.contract import JSON, OrderOutcome
+from adjudicator.core.words import counted
+from adjudicator.games.musket_and_pike import grammar
+from adjudicator.games.musket_and_pike.report import event_words
+from adjudicator.games.musket_and_pike.state import Event
+
+OUTCOME_CODES = (
+    "rout-paths",
+    "retreat-path",
+    "setup-orders",
+    "first-wing",
+    "activate",
+    "pass",
+    "preempt",
+    "order-change",
+    "actions",
+    "continuation",
+    "standing",
+    "standing-set",
+    "refused",
+    "not-owed",
+    "nothing",
+)
+_STEP_CODES = {
+    "setup_orders": "setup-orders",
+    "first_wing": "first-wing",
+    "activate": "activate",
+    "preempt": "preempt",
+    "order_change": "order-change",
+    "actions": "actions",
+    "continuation": "continuation",
+    "rout_paths": "rout-paths",
+    "retreat_path": "retreat-path",
+}
+
+
+def said(reply: JSON) -> str:
+    if isinstance(reply, list):
+        return "; ".join((grammar.orders_text({"answer": reply}) or "NO ACTIONS").splitlines())
+    return str(reply)
+
+
+def outcome_of(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> OrderOutcome:
+    code = "pass" if reply == "pass" else _STEP_CODES.get(step, "actions")
+    texts = [event_words(e) for e in happened if (e.data or {}).get("type") != "roll"]
+    detail = "; ".join(t for t in texts if t) or "done"
+    if step == "setup_orders":
+        # The orders stay secret until revealed; the reveal itself is a public event.
+        return OrderOutcome(seat, said(reply), code, detail, public=False)
+    if step == "actions":
+        detail = (
+            counted(len(reply) if isinstance(reply, list) else 0, "unit action") + "; " + detail
+        )
+    if step == "rout_paths":
+        chosen = counted(len(reply) if isinstance(reply, list) else 0, "path")
+        detail = f"{chosen} chosen; " + detail
+    if step == "retreat_path":
+        detail = ("path chosen; " if isinstance(reply, list) and reply else "") + detail
+    return OrderOutcome(seat, said(reply), code, detail)
+
+
+def public_event(event: Event) -> dict[str, JSON]:
+    return {**event.to_json(), "words": event_words(event)}
