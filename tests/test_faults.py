@@ -41,7 +41,7 @@ from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
 from adjudicator.services import inbox, lifecycle, play
 from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 
 pytestmark = pytest.mark.slow
 
@@ -155,7 +155,7 @@ class Cluster:
 
     # -- processes ---------------------------------------------------------------------------
 
-    def enqueue(self, task: str, record_id: int) -> None:
+    def enqueue(self, task: Task, record_id: int) -> None:
         self.client.send_task(f"pbem.{task}", args=[record_id])
 
     def _spawn(self, name: str, arguments: list[str]) -> subprocess.Popen[bytes]:
@@ -476,7 +476,7 @@ def test_two_workers_racing_for_the_same_due_turns_resolve_each_once(cluster: Cl
     # too): the four pool processes of the two workers take the copies of a game together.
     for game_id in games:
         for _ in range(4):
-            cluster.enqueue("adjudicate", game_id)
+            cluster.enqueue(Task.ADJUDICATE, game_id)
     cluster.start_beat()
     wait_for("every game adjudicated", lambda: cluster.resolved(games) == len(games), 60)
     cluster.wait_settled()

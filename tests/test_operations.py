@@ -26,7 +26,7 @@ from adjudicator import config as configuration
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines, delivery, inbox, operations, pipeline, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 from adjudicator.web import create_app
 
 OPS_REDIS = "redis://127.0.0.1:6379/9"
@@ -249,7 +249,7 @@ def test_ops_status_json_counts_the_rows(
         with queued.db.session() as session:
             session.get_one(Game, due).deadline = utcnow() - timedelta(minutes=30)
         for record_id in (1, 2, 3):
-            queued.enqueue("process_inbound", record_id)
+            queued.enqueue(Task.PROCESS_INBOUND, record_id)
         monkeypatch.setattr(bootstrap, "runtime", lambda *a, **k: queued)
         result = CliRunner().invoke(cli.main, ["ops", "status", "--json"])
         text = CliRunner().invoke(cli.main, ["ops", "status"])

@@ -12,7 +12,7 @@ from adjudicator.core.chance import commitment
 from adjudicator.games import registry
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn
 from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 
 PLAYER = "leonidas@example.com"
 THERMOPYLES = registry.games()["thermopyles"]
@@ -255,12 +255,12 @@ def test_shared_deal_gives_everyone_the_same_cards_and_dice(runtime: Runtime) ->
 def test_queued_work_is_only_dispatched_after_commit(runtime: Runtime) -> None:
     queued = runtime.enqueue.items  # type: ignore[attr-defined]
     with runtime.db.session() as session:
-        runtime.later(session, "send_outbox", 7)
+        runtime.later(session, Task.SEND_OUTBOX, 7)
         assert queued == []  # not before the commit
     assert queued == [("send_outbox", 7)]
     try:
         with runtime.db.session() as session:
-            runtime.later(session, "send_outbox", 8)
+            runtime.later(session, Task.SEND_OUTBOX, 8)
             raise RuntimeError("the unit of work fails")
     except RuntimeError:
         pass

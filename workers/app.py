@@ -82,7 +82,7 @@ def runtime() -> Runtime:
 
 
 def enqueue(task: Task, record_id: int) -> None:
-    celery.send_task(f"pbem.{task.value}", args=[record_id])
+    celery.send_task(f"pbem.{task}", args=[record_id])
 
 
 def _defaults() -> dict[str, Any]:
