@@ -12,26 +12,13 @@ import difflib
 from collections.abc import Callable, Iterable
 
 
-def closest(
-    word: str,
-    vocabulary: Iterable[str],
-    *,
-    cutoff: float,
-    fold: Callable[[str], str] | None = None,
-) -> str | None:
+def closest(word: str, vocabulary: Iterable[str], *, cutoff: float) -> str | None:
     """The entry of ``vocabulary`` most like ``word``, if it is at least ``cutoff`` alike; on a
     tie the later one in alphabetical order (difflib's choice, kept so suggestions stay as they
-    were). ``fold`` (case, accents, hyphens) is applied to the word and every entry before they
-    are compared; the entry is returned as the vocabulary spells it."""
-    entries = list(vocabulary)
-    if fold is None:
-        found = difflib.get_close_matches(word, entries, n=1, cutoff=cutoff)
-        return found[0] if found else None
-    spelt: dict[str, str] = {}
-    for entry in entries:
-        spelt.setdefault(fold(entry), entry)
-    found = difflib.get_close_matches(fold(word), list(spelt), n=1, cutoff=cutoff)
-    return spelt[found[0]] if found else None
+    were). Case, accents and hyphens count: the caller gives the word and the vocabulary folded
+    as its game compares them (2 de Mayo's names without accents, the commands in capitals)."""
+    found = difflib.get_close_matches(word, list(vocabulary), n=1, cutoff=cutoff)
+    return found[0] if found else None
 
 
 def near(word: str, vocabulary: Iterable[str], *, cutoff: float) -> bool:

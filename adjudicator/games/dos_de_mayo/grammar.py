@@ -328,7 +328,9 @@ def _read_draw(words: list[str]) -> Draw | None:
 
 
 def read_line(line: str) -> Reading | None:
-    """One order, a complaint, or None when the line is not an order at all."""
+    """One order, a complaint, or None when the line is not an order at all. A mail's lines come
+    through ``core.lines``, which sets quoted and overlong lines aside first; they are refused here
+    too, the same way, for a line read alone."""
     stripped = line.strip()
     if not stripped or quoted(stripped):
         return None
