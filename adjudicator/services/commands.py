@@ -9,12 +9,12 @@ suggestion only once the game's parser has said it is not an order either.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from adjudicator.core import suggest
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
@@ -216,8 +216,7 @@ def closest(word: str, vocabulary: Sequence[str]) -> str | None:
     """The known word ``word`` is most probably a typing slip for, if any."""
     if not word.isalpha():
         return None
-    found = difflib.get_close_matches(word.upper(), vocabulary, n=1, cutoff=CLOSE_ENOUGH)
-    return found[0] if found else None
+    return suggest.closest(word.upper(), vocabulary, cutoff=CLOSE_ENOUGH)
 
 
 def sift_ignored(lines: Sequence[LineReport], sections: Sections) -> tuple[LineReport, ...]:

@@ -12,29 +12,19 @@ a player an order: a misread greeting refused as a broken order would be worse t
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from adjudicator.core import numbers
+from adjudicator.core import suggest
+from adjudicator.core.lines import Complaint, overlong, quoted, shouted
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.orders import Add, Aim, Draw, Hold, Item, Move, Play, Take
 from adjudicator.games.dos_de_mayo.text import fold
 
-
-@dataclass(frozen=True)
-class Complaint:
-    """A line that looks like an order but cannot be read."""
-
-    code: str  # unknown-order | malformed | unknown-area | unknown-card | not-own-gate
-    reason: str
-    suggestion: str | None = None
-
-
+# A complaint's codes here: unknown-order | malformed | unknown-area | unknown-card | not-own-gate
 Reading = Item | Complaint
 
 PLAY_WORDS = {"play", "plays", "card", "use", "jugar"}
@@ -46,8 +36,10 @@ NEGATIONS = {"no", "dont", "not", "skip", "without", "never"}
 DRAW_VOCABULARY = {"draw", "nodraw", "a", "card", "cards", "please", "i", "will", "do", "new"}
 DRAW_VOCABULARY |= NEGATIONS
 KEYWORDS = ("play", "take", "draw", "nodraw", "enter", "hold", "move", "add")
-# A misspelt word must be this close (difflib ratio) to be suggested: "paly" is 0.75, "plya" 0.75.
+# A misspelt word must be this close (``suggest.closest``) to be suggested: "paly" is 0.75.
 FUZZY_CUTOFF = 0.7
+# A card's name must come closer to be suggested: "mamlukes" is 0.94 from "mamelukes".
+CARD_CUTOFF = 0.75
 UNIT_WORDS = r"(?:units?|cubes?|men|soldiers?)"
 
 _DASHES = re.compile(r"\s*(?:[=-]+>|>|→|—|–|−|-)\s*")
@@ -133,8 +125,8 @@ def read_ref(text: str, origin: str | None = None) -> str | Complaint:
     names = area_names()
     if folded in names:
         return names[folded]
-    close = difflib.get_close_matches(folded, list(names), n=1, cutoff=FUZZY_CUTOFF)
-    hint = f"did you mean {the_board.label(names[close[0]])}?" if close else None
+    close = suggest.closest(folded, names, cutoff=FUZZY_CUTOFF)
+    hint = None if close is None else f"did you mean {the_board.label(names[close])}?"
     return Complaint("unknown-area", f"{text!r} is not an area name or number", hint)
 
 
@@ -148,7 +140,7 @@ def _area_like(text: str) -> bool:
         return True
     folded = fold(text)
     names = area_names()
-    return folded in names or bool(difflib.get_close_matches(folded, list(names), 1, FUZZY_CUTOFF))
+    return folded in names or suggest.near(folded, names, cutoff=FUZZY_CUTOFF)
 
 
 def move_like(text: str) -> bool:
@@ -170,7 +162,7 @@ def _card_like(rest: str) -> bool:
         key = " ".join(words[:count])
         if key in aliases:
             return True
-        if len(key) >= 5 and difflib.get_close_matches(key, list(aliases), 1, 0.75):
+        if len(key) >= 5 and suggest.near(key, aliases, cutoff=CARD_CUTOFF):
             return True
     return False
 
@@ -228,9 +220,9 @@ def read_card(rest: str, verb: str = "PLAY") -> tuple[str, str] | Complaint:
             return aliases[key], rest[ends[count - 1] :].strip(" -")
     hint = "HELP lists the card names"
     for count in range(min(len(words), 4), 0, -1):
-        close = difflib.get_close_matches(" ".join(words[:count]), list(aliases), 1, 0.75)
-        if close:
-            keyword = card_data().card(aliases[close[0]]).keyword
+        close = suggest.closest(" ".join(words[:count]), aliases, cutoff=CARD_CUTOFF)
+        if close is not None:
+            keyword = card_data().card(aliases[close]).keyword
             hint = _did_you_mean(f"{verb} {keyword} {rest[ends[count - 1] :]}")
             break
     named = " ".join(words[:3]) or rest
@@ -336,13 +328,15 @@ def _read_draw(words: list[str]) -> Draw | None:
 
 
 def read_line(line: str) -> Reading | None:
-    """One order, a complaint, or None when the line is not an order at all."""
+    """One order, a complaint, or None when the line is not an order at all. A mail's lines come
+    through ``core.lines``, which sets quoted and overlong lines aside first; they are refused here
+    too, the same way, for a line read alone."""
     stripped = line.strip()
-    if not stripped or stripped.startswith(">"):
+    if not stripped or quoted(stripped):
         return None
-    long_number = numbers.too_long(stripped)
+    long_number = overlong(stripped)
     if long_number is not None:
-        return Complaint("malformed", long_number)
+        return long_number
     fast = _canonical(stripped)
     if fast is not None:
         return fast
@@ -353,15 +347,15 @@ def read_line(line: str) -> Reading | None:
     first, rest = words[0], text[len(words[0]) :].strip(" -")
     # An order word written in capitals is meant as one: "PLAY BOGUS" is a refused order, while
     # "Play nice!" is chat.
-    shouted = stripped.split()[0].isupper()
+    capitals = shouted(stripped)
     if text == "add":
         return Add()
     if first in PLAY_WORDS:
         if not rest:
             return Complaint("malformed", "PLAY needs a card name")
-        return _read_play(rest) if shouted or _card_like(rest) else None  # "Play nice!"
+        return _read_play(rest) if capitals or _card_like(rest) else None  # "Play nice!"
     if first in TAKE_WORDS:
-        if not (shouted or _card_like(rest)):
+        if not (capitals or _card_like(rest)):
             return None  # "Take care"
         found = read_card(rest, "TAKE")
         return found if isinstance(found, Complaint) else Take(found[0])
@@ -403,10 +397,12 @@ def _not_keyword(text: str, words: list[str]) -> Reading | None:
         return Complaint("unknown-order", "a card is played with PLAY", hint)
     if "-" in text and move_like(text):
         return read_move(text)  # area names: "Puerta del Sol - Plaza Mayor"
-    guess = difflib.get_close_matches(words[0], KEYWORDS, n=1, cutoff=FUZZY_CUTOFF)
     rest = text[len(words[0]) :].strip(" -")
-    if guess and len(words[0]) >= 3 and _takes(guess[0], rest):
-        hint = _did_you_mean(f"{guess[0]} {rest}")
+    guess = suggest.order_word(
+        words[0], KEYWORDS, cutoff=FUZZY_CUTOFF, takes=lambda word: _takes(word, rest), shortest=3
+    )
+    if guess is not None:
+        hint = _did_you_mean(f"{guess} {rest}")
         return Complaint("unknown-order", f"{words[0]!r} is not an order word", hint)
     return None  # chat: "Mayor of Móstoles was a hero", "Hola Murat" are no orders
 

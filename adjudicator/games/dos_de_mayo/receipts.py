@@ -1,18 +1,19 @@
 """The forgiving order parser behind ``parse_orders``: a receipt for every line of a mail.
 
-Lines are read by ``grammar`` and judged by ``checks``; here the two meet. Every line is
-accepted (with its canonical form), rejected (a code from ``checks.CODES``, the reason and, where
-we can, a "did you mean") or ignored (greetings, quoted text). ``missing`` says what the set still
-leaves to the defaults.
+Lines are read by ``grammar`` (through ``core.lines``, which sets chat and quoted text aside) and
+judged by ``checks``; here the two meet. Every line is accepted (with its canonical form),
+rejected (a code from ``checks.CODES``, the reason and, where we can, a "did you mean") or ignored
+(greetings, quoted text). ``missing`` says what the set still leaves to the defaults.
 """
 
 from __future__ import annotations
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.core.lines import Complaint, MailLines, by_number, read_mail
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.checks import Verdict, check_items, fatal
-from adjudicator.games.dos_de_mayo.grammar import Complaint, read_line
+from adjudicator.games.dos_de_mayo.grammar import read_line
 from adjudicator.games.dos_de_mayo.orders import Draw, Item, OrderSet
 from adjudicator.games.dos_de_mayo.sides import FRANCE, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
@@ -25,50 +26,23 @@ STATUS = {
 
 
 def parse_orders(position: Position, seat: str, text: str) -> OrderReport:
-    reports: list[LineReport] = []
-    items: list[Item] = []
-    numbered: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        reading = read_line(raw)
-        if reading is None:
-            why = "quoted text" if raw.strip().startswith(">") else "not an order"
-            reports.append(LineReport(number, raw, LineStatus.IGNORED, reason=why))
-        elif isinstance(reading, Complaint):
-            reports.append(
-                LineReport(
-                    number,
-                    raw,
-                    LineStatus.REJECTED,
-                    code=reading.code,
-                    reason=reading.reason,
-                    suggestion=reading.suggestion,
-                )
-            )
-        else:
-            items.append(reading)
-            numbered.append((number, raw))
+    mail: MailLines[Item] = read_mail(text, read_line)
+    reports = mail.receipts
     problem = fatal(position, seat)
     side = as_side(seat)
     if problem is not None or side is None:
         assert problem is not None
-        refused = [
-            LineReport(n, raw, LineStatus.REJECTED, code=problem.code, reason=problem.reason)
-            for n, raw in numbered
-        ]
-        return OrderReport(tuple(sorted(reports + refused, key=_number)), None)
+        why = Complaint(problem.code, problem.reason)
+        refused = [why.receipt(line.number, line.text) for line in mail.read]
+        return OrderReport(tuple(sorted(reports + refused, key=by_number)), None)
+    items = [line.reading for line in mail.read]
     verdicts, order_set = check_items(position, side, items)
-    for (number, raw), verdict in zip(numbered, verdicts, strict=True):
-        reports.append(_report(number, raw, verdict))
-    reports.sort(key=_number)
+    for line, verdict in zip(mail.read, verdicts, strict=True):
+        reports.append(_report(line.number, line.text, verdict))
+    reports.sort(key=by_number)
     accepted = any(verdict.status == "accepted" for verdict in verdicts)
     orders = order_set.to_json() if accepted else None
     return OrderReport(tuple(reports), orders, missing(position, side, order_set, items))
-
-
-def _number(report: LineReport) -> int:
-    return report.number
 
 
 def _report(number: int, raw: str, verdict: Verdict) -> LineReport:

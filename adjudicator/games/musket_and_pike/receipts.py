@@ -6,30 +6,31 @@ game, so a line is refused only for a fault every roll shares.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, replace
 
+from adjudicator.core import suggest
 from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
+from adjudicator.core.lines import MailLines
+from adjudicator.core.lines import read_mail as read_lines
 from adjudicator.games.musket_and_pike import decisions, sequence, standing
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import (
     ChangeOrder,
     SetupOrders,
 )
-from adjudicator.games.musket_and_pike.grammar import (
+from adjudicator.games.musket_and_pike.grammar import read_line
+from adjudicator.games.musket_and_pike.lexicon import Names
+from adjudicator.games.musket_and_pike.readings import (
     GRAMMAR_CODES,
     JSON,
     ActionCheck,
     AnswerLine,
-    Complaint,
-    Names,
     NoActions,
     Reading,
     StandingLine,
     UnitLine,
     WingOrders,
-    read_line,
 )
 from adjudicator.games.musket_and_pike.state import Position
 
@@ -46,6 +47,8 @@ PATH_STEPS = {
 # Unit actions are checked by a dry run with dice of no game: only a failure every roll shares
 # (a wrong path, a target out of range) refuses a line; the real dice come at resolution.
 DRY_SEED = b"musket-and-pike dry run"
+# An answer not open now is refused with the open one most like it, if this alike.
+ANSWER_CUTOFF = 0.5
 
 
 @dataclass
@@ -69,11 +72,10 @@ def read_mail(
     decision = owed.get(seat)
     legal = tuple(decisions.text(a) for a in sequence.legal_answers(position, seat, rules))
     mail = _Mail(pairs={}, units={}, standing={})
-    reports: dict[int, LineReport] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        reading = read_line(raw, names)
+    said: MailLines[Reading] = read_lines(text, lambda raw: read_line(raw, names))
+    reports = {report.number: report for report in said.receipts}
+    for line in said.read:
+        number, raw, reading = line.number, line.text, line.reading
         reports[number] = _judge(position, seat, decision, legal, mail, number, raw, reading)
     _dry_run(position, seat, mail, reports, check)
     orders = _orders(position, seat, decision, mail, reports)
@@ -93,21 +95,11 @@ def _judge(
     mail: _Mail,
     number: int,
     raw: str,
-    reading: Reading | None,
+    reading: Reading,
 ) -> LineReport:
+    """One read line judged against the decision owed (``mail`` keeps what the lines before it
+    gave); chat, quoted text and unreadable lines have their receipts from ``core.lines``."""
     rejected, accepted = LineStatus.REJECTED, LineStatus.ACCEPTED
-    if reading is None:
-        why = "quoted text" if raw.strip().startswith(">") else "not an order"
-        return _line(number, raw, LineStatus.IGNORED, reason=why)
-    if isinstance(reading, Complaint):
-        return _line(
-            number,
-            raw,
-            rejected,
-            code=reading.code,
-            reason=reading.reason,
-            suggestion=reading.suggestion,
-        )
     if isinstance(reading, StandingLine):
         assert mail.standing is not None
         mail.standing[reading.kind] = reading.value
@@ -137,7 +129,7 @@ def _judge(
                 why = "the order change is past: this activation's unit actions are owed"
             return _line(number, raw, LineStatus.IGNORED, reason=why)
         if reading.text not in legal:
-            near = difflib.get_close_matches(reading.text, list(legal), n=1, cutoff=0.5)
+            near = suggest.closest(reading.text, legal, cutoff=ANSWER_CUTOFF)
             why = f"{reading.text} is not open now; open: {', '.join(legal)}"
             return _line(
                 number,
@@ -145,7 +137,7 @@ def _judge(
                 rejected,
                 code="illegal",
                 reason=why,
-                suggestion=near[0] if near else None,
+                suggestion=near,
             )
         mail.answer, mail.answer_line = reading.text, number
         return _line(number, raw, accepted, canonical=reading.text)

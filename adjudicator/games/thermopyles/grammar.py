@@ -10,11 +10,10 @@ not an option", "Fight well" and "3 cheers for the King" are chat, ignored rathe
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 
-from adjudicator.core import numbers
+from adjudicator.core import lines, suggest
 
 # Every word the parser takes for an order keyword. Single letters only count at the start of an
 # order (or, for F and D, before a number), so a stray "r" in a sentence is not a RETREAT.
@@ -37,7 +36,7 @@ FILLER = {"turn", "game", "round", "order", "orders", "re", "fw", "fwd", "subjec
 RETREAT_WORDS = {"nodraw", "and", "but", "then", "please", "now", "i", "a", "card", "cards", "new"}
 FIGHT_WORDS = {"with", "card", "please", "i", "now", "the", "and", "using", "play"}
 TOKEN = re.compile(r"(\+)\s*(\d+)|(\d+)|([^\W\d_]+)")
-# A misspelt keyword must be this close (difflib ratio) to be suggested: "fihgt" is 0.8, while
+# A misspelt keyword must be this close (``suggest.closest``) to be suggested: "fihgt" is 0.8, while
 # everyday words such as "first" (0.6) stay out of it.
 FUZZY_CUTOFF = 0.75
 
@@ -60,11 +59,10 @@ class Parsed:
 
 
 @dataclass(frozen=True)
-class Complaint:
-    """A line that looks like an order but cannot be read: a code and what we think was meant."""
+class Complaint(lines.Complaint):
+    """A line that looks like an order but cannot be read (codes: unknown-order | malformed), with
+    what we think was meant; ``orders`` makes the suggestion of it, from what is legal now."""
 
-    code: str  # unknown-order | malformed
-    reason: str
     keyword: str | None = None  # the keyword we think was meant, for the suggestion
     numbers: tuple[int, ...] = ()
 
@@ -98,20 +96,10 @@ def _keyword(tokens: list[Token], index: int) -> str | None:
     return None
 
 
-def misspelt(word: str | None) -> str | None:
-    """The keyword a misspelt word most likely meant (FIHGT: fight), or None."""
-    if word is None or len(word) < 4:
-        return None
-    match = difflib.get_close_matches(word, list(KEYWORDS), n=1, cutoff=FUZZY_CUTOFF)
-    return KEYWORDS[match[0]] if match else None
-
-
 def segments(line: str) -> list[Reading] | None:
     """The orders on one line (usually one; "DISCARD 12 FIGHT 17" gives two), a complaint, or
-    None when the line is not an order at all (greetings, thanks, sign-offs)."""
-    long_number = numbers.too_long(line)
-    if long_number is not None:
-        return [Complaint("malformed", long_number)]
+    None when the line is not an order at all (greetings, thanks, sign-offs). The line is neither
+    quoted nor holds an overlong number: ``core.lines`` sets those aside first."""
     tokens = tokenize(line)
     if not tokens:
         return None
@@ -147,10 +135,17 @@ def _prose(keyword: str, rest: list[Token]) -> bool:
 def _not_keyword(tokens: list[Token], has_number: bool) -> list[Reading] | None:
     first = tokens[0]
     numbers = tuple(token.number for token in tokens if token.number is not None)
-    guess = misspelt(first.word)
-    if guess and (has_number or len(tokens) <= 3):
+    # A misspelt keyword (FIHGT: fight) with a number or in a few words is an attempt at it.
+    slip = suggest.order_word(
+        first.word or "",
+        KEYWORDS,
+        cutoff=FUZZY_CUTOFF,
+        takes=lambda _: has_number or len(tokens) <= 3,
+        shortest=4,
+    )
+    if slip is not None:
         reason = f"{first.word!r} is not an order word"
-        return [Complaint("unknown-order", reason, keyword=guess, numbers=numbers)]
+        return [Complaint("unknown-order", reason, keyword=KEYWORDS[slip], numbers=numbers)]
     if first.number is not None:
         if any(token.word is not None and token.word not in SUPPORT_WORDS for token in tokens):
             return None  # "3 cheers for the King", "10-15 is where I go next"
@@ -170,7 +165,8 @@ def _read(keyword: str, rest: list[Token]) -> Reading:
     if keyword == "discard":
         if len(numbers) != 1:
             reason = "DISCARD takes exactly one card value, e.g. DISCARD 12"
-            return Complaint("malformed", reason, "discard", tuple(n.number or 0 for n in numbers))
+            numbers_read = tuple(n.number or 0 for n in numbers)
+            return Complaint("malformed", reason, keyword="discard", numbers=numbers_read)
         return Parsed("discard", value=numbers[0].number)
     return _read_fight(rest, words)
 
@@ -202,14 +198,18 @@ def _read_fight(rest: list[Token], words: list[str | None]) -> Reading:
             values.append(token.number)
     numbers = tuple(values + supports)
     if not values:
-        return Complaint("malformed", "FIGHT needs the value of a card in your hand", "fight")
+        return Complaint(
+            "malformed", "FIGHT needs the value of a card in your hand", keyword="fight"
+        )
     if len(values) > 1:
         reason = "one card per fight: FIGHT takes a single card value"
-        return Complaint("malformed", reason, "fight", numbers)
+        return Complaint("malformed", reason, keyword="fight", numbers=numbers)
     if len(supports) > 1:
-        return Complaint("malformed", "give one support count, e.g. SUPPORT 2", "fight", numbers)
+        return Complaint(
+            "malformed", "give one support count, e.g. SUPPORT 2", keyword="fight", numbers=numbers
+        )
     negated = any(word in NEGATIONS for word in words)
     if not supports and not negated and any(word in SUPPORT_WORDS - {"s"} for word in words):
         reason = "say how many support cards, e.g. SUPPORT 1"
-        return Complaint("malformed", reason, "fight", numbers)
+        return Complaint("malformed", reason, keyword="fight", numbers=numbers)
     return Parsed("fight", value=values[0], support=supports[0] if supports else 0)

@@ -1,8 +1,9 @@
 """The forgiving order parser: a receipt for every line of a mail, and at most one action.
 
-Lines are read by ``grammar``; here they are checked against the position. A mail carries one
-action (the next is decided after the player sees this one's result) and, when the hand is over
-the limit, one DISCARD. Every rejection names what is legal now and, where we can, a fix.
+Lines are read by ``grammar`` (through ``core.lines``, which sets chat and quoted text aside);
+here they are checked against the position. A mail carries one action (the next is decided after
+the player sees this one's result) and, when the hand is over the limit, one DISCARD. Every
+rejection names what is legal now and, where we can, a fix.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.core.lines import Complaint, by_number, read_mail
 from adjudicator.games.thermopyles import grammar
 from adjudicator.games.thermopyles.actions import Action
 from adjudicator.games.thermopyles.rules import (
@@ -105,27 +107,33 @@ def _action(reading: grammar.Parsed, discard: int | None) -> Action:
 
 
 def parse_orders(position: Position, seat: str, text: str) -> OrderReport:
-    lines: list[_Line] = []
-    reports: list[LineReport] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped:
-            continue
-        readings = None if stripped.startswith(">") else grammar.segments(stripped)
-        if readings is None:
-            why = "quoted text" if stripped.startswith(">") else "not an order"
-            reports.append(LineReport(number, raw, LineStatus.IGNORED, reason=why))
-        else:
-            lines.append(_Line(number, raw, readings))
+    mail = read_mail(text, _read)
+    # A line refused before the grammar saw it (an overlong number) is judged with the rest, so
+    # its reason names what is legal now, as every refused line's does.
+    refused = [_Line(n.number, n.text, [_complaint(n.reading)]) for n in mail.refused]
+    lines = sorted(refused + [_Line(n.number, n.text, n.reading) for n in mail.read], key=_place)
+    reports = list(mail.ignored)
     action, discard = _check_lines(position, seat, lines)
     note = None if action is None else _auto_discard_note(position, action.value, discard)
     for line in lines:
         reports.append(_report(position, line, discard, note))
-    reports.sort(key=lambda report: report.number)
+    reports.sort(key=by_number)
     if action is None:
         return OrderReport(tuple(reports), None, (f"one action ({legal_summary(position)})",))
     orders = replace(action, discard=discard).to_json()
     return OrderReport(tuple(reports), orders, () if note is None else (note,))
+
+
+def _read(raw: str) -> list[grammar.Reading] | None:
+    return grammar.segments(raw.strip())
+
+
+def _complaint(complaint: Complaint) -> grammar.Complaint:
+    return grammar.Complaint(complaint.code, complaint.reason)
+
+
+def _place(line: _Line) -> int:
+    return line.number
 
 
 def _fatal(position: Position, seat: str) -> Problem | None:
