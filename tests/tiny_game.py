@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from adjudicator.core import lines, suggest
 from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
@@ -28,6 +29,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.lines import Complaint
 from adjudicator.core.numbers import whole
 from adjudicator.core.refusal import Refusal
 
@@ -44,17 +46,21 @@ class Pile:
     result: str = ""  # "" while it runs, else "won" or "lost"
 
 
-def read_take(line: str, pile: Pile) -> JSON | Refusal | None:
-    """One mail line: a TAKE order, a refused one, or None when it is no order (chat)."""
+def read_take(line: str, pile: Pile) -> int | Complaint | None:
+    """One mail line: the count a TAKE order takes, a complaint, or None when it is no order
+    (chat). Blank, quoted and overlong lines never get here: ``lines.read_mail`` sees to them."""
     words = line.split()
     if not words or words[0].upper() != "TAKE":
+        guess = suggest.closest(words[0].upper(), ("TAKE",), cutoff=0.6) if words else None
+        if guess and len(words) == 2 and words[1].isdigit():  # "TAEK 2": meant as an order
+            return Complaint("unknown-word", f"no order {words[0]}", f"did you mean {guess}?")
         return None
     count = whole(words[1]) if len(words) == 2 else None
     if count is None:
-        return Refusal("write TAKE and a number, e.g. TAKE 2", "bad-take")
+        return Complaint("bad-take", "write TAKE and a number, e.g. TAKE 2")
     if not 1 <= count <= min(MOST, pile.counters):
-        return Refusal(f"you may take 1 to {min(MOST, pile.counters)}", "too-many")
-    return {"take": count}
+        return Complaint("too-many", f"you may take 1 to {min(MOST, pile.counters)}")
+    return count
 
 
 class Countdown(Game[Pile]):
@@ -79,22 +85,17 @@ class Countdown(Game[Pile]):
         return {SEAT: Decision(SEAT, prompt, legal, "TAKE 1")}
 
     def parse_orders(self, state: Pile, seat: str, text: str) -> OrderReport:
-        lines: list[LineReport] = []
-        orders: JSON | None = None
-        for number, raw in enumerate(text.splitlines(), start=1):
-            read = read_take(raw, state) if raw.strip() else None
-            if isinstance(read, Refusal):
-                lines.append(LineReport(number, raw, LineStatus.REJECTED, **_refused(read)))
-            elif read is None:
-                lines.append(LineReport(number, raw, LineStatus.IGNORED, reason="not an order"))
-            elif orders is not None:
-                refused = Refusal("one TAKE a turn", "one-take")
-                lines.append(LineReport(number, raw, LineStatus.REJECTED, **_refused(refused)))
+        mail = lines.read_mail(text, lambda line: read_take(line, state))
+        receipts = mail.receipts
+        for number, line in enumerate(mail.read):
+            if number == 0:  # the first TAKE is the order; a second one is refused
+                canonical = f"TAKE {line.reading}"
+                receipts.append(LineReport(line.number, line.text, LineStatus.ACCEPTED, canonical))
             else:
-                orders = read
-                canonical = f"TAKE {read['take']}" if isinstance(read, dict) else None
-                lines.append(LineReport(number, raw, LineStatus.ACCEPTED, canonical=canonical))
-        return OrderReport(tuple(lines), orders)
+                refused = Complaint("one-take", "one TAKE a turn")
+                receipts.append(refused.receipt(line.number, line.text))
+        orders = {"take": mail.read[0].reading} if mail.read else None
+        return OrderReport(tuple(sorted(receipts, key=lines.by_number)), orders)
 
     def default_orders(self, state: Pile, seat: str) -> JSON:
         return {"take": 1}
@@ -155,10 +156,6 @@ class Countdown(Game[Pile]):
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return "Send TAKE 1, TAKE 2 or TAKE 3. Take the last counter to win."
-
-
-def _refused(refusal: Refusal) -> dict[str, str]:
-    return {"code": refusal.code, "reason": refusal.reason}
 
 
 GAME = Countdown()

@@ -152,8 +152,11 @@ def test_a_new_game_plugs_into_the_registry() -> None:
     try:
         assert registry.get("COUNTDOWN") is TINY and TINY in registry.games().values()
         state = TINY.new_game(TINY.option_defaults(), Chance(SEEDS[0], "tiny", 0))
-        report = TINY.parse_orders(state, "player", "Hello!\nTAKE 2\nTAKE 9")
-        assert [line.status.name for line in report.lines] == ["IGNORED", "ACCEPTED", "REJECTED"]
+        report = TINY.parse_orders(state, "player", "Hello!\n> TAKE 1\nTAKE 2\nTAEK 3\nTAKE 9")
+        statuses = [line.status.name for line in report.lines]
+        assert statuses == ["IGNORED", "IGNORED", "ACCEPTED", "REJECTED", "REJECTED"]
+        assert report.lines[1].reason == "quoted text"
+        assert report.lines[3].suggestion == "did you mean TAKE?"
         assert report.orders == {"take": 2}
     finally:
         registry.withdraw(TINY.key)
