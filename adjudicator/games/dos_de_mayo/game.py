@@ -17,6 +17,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, open_orders, receipts
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
@@ -143,7 +144,7 @@ class DosDeMayo(Game[Position]):
         from adjudicator.games.dos_de_mayo.orders import order_set_from_json
 
         order_set = order_set_from_json(orders)
-        return None if isinstance(order_set, str) else "\n".join(order_set.lines())
+        return None if isinstance(order_set, Refusal) else "\n".join(order_set.lines())
 
     def adjudicate_case(self, data: JSON) -> JSON | None:
         from adjudicator.games.dos_de_mayo.stateless import adjudicate_case

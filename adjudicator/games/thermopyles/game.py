@@ -17,6 +17,7 @@ from adjudicator.core.contract import (
     Outcome,
     Resolution,
 )
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.thermopyles import describe as words
 from adjudicator.games.thermopyles import orders, rules
@@ -104,7 +105,7 @@ class Thermopyles(Game[Position]):
         self, state: Position, orders_by_seat: Mapping[str, JSON], chance: Chance
     ) -> Resolution[Position]:
         action = action_from_json(orders_by_seat.get(SEAT, self.default_orders(state, SEAT)))
-        if isinstance(action, str):
+        if isinstance(action, Refusal):
             raise ValueError(f"thermopyles orders: {action}")
         turn = rules.resolve(state, action, chance)
         outcome = OrderOutcome(SEAT, action.text(), turn.code, turn.detail)
