@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import GAME, adjudicate
 from adjudicator.games.dos_de_mayo.orders import order_set_from_json
 from adjudicator.games.dos_de_mayo.receipts import parse_orders
@@ -31,7 +32,7 @@ Sample = tuple[Position, str, str, bytes]
 def _busiest(state: Position, seat: str) -> str:
     """The legal order set with the most lines, as the player would write it (canonical text)."""
     sets = [order_set_from_json(orders) for orders in GAME.legal_orders(state, seat)]
-    lines = max((s.lines() for s in sets if not isinstance(s, str)), key=len)
+    lines = max((s.lines() for s in sets if not isinstance(s, Refusal)), key=len)
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_dos_de_mayo_properties import FAST, odd_positions, played_positions
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import GAME
 from adjudicator.games.dos_de_mayo.codec import read_position
 from adjudicator.games.dos_de_mayo.open_orders import accepted_alone, entries
@@ -44,7 +45,7 @@ def test_every_option_is_accepted_alone_and_every_legal_order_is_offered(
         # what a group without orders does anyway; the prompt says so).
         for legal_set in GAME.legal_orders(state, seat):
             order_set = order_set_from_json(legal_set)
-            assert not isinstance(order_set, str)
+            assert not isinstance(order_set, Refusal)
             for item in order_set.items():
                 if isinstance(item, Hold | Add) or not accepted_alone(state, seat, item):
                     continue

@@ -8,6 +8,7 @@ import pytest
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus, OrderReport
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import GAME
 from adjudicator.games.dos_de_mayo.checks import CODES
 from adjudicator.games.dos_de_mayo.codec import read_position
@@ -221,7 +222,7 @@ def test_canonical_text_reads_back_to_the_same_orders() -> None:
             from adjudicator.games.dos_de_mayo.orders import order_set_from_json
 
             order_set = order_set_from_json(orders)
-            assert not isinstance(order_set, str)
+            assert not isinstance(order_set, Refusal)
             again = GAME.parse_orders(MIDGAME, seat, "\n".join(order_set.lines()))
             assert again.orders == orders
             assert not again.rejected

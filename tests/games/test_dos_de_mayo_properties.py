@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import GAME
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
@@ -239,7 +240,7 @@ def test_any_order_json_is_checked_again_at_adjudication(
     if state.over:
         return
     shapes = [order_set_from_json(raw) for raw in (france, spain)]
-    if any(isinstance(shape, str) for shape in shapes):  # not an order set at all: refused
+    if any(isinstance(shape, Refusal) for shape in shapes):  # not an order set at all: refused
         with pytest.raises(ValueError, match="2 de Mayo orders"):
             GAME.resolve(state, {"france": france, "spain": spain}, Chance(seed, "j", 1))
         return

@@ -1,8 +1,9 @@
 """The position as JSON: the stored form (``dump``/``load``, strict, with a schema version) and the
 case form (the same keys, most of them optional) used by golden cases and the stateless API.
 
-Reading never raises on bad input: ``read_position`` returns the position or every problem found.
-The format is documented in docs/2demayo-json.md.
+The stored form is the fields of ``Position`` written by the shared codec, with the board's areas
+and stacks by name. Reading the case form never raises on bad input: ``read_position`` returns the
+position or every problem found. The format is documented in docs/2demayo-json.md.
 """
 
 from __future__ import annotations
@@ -12,108 +13,152 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from adjudicator.core import numbers
+from adjudicator.core.codec import Codec, Custom, Form, ShapeError
 from adjudicator.core.contract import OrderOutcome
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.sides import SIDES, Side, as_side
 from adjudicator.games.dos_de_mayo.state import (
     SETUPS,
-    CombatRecord,
     LastTurn,
     MoveRecord,
     Pair,
     PlayRecord,
     Position,
-    RemovedRecord,
     Settings,
 )
 
 SCHEMA = 1
+COUNTS = Pair[int]  # one hint object, so the codec finds its reader at once
 CARD_LISTS = ("played", "discarded", "in_play", "start_choice", "turn_effects")
 
 
-def _pair_json(pair: Pair[Any]) -> dict[str, Any]:
-    return {"france": pair.france, "spain": pair.spain}
+def _count(data: Any) -> int:
+    # Every number of a position counts something: units, turns.
+    if isinstance(data, int) and not isinstance(data, bool) and data >= 0:
+        return data
+    raise ShapeError("expected a count (0 or more)")
+
+
+def _areas_json(units: Pair[tuple[int, ...]]) -> dict[str, Any]:
+    return {
+        area: {"france": units.france[i], "spain": units.spain[i]}
+        for i, area in enumerate(board().areas)
+    }
+
+
+def _areas(data: Any) -> Pair[tuple[int, ...]]:
+    the_board = board()
+    read = CODEC.reader(COUNTS)
+    if not isinstance(data, dict):
+        raise ShapeError("expected an object")
+    if set(data) != set(the_board.areas):
+        raise ShapeError("must list every area, and only areas")
+    counts = []
+    for area in the_board.areas:
+        try:
+            counts.append(read(data[area]))
+        except ShapeError as error:
+            raise error.at(area) from None
+    return Pair(tuple(c.france for c in counts), tuple(c.spain for c in counts))
+
+
+def _stacks_json(stacks: tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(board().stacks, stacks, strict=True))
+
+
+def _stacks(data: Any) -> tuple[int, ...]:
+    the_board = board()
+    if not isinstance(data, dict):
+        raise ShapeError("expected an object")
+    for stack in data:
+        if stack not in the_board.stack_gate:
+            raise ShapeError(f"unknown stack {stack!r}")
+    counts = []
+    for stack in the_board.stacks:
+        try:
+            counts.append(_count(data.get(stack, 0)))
+        except ShapeError as error:
+            raise error.at(stack) from None
+    return tuple(counts)
+
+
+def _side(data: Any) -> Side:
+    side = as_side(data)
+    if side is None:
+        raise ShapeError("expected 'france' or 'spain'")
+    return side
+
+
+CODEC = Codec(
+    forms={
+        Position: Form(
+            keys={"settings": "options", "units": "areas", "stacks": "off_map"},
+            fields={
+                "units": Custom(_areas_json, _areas),
+                "stacks": Custom(_stacks_json, _stacks),
+            },
+        ),
+        LastTurn: Form(defaults=True),
+        MoveRecord: Form(
+            order=("side", "from", "to", "units", "path", "result", "why"),
+            derived={"from": lambda move: move.path[0], "to": lambda move: move.path[-1]},
+            defaults=True,
+        ),
+        PlayRecord: Form(keys={"card": "id"}),
+        OrderOutcome: Form(
+            keys={"seat": "side"}, omit=("public",), fields={"seat": Custom(str, _side)}
+        ),
+    },
+    custom={int: Custom(int, _count)},
+)
 
 
 def last_json(last: LastTurn | None) -> dict[str, Any] | None:
-    if last is None:
-        return None
-    return {
-        "turn": last.turn,
-        "moves": [
-            {
-                "side": move.side,
-                "from": move.path[0],
-                "to": move.path[-1],
-                "units": move.units,
-                "path": list(move.path),
-                "result": move.result,
-                "why": move.why,
-            }
-            for move in last.moves
-        ],
-        "combats": [
-            {"area": c.area, "strength": _pair_json(c.strength), "lost": _pair_json(c.lost)}
-            for c in last.combats
-        ],
-        "removed": [
-            {"area": r.area, "side": r.side, "units": r.units, "why": r.why} for r in last.removed
-        ],
-        "plays": [{"id": p.card, "side": p.side, "args": p.args} for p in last.plays],
-        "orders": [
-            {"side": o.seat, "order": o.order, "code": o.code, "detail": o.detail}
-            for o in last.orders
-        ],
-    }
+    return None if last is None else CODEC.dump(last)
 
 
 def to_json(position: Position) -> dict[str, Any]:
     """The complete position as JSON (the stored form, also a valid case position)."""
-    the_board = board()
-    return {
-        "schema": SCHEMA,
-        "options": position.settings.to_json(),
-        "turn": position.turn,
-        "last_turn": position.last_turn,
-        "status": position.status,
-        "winner": position.winner,
-        "end_reason": position.end_reason,
-        "areas": {
-            area: {"france": position.units.france[i], "spain": position.units.spain[i]}
-            for i, area in enumerate(the_board.areas)
-        },
-        "off_map": dict(zip(the_board.stacks, position.stacks, strict=True)),
-        "set_aside": _pair_json(position.set_aside),
-        "losses": _pair_json(position.losses),
-        "gone": _pair_json(position.gone),
-        "hands": {side: list(position.hands[side]) for side in SIDES},
-        "decks": {side: list(position.decks[side]) for side in SIDES},
-        "played": list(position.played),
-        "discarded": list(position.discarded),
-        "in_play": list(position.in_play),
-        "start_choice": list(position.start_choice),
-        "turn_effects": list(position.turn_effects),
-        "drawn": {side: list(position.drawn[side]) for side in SIDES},
-        "last": last_json(position.last),
-    }
+    return CODEC.dump_stored(position, SCHEMA)
+
+
+def dump(position: Position) -> dict[str, Any]:
+    return to_json(position)
+
+
+def load(data: Any) -> Position:
+    """The position from ``dump``'s JSON; raises ValueError naming the wrong part, or listing
+    every rule the position breaks."""
+    position = CODEC.load_stored(Position, data, SCHEMA, "2 de Mayo state")
+    problems = _unknown_cards(position)
+    if not problems:
+        _check(position, data, problems)
+    if problems:
+        raise ValueError("2 de Mayo state: " + "; ".join(problems))
+    return position
+
+
+def _unknown_cards(position: Position) -> list[str]:
+    known = card_data().by_id
+    places = {key: getattr(position, key) for key in CARD_LISTS}
+    for side in SIDES:
+        for key in ("hands", "decks", "drawn"):
+            places[f"{key}.{side}"] = getattr(position, key)[side]
+    return [
+        f"{where}: unknown card {card_id!r}"
+        for where, cards in places.items()
+        for card_id in cards
+        if card_id not in known
+    ]
 
 
 class _Reader:
-    """Reads one JSON position, collecting every problem instead of stopping at the first."""
+    """Reads one case position, collecting every problem instead of stopping at the first."""
 
-    def __init__(self, data: Mapping[str, Any], strict: bool) -> None:
+    def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
-        self.strict = strict
         self.problems: list[str] = []
-
-    def get(self, key: str, default: Any) -> Any:
-        if key in self.data:
-            return self.data[key]
-        if self.strict:
-            self.problems.append(f"{key} is missing")
-        return default
 
     def count(self, value: Any, where: str) -> int:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -122,9 +167,9 @@ class _Reader:
         return 0
 
     def pair_counts(self, key: str) -> Pair[int] | None:
-        raw = self.get(key, None)
+        raw = self.data.get(key, None)
         if raw is None:
-            return None if not self.strict else Pair(0, 0)
+            return None
         if not isinstance(raw, dict):
             self.problems.append(f"{key} must be an object with france and spain")
             return Pair(0, 0)
@@ -145,7 +190,7 @@ class _Reader:
 
     def side_cards(self, key: str) -> dict[Side, tuple[str, ...]]:
         """The lists given per side (a side left out is absent from the result)."""
-        raw = self.get(key, {})
+        raw = self.data.get(key, {})
         if not isinstance(raw, dict):
             self.problems.append(f"{key} must be an object with france and spain lists")
             return {}
@@ -153,43 +198,35 @@ class _Reader:
         for side in SIDES:
             if side in raw:
                 given[side] = self.cards(raw[side], f"{key}.{side}")
-            elif self.strict:
-                self.problems.append(f"{key}.{side} is missing")
         return given
 
     def settings(self) -> Settings:
-        raw = self.get("options", {})
+        raw = self.data.get("options", {})
         raw = raw if isinstance(raw, dict) else {}
         setup = raw.get("setup", "seed")
         half = raw.get("half_stays", board().rules.half_stays)
-        if setup not in SETUPS:
-            self.problems.append(f"options.setup must be one of {SETUPS}")
-        if half not in HALF_STAYS:
-            self.problems.append(f"options.half_stays must be one of {HALF_STAYS}")
         return Settings(str(setup), str(half))
 
     def units(self) -> Pair[tuple[int, ...]]:
         the_board = board()
-        raw = self.get("areas", {})
+        raw = self.data.get("areas", {})
         raw = raw if isinstance(raw, dict) else {}
         france = [0] * len(the_board.areas)
         spain = [0] * len(the_board.areas)
         for area, entry in raw.items():
             index = the_board.index.get(str(area))
-            if isinstance(entry, list) and len(entry) == 2 and not self.strict:
+            if isinstance(entry, list) and len(entry) == 2:
                 entry = {"france": entry[0], "spain": entry[1]}  # case shorthand [france, spain]
             if index is None or not isinstance(entry, dict):
                 self.problems.append(f"areas: {area!r} is not an area with france/spain counts")
                 continue
             france[index] = self.count(entry.get("france", 0), f"areas.{area}.france")
             spain[index] = self.count(entry.get("spain", 0), f"areas.{area}.spain")
-        if self.strict and len(raw) != len(the_board.areas):
-            self.problems.append("areas must list every area")
         return Pair(tuple(france), tuple(spain))
 
     def stacks(self) -> tuple[int, ...]:
         the_board = board()
-        raw = self.get("off_map", {})
+        raw = self.data.get("off_map", {})
         raw = raw if isinstance(raw, dict) else {}
         for stack in raw:
             if stack not in the_board.stack_gate:
@@ -199,21 +236,19 @@ class _Reader:
         )
 
 
-def read_position(data: Any, strict: bool = False) -> Position | list[str]:
-    """A position from JSON, or every problem with it. ``strict`` is the stored form (every key
-    present); otherwise missing keys take the defaults documented in docs/2demayo-json.md."""
+def read_position(data: Any) -> Position | list[str]:
+    """A case position from JSON, or every problem with it; missing keys take the defaults
+    documented in docs/2demayo-json.md."""
     if not isinstance(data, dict):
         return ["the position must be a JSON object"]
-    reader = _Reader(data, strict)
-    if strict and data.get("schema") != SCHEMA:
-        return [f"schema {data.get('schema')!r}; expected {SCHEMA}"]
+    reader = _Reader(data)
     settings = reader.settings()
-    turn = reader.count(reader.get("turn", 1), "turn")
-    status = reader.get("status", "playing")
-    last_turn = reader.count(reader.get("last_turn", turn - 1 if turn else 0), "last_turn")
-    winner_raw = reader.get("winner", None)
+    turn = reader.count(data.get("turn", 1), "turn")
+    status = data.get("status", "playing")
+    last_turn = reader.count(data.get("last_turn", turn - 1 if turn else 0), "last_turn")
+    winner_raw = data.get("winner", None)
     winner = as_side(winner_raw)
-    end_reason = reader.get("end_reason", None)
+    end_reason = data.get("end_reason", None)
     units = reader.units()
     stacks = reader.stacks()
     zero = Pair(0, 0)
@@ -223,10 +258,10 @@ def read_position(data: Any, strict: bool = False) -> Position | list[str]:
     given_hands = reader.side_cards("hands")
     hands = Pair(given_hands.get("france", ()), given_hands.get("spain", ()))
     decks = reader.side_cards("decks")
-    lists = {key: reader.cards(reader.get(key, []), key) for key in CARD_LISTS}
+    lists = {key: reader.cards(data.get(key, []), key) for key in CARD_LISTS}
     given_drawn = reader.side_cards("drawn")
     drawn = Pair(given_drawn.get("france", ()), given_drawn.get("spain", ()))
-    last = _last(reader.get("last", None), reader.problems)
+    last = _last(data.get("last", None), reader.problems)
     if status not in ("playing", "over"):
         reader.problems.append("status must be playing or over")
     if winner_raw is not None and winner is None:
@@ -288,6 +323,10 @@ def _fill(
 def _check(position: Position, data: Mapping[str, Any], problems: list[str]) -> None:
     the_board = board()
     rules = the_board.rules
+    if position.settings.setup not in SETUPS:
+        problems.append(f"options.setup must be one of {SETUPS}")
+    if position.settings.half_stays not in HALF_STAYS:
+        problems.append(f"options.half_stays must be one of {HALF_STAYS}")
     if not 1 <= position.turn <= rules.turns:
         problems.append(f"turn must be 1..{rules.turns}")
     expected_last = position.turn if position.over else position.turn - 1
@@ -345,64 +384,11 @@ def _check_cards(position: Position, problems: list[str]) -> None:
             problems.append(f"turn_effects: {card_id} is not a drawn on-draw card")
 
 
-def _pair(raw: Any) -> Pair[int]:
-    return Pair(numbers.json_int(raw["france"]), numbers.json_int(raw["spain"]))
-
-
-def _side(raw: Any) -> Side:
-    side = as_side(raw)
-    if side is None:
-        raise ValueError(f"{raw!r} is not a side")
-    return side
-
-
 def _last(raw: Any, problems: list[str]) -> LastTurn | None:
     if raw is None:
         return None
     try:
-        return LastTurn(
-            turn=numbers.json_int(raw["turn"]),
-            moves=tuple(
-                MoveRecord(
-                    _side(m["side"]),
-                    tuple(str(a) for a in m["path"]),
-                    numbers.json_int(m["units"]),
-                    str(m["result"]),
-                    str(m.get("why", "")),
-                )
-                for m in raw.get("moves", [])
-            ),
-            combats=tuple(
-                CombatRecord(str(c["area"]), _pair(c["strength"]), _pair(c["lost"]))
-                for c in raw.get("combats", [])
-            ),
-            removed=tuple(
-                RemovedRecord(
-                    str(r["area"]), _side(r["side"]), numbers.json_int(r["units"]), str(r["why"])
-                )
-                for r in raw.get("removed", [])
-            ),
-            plays=tuple(
-                PlayRecord(str(p["id"]), _side(p["side"]), str(p["args"]))
-                for p in raw.get("plays", [])
-            ),
-            orders=tuple(
-                OrderOutcome(_side(o["side"]), str(o["order"]), str(o["code"]), str(o["detail"]))
-                for o in raw.get("orders", [])
-            ),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        problems.append(f"last is damaged: {error!r}")
+        return CODEC.load(LastTurn, raw)
+    except ShapeError as error:
+        problems.append(f"last is damaged: {error.message}")
         return None
-
-
-def dump(position: Position) -> dict[str, Any]:
-    return to_json(position)
-
-
-def load(data: Any) -> Position:
-    """The position from ``dump``'s JSON; raises ValueError listing every problem."""
-    read = read_position(data, strict=True)
-    if isinstance(read, list):
-        raise ValueError("2 de Mayo state: " + "; ".join(read))
-    return read

@@ -145,7 +145,7 @@ class DosDeMayo(Game[Position]):
         from adjudicator.games.dos_de_mayo.orders import order_set_from_json
 
         order_set = order_set_from_json(orders)
-        return None if isinstance(order_set, str) else "\n".join(order_set.lines())
+        return None if isinstance(order_set, Refusal) else "\n".join(order_set.lines())
 
     def joined_orders(self, orders: JSON, lines: Sequence[str], earlier: str) -> str | None:
         # A set that starts with ADD joins the one on file (the ADD line itself goes).

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core.codec import Codec, Custom, Form, ShapeError
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo.cards import card_data
 
 
@@ -111,86 +113,46 @@ class OrderSet:
         return [item.text() for item in self.items()]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "add": self.add,
-            "take": self.take,
-            "plays": [_play_json(play) for play in self.plays],
-            "aims": {aim.card: aim.area for aim in self.aims},
-            "moves": [_move_json(move) for move in self.moves],
-            "draw": self.draw,
-        }
+        return CODEC.dump(self)  # type: ignore[no-any-return]
 
 
-def _move_json(move: Move) -> dict[str, Any]:
-    return {"path": list(move.path), "units": move.units}
+def _aims(data: Any) -> tuple[Aim, ...]:
+    if not isinstance(data, Mapping) or not all(isinstance(a, str) for a in data.values()):
+        raise ShapeError("expected an object mapping a card id to an area")
+    return tuple(Aim(str(card), area) for card, area in data.items())
 
 
-def _play_json(play: Play) -> dict[str, Any]:
-    return {
-        "card": play.card,
-        "target": play.target,
-        "move": None if play.move is None else _move_json(play.move),
+# The JSON form: aims map a card to its area; a key left out takes its default (no plays, DRAW).
+CODEC = Codec(
+    forms={
+        OrderSet: Form(
+            fields={"aims": Custom(lambda aims: {a.card: a.area for a in aims}, _aims)},
+            defaults=True,
+        ),
+        Play: Form(defaults=True),
+        Move: Form(defaults=True),
     }
+)
 
 
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _move(raw: Any) -> Move | str:
-    if not isinstance(raw, Mapping):
-        return "a move must be an object with path and units"
-    path = raw.get("path")
-    units = raw.get("units")
-    if not isinstance(path, list) or not 2 <= len(path) <= 3:
-        return "a move's path must list two or three areas"
-    for area in path:
-        if not isinstance(area, str):
-            return "a move's path must list areas by their ids"
-    if units is not None and (_count(units) is None or units < 1):
-        return "a move's units must be a positive count or null"
-    return Move(tuple(path), units)
-
-
-def order_set_from_json(data: Any) -> OrderSet | str:
-    """The order set, or a sentence saying what is wrong with the JSON (never raises)."""
+def order_set_from_json(data: Any) -> OrderSet | Refusal:
+    """The order set, or a refusal saying what is wrong with the JSON (never raises)."""
     if not isinstance(data, Mapping):
-        return "the order set must be a JSON object"
+        return Refusal("the order set must be a JSON object", "shape")
+    read = CODEC.read(OrderSet, dict(data))
+    if isinstance(read, Refusal):
+        return read
     known = card_data().by_id
-    if not isinstance(data.get("plays", []), list) or not isinstance(data.get("moves", []), list):
-        return "plays and moves must be lists"
-    take = data.get("take")
-    if take is not None and take not in known:
-        return f"unknown start card {take!r}"
-    plays: list[Play] = []
-    for raw in data.get("plays", []):
-        if not isinstance(raw, Mapping) or raw.get("card") not in known:
-            return f"a play must name a known card: {raw!r}"
-        move = None if raw.get("move") is None else _move(raw["move"])
-        if isinstance(move, str):
-            return move
-        target = raw.get("target")
-        plays.append(Play(str(raw["card"]), None if target is None else str(target), move))
-    aims_raw = data.get("aims", {})
-    if not isinstance(aims_raw, Mapping):
-        return "aims must map a card id to an area"
-    if any(card not in known for card in aims_raw):
-        return "aims must name known cards"
-    aims = tuple(Aim(str(card), str(area)) for card, area in aims_raw.items())
-    moves: list[Move] = []
-    for raw in data.get("moves", []):
-        move = _move(raw)
-        if isinstance(move, str):
-            return move
-        moves.append(move)
-    draw = data.get("draw", True)
-    if not isinstance(draw, bool) or not isinstance(data.get("add", False), bool):
-        return "draw and add must be true or false"
-    return OrderSet(
-        add=bool(data.get("add", False)),
-        take=None if take is None else str(take),
-        plays=tuple(plays),
-        aims=aims,
-        moves=tuple(moves),
-        draw=draw,
-    )
+    if read.take is not None and read.take not in known:
+        return Refusal(f"unknown start card {read.take!r}", "shape")
+    for play in read.plays:
+        if play.card not in known:
+            return Refusal(f"a play must name a known card: {play.card!r}", "shape")
+    if any(aim.card not in known for aim in read.aims):
+        return Refusal("aims must name known cards", "shape")
+    for move in (*(p.move for p in read.plays if p.move), *read.moves):
+        if not 2 <= len(move.path) <= 3:
+            return Refusal("a move's path must list two or three areas", "shape")
+        if move.units is not None and move.units < 1:
+            return Refusal("a move's units must be a positive count or null", "shape")
+    return read

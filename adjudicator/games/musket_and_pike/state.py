@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from adjudicator.core.codec import Codec, Form
+
 Side = Literal["royalist", "parliament"]  # the bundled scenarios' sides; positions use plain str
 Hex = tuple[int, int]  # (column, row), offset coordinates defined in hexes.py
 JSON = Any
@@ -38,10 +40,6 @@ STEPS = (
     "rout_paths",
     "none",
 )
-
-
-class StateError(ValueError):
-    """A stored position that does not read back: missing or wrongly typed fields."""
 
 
 # Where standing instructions live in ``Position.extra``: ``standing.<side>.<kind>``.
@@ -188,14 +186,7 @@ class Roll:
     success: bool | None = None
 
     def to_json(self) -> dict[str, JSON]:
-        return {
-            "purpose": self.purpose,
-            "natural": self.natural,
-            "modifiers": [[why, amount] for why, amount in self.modifiers],
-            "total": self.total,
-            "target": self.target,
-            "success": self.success,
-        }
+        return CODEC.dump(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -211,250 +202,57 @@ class Event:
     data: Mapping[str, JSON] | None = None
 
     def to_json(self) -> dict[str, JSON]:
-        return {
-            "kind": self.kind,
-            "side": self.side,
-            "wing": self.wing,
-            "text": self.text,
-            "rolls": [roll.to_json() for roll in self.rolls],
-            "data": None if self.data is None else dict(self.data),
-        }
+        return CODEC.dump(self)  # type: ignore[no-any-return]
 
 
 # --- JSON -------------------------------------------------------------------------------------
 
-
-def _hex_json(where: Hex | None) -> list[int] | None:
-    return None if where is None else [where[0], where[1]]
-
-
-def unit_json(unit: Unit) -> dict[str, JSON]:
-    return {
-        "id": unit.id,
-        "side": unit.side,
-        "kind": unit.kind,
-        "wing": unit.wing,
-        "hex": _hex_json(unit.hex),
-        "facing": unit.facing,
-        "sp": unit.sp,
-        "morale": unit.morale,
-        "formation": unit.formation,
-        "morale_state": unit.morale_state,
-        "casualties": unit.casualties,
-        "fired": unit.fired,
-        "salvo": unit.salvo,
+# The stored form is the fields as they are, in the order positions have always been written.
+CODEC = Codec(
+    forms={
+        Position: Form(
+            order=(
+                "scenario",
+                "turn",
+                "last_turn",
+                "phase",
+                "sides",
+                "step",
+                "active",
+                "current",
+                "interrupted",
+                "initiative",
+                "senior",
+                "passes",
+                "helping_ac",
+                "units",
+                "leaders",
+                "wings",
+                "lost_sp",
+                "break_levels",
+                "secret_orders",
+                "winner",
+                "end_reason",
+                "combats",
+                "retreats",
+                "extra",
+            )
+        )
     }
+)
 
 
-def leader_json(leader: Leader) -> dict[str, JSON]:
-    return {
-        "id": leader.id,
-        "side": leader.side,
-        "role": leader.role,
-        "wing": leader.wing,
-        "rating": leader.rating,
-        "hex": _hex_json(leader.hex),
-        "finished": leader.finished,
-        "lost_this_turn": leader.lost_this_turn,
-    }
-
-
-def wing_json(wing: Wing) -> dict[str, JSON]:
-    return {
-        "id": wing.id,
-        "side": wing.side,
-        "order": wing.order,
-        "finished": wing.finished,
-        "bypassed": wing.bypassed,
-        "activations": wing.activations,
-        "preempt_failed": wing.preempt_failed,
-    }
+def _from_schema_1(data: dict[str, JSON]) -> dict[str, JSON]:
+    # Before close combats could wait for a retreat path: none were waiting.
+    return {**data, "schema": SCHEMA, "combats": [], "retreats": []}
 
 
 def dump(position: Position) -> dict[str, JSON]:
     """The complete position as JSON; ``load(dump(p)) == p`` for every position."""
-    return {
-        "schema": SCHEMA,
-        "scenario": position.scenario,
-        "turn": position.turn,
-        "last_turn": position.last_turn,
-        "phase": position.phase,
-        "sides": list(position.sides),
-        "step": position.step,
-        "active": position.active,
-        "current": position.current,
-        "interrupted": position.interrupted,
-        "initiative": position.initiative,
-        "senior": position.senior,
-        "passes": position.passes,
-        "helping_ac": position.helping_ac,
-        "units": [unit_json(u) for u in position.units],
-        "leaders": [leader_json(x) for x in position.leaders],
-        "wings": [wing_json(w) for w in position.wings],
-        "lost_sp": [[side, n] for side, n in position.lost_sp],
-        "break_levels": [[side, n] for side, n in position.break_levels],
-        "secret_orders": [
-            [side, [[wing, order] for wing, order in orders]]
-            for side, orders in position.secret_orders
-        ],
-        "winner": position.winner,
-        "end_reason": position.end_reason,
-        "combats": [[target, list(attackers)] for target, attackers in position.combats],
-        "retreats": [[unit, hexes] for unit, hexes in position.retreats],
-        "extra": [[key, value] for key, value in position.extra],
-    }
-
-
-def _get(data: Mapping[str, JSON], key: str, kind: type | tuple[type, ...]) -> JSON:
-    if key not in data:
-        raise StateError(f"missing field {key!r}")
-    value = data[key]
-    # bool is an int in Python; a stored count must not be a boolean and vice versa.
-    if isinstance(value, bool) and kind is int:
-        raise StateError(f"field {key!r} must be an integer")
-    if not isinstance(value, kind):
-        raise StateError(f"field {key!r} has the wrong type ({type(value).__name__})")
-    return value
-
-
-def _opt_str(data: Mapping[str, JSON], key: str) -> str | None:
-    value = _get(data, key, (str, type(None)))
-    return None if value is None else str(value)
-
-
-def _hex(data: Mapping[str, JSON], key: str) -> Hex | None:
-    value = _get(data, key, (list, type(None)))
-    if value is None:
-        return None
-    if len(value) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
-        raise StateError(f"field {key!r} must be [column, row]")
-    return (int(value[0]), int(value[1]))
-
-
-def _mapping(value: JSON, what: str) -> Mapping[str, JSON]:
-    if not isinstance(value, dict):
-        raise StateError(f"{what} must be an object")
-    return value
-
-
-def load_unit(data: JSON) -> Unit:
-    d = _mapping(data, "a unit")
-    return Unit(
-        id=_get(d, "id", str),
-        side=_get(d, "side", str),
-        kind=_get(d, "kind", str),
-        wing=_get(d, "wing", str),
-        hex=_hex(d, "hex"),
-        facing=_get(d, "facing", int),
-        sp=_get(d, "sp", int),
-        morale=_get(d, "morale", int),
-        formation=_get(d, "formation", str),
-        morale_state=_get(d, "morale_state", str),
-        casualties=_get(d, "casualties", int),
-        fired=_get(d, "fired", bool),
-        salvo=_get(d, "salvo", bool),
-    )
-
-
-def load_leader(data: JSON) -> Leader:
-    d = _mapping(data, "a leader")
-    return Leader(
-        id=_get(d, "id", str),
-        side=_get(d, "side", str),
-        role=_get(d, "role", str),
-        wing=_opt_str(d, "wing"),
-        rating=_get(d, "rating", int),
-        hex=_hex(d, "hex"),
-        finished=_get(d, "finished", bool),
-        lost_this_turn=_get(d, "lost_this_turn", bool),
-    )
-
-
-def load_wing(data: JSON) -> Wing:
-    d = _mapping(data, "a wing")
-    return Wing(
-        id=_get(d, "id", str),
-        side=_get(d, "side", str),
-        order=_get(d, "order", str),
-        finished=_get(d, "finished", bool),
-        bypassed=_get(d, "bypassed", bool),
-        activations=_get(d, "activations", int),
-        preempt_failed=_get(d, "preempt_failed", bool),
-    )
-
-
-def _pairs(value: JSON, what: str) -> tuple[tuple[str, int], ...]:
-    if not isinstance(value, list):
-        raise StateError(f"{what} must be a list")
-    out: list[tuple[str, int]] = []
-    for item in value:
-        ok = isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-        if not ok or not isinstance(item[1], int) or isinstance(item[1], bool):
-            raise StateError(f"{what} entries must be [name, integer]")
-        out.append((item[0], item[1]))
-    return tuple(out)
-
-
-def _str_pairs(value: JSON, what: str) -> tuple[tuple[str, str], ...]:
-    if not isinstance(value, list):
-        raise StateError(f"{what} must be a list")
-    out: list[tuple[str, str]] = []
-    for item in value:
-        ok = isinstance(item, list) and len(item) == 2
-        if not ok or not all(isinstance(x, str) for x in item):
-            raise StateError(f"{what} entries must be [text, text]")
-        out.append((item[0], item[1]))
-    return tuple(out)
-
-
-def _combats(value: list[JSON]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    out: list[tuple[str, tuple[str, ...]]] = []
-    for item in value:
-        ok = isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-        if not ok or not isinstance(item[1], list) or not all(isinstance(a, str) for a in item[1]):
-            raise StateError("combats entries must be [defender, [attacker, ...]]")
-        out.append((item[0], tuple(item[1])))
-    return tuple(out)
+    return CODEC.dump_stored(position, SCHEMA)
 
 
 def load(data: JSON) -> Position:
-    """The position stored by ``dump``; raises StateError when the JSON is not one."""
-    d = _mapping(data, "a position")
-    schema = d.get("schema")
-    if schema not in (1, SCHEMA):
-        raise StateError(f"unknown schema {schema!r}")
-    secret_raw = _get(d, "secret_orders", list)
-    secret: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-    for item in secret_raw:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
-            raise StateError("secret_orders entries must be [side, [[wing, order], ...]]")
-        secret.append((item[0], _str_pairs(item[1], "secret orders")))
-    sides = _get(d, "sides", list)
-    if not all(isinstance(s, str) for s in sides):
-        raise StateError("sides must be names")
-    return Position(
-        scenario=_get(d, "scenario", str),
-        turn=_get(d, "turn", int),
-        last_turn=_get(d, "last_turn", int),
-        phase=_get(d, "phase", str),
-        units=tuple(load_unit(u) for u in _get(d, "units", list)),
-        leaders=tuple(load_leader(x) for x in _get(d, "leaders", list)),
-        wings=tuple(load_wing(w) for w in _get(d, "wings", list)),
-        lost_sp=_pairs(_get(d, "lost_sp", list), "lost_sp"),
-        break_levels=_pairs(_get(d, "break_levels", list), "break_levels"),
-        sides=tuple(sides),
-        step=_get(d, "step", str),
-        active=_opt_str(d, "active"),
-        current=_opt_str(d, "current"),
-        interrupted=_opt_str(d, "interrupted"),
-        initiative=_opt_str(d, "initiative"),
-        senior=_opt_str(d, "senior"),
-        passes=_get(d, "passes", int),
-        helping_ac=_opt_str(d, "helping_ac"),
-        secret_orders=tuple(secret),
-        winner=_opt_str(d, "winner"),
-        end_reason=_opt_str(d, "end_reason"),
-        combats=() if schema == 1 else _combats(_get(d, "combats", list)),
-        retreats=() if schema == 1 else _pairs(_get(d, "retreats", list), "retreats"),
-        extra=_str_pairs(_get(d, "extra", list), "extra"),
-    )
+    """The position stored by ``dump``; raises ShapeError (a ValueError) naming the first wrong
+    part when the JSON is not one."""
+    return CODEC.load_stored(Position, data, SCHEMA, "Musket & Pike state", {1: _from_schema_1})

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from adjudicator.core.codec import Codec, Form
+from adjudicator.core.refusal import Refusal
+
 Kind = Literal["fight", "retreat"]
 
 
@@ -42,30 +45,19 @@ class Action:
         return f"DISCARD {self.discard}\n{self.action_text()}"
 
 
-def _count(value: Any) -> int | None:
-    # JSON gives ints; bool is an int subclass and never a card value.
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
+# The JSON form: the kind under "action"; a key its kind has no use for is left out after reading.
+CODEC = Codec(forms={Action: Form(keys={"kind": "action"}, defaults=True)})
 
 
-def action_from_json(data: Any) -> Action | str:
-    """The action, or a sentence saying what is wrong with the JSON (never raises)."""
+def action_from_json(data: Any) -> Action | Refusal:
+    """The action, or a refusal saying what is wrong with the JSON (never raises)."""
     if not isinstance(data, dict):
-        return "the order set must be a JSON object"
-    discard = data.get("discard")
-    if discard is not None and _count(discard) is None:
-        return "discard must be a card value or null"
-    kind = data.get("action")
-    if kind == "retreat":
-        draw = data.get("draw", True)
-        if not isinstance(draw, bool):
-            return "draw must be true or false"
-        return Action("retreat", draw=draw, discard=discard)
-    if kind == "fight":
-        value = _count(data.get("value"))
-        support = _count(data.get("support", 0))
-        if value is None or support is None or support < 0:
-            return "a fight needs a card value and a support count of 0 or more"
-        return Action("fight", value=value, support=support, discard=discard)
-    return f"unknown action {kind!r}; expected 'fight' or 'retreat'"
+        return Refusal("the order set must be a JSON object", "shape")
+    read = CODEC.read(Action, data)
+    if isinstance(read, Refusal):
+        return read
+    if read.kind == "retreat":
+        return Action("retreat", draw=read.draw, discard=read.discard)
+    if read.value is None or read.support < 0:
+        return Refusal("a fight needs a card value and a support count of 0 or more", "shape")
+    return Action("fight", value=read.value, support=read.support, discard=read.discard)

@@ -108,7 +108,7 @@ class Thermopyles(Game[Position]):
         self, state: Position, orders_by_seat: Mapping[str, JSON], chance: Chance
     ) -> Resolution[Position]:
         action = action_from_json(orders_by_seat.get(SEAT, self.default_orders(state, SEAT)))
-        if isinstance(action, str):
+        if isinstance(action, Refusal):
             raise ValueError(f"thermopyles orders: {action}")
         turn = rules.resolve(state, action, chance)
         outcome = OrderOutcome(SEAT, action.text(), turn.code, turn.detail)

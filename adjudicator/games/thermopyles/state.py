@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from adjudicator.core.codec import Codec, Custom, Form, ShapeError
 from adjudicator.games.thermopyles.cards import CardData, PersianCard, card_data
 
 SCHEMA = 1
@@ -23,7 +24,7 @@ class Settings:
     hand_limit: int
 
     def to_json(self) -> dict[str, str]:
-        return {"win_when": self.win_when, "hand_limit": str(self.hand_limit)}
+        return CODEC.dump(self)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -60,69 +61,31 @@ class Position:
         return None if self.far is None else (data or card_data()).persian(self.far)
 
 
-def dump(position: Position) -> dict[str, Any]:
-    return {
-        "schema": SCHEMA,
-        "options": position.settings.to_json(),
-        "spartan_deck": list(position.spartan_deck),
-        "hand": list(position.hand),
-        "spartan_discard": list(position.spartan_discard),
-        "persian_deck": list(position.persian_deck),
-        "near": position.near,
-        "far": position.far,
-        "graveyard": list(position.graveyard),
-        "persian_discard": list(position.persian_discard),
-        "marker": position.marker,
-        "supports": position.supports,
-        "turn": position.turn,
-        "status": position.status,
-        "end_reason": position.end_reason,
+def _hand_limit(data: Any) -> int:
+    # Written as text (the options' own form); a stored whole number reads too.
+    if isinstance(data, str) and data.isdigit():
+        return int(data)
+    if isinstance(data, int) and not isinstance(data, bool):
+        return data
+    raise ShapeError("expected a whole number as text")
+
+
+CODEC = Codec(
+    forms={
+        Position: Form(keys={"settings": "options"}),
+        Settings: Form(fields={"hand_limit": Custom(str, _hand_limit)}),
     }
+)
 
 
-def _ints(data: dict[str, Any], key: str) -> tuple[int, ...]:
-    values = data[key]
-    if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
-        raise ValueError(f"thermopyles state: {key} must be a list of integers")
-    return tuple(values)
-
-
-def _ids(data: dict[str, Any], key: str) -> tuple[str, ...]:
-    values = data[key]
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise ValueError(f"thermopyles state: {key} must be a list of card ids")
-    return tuple(values)
+def dump(position: Position) -> dict[str, Any]:
+    return CODEC.dump_stored(position, SCHEMA)
 
 
 def load(data: Any) -> Position:
     """The position from ``dump``'s JSON; raises ValueError on a foreign or damaged record."""
-    if not isinstance(data, dict):
-        raise ValueError("thermopyles state must be a JSON object")
-    if data.get("schema") != SCHEMA:
-        raise ValueError(f"thermopyles state schema {data.get('schema')!r}; expected {SCHEMA}")
-    try:
-        options = data["options"]
-        status = data["status"]
-        if status not in ("playing", "won", "lost"):
-            raise ValueError(f"thermopyles state: unknown status {status!r}")
-        position = Position(
-            settings=Settings(str(options["win_when"]), int(options["hand_limit"])),
-            spartan_deck=_ints(data, "spartan_deck"),
-            hand=tuple(sorted(_ints(data, "hand"))),
-            spartan_discard=_ints(data, "spartan_discard"),
-            persian_deck=_ids(data, "persian_deck"),
-            near=data["near"],
-            far=data["far"],
-            graveyard=_ids(data, "graveyard"),
-            persian_discard=_ids(data, "persian_discard"),
-            marker=int(data["marker"]),
-            supports=int(data["supports"]),
-            turn=int(data["turn"]),
-            status=status,
-            end_reason=data["end_reason"],
-        )
-    except (KeyError, TypeError) as error:
-        raise ValueError(f"thermopyles state is missing or mistyped: {error}") from error
+    position = CODEC.load_stored(Position, data, SCHEMA, "thermopyles state")
+    position = replace(position, hand=tuple(sorted(position.hand)))
     _check_cards(position)
     return position
 

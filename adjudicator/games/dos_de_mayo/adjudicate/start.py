@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core import words
+from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.checks import check_items
@@ -25,7 +26,7 @@ def read_orders(work: Work, orders: Mapping[str, Any]) -> None:
             work.orders[side] = default_set(before, side)
             continue
         parsed = order_set_from_json(raw)
-        if isinstance(parsed, str):
+        if isinstance(parsed, Refusal):
             raise ValueError(f"2 de Mayo orders for {side}: {parsed}")
         items = parsed.items()
         verdicts, accepted = check_items(before, side, items)
