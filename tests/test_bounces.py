@@ -129,7 +129,7 @@ def test_delivery_reports_are_read(
 )
 def test_other_mail_is_no_delivery_report(name: str, why: str) -> None:
     found = bounces.read_report((FIXTURES / name).read_bytes())
-    assert isinstance(found, str) and why in found
+    assert isinstance(found, Refusal) and why in found.reason
 
 
 def test_a_read_receipt_is_no_delivery_report() -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from adjudicator.core.registry import games
 
 # Dumps from random play-outs of every game (and a Musket & Pike close combat paused for a retreat
