@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from adjudicator.core import lines, suggest
 from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
+from adjudicator.core.codec import Codec
 from adjudicator.core.contract import (
     JSON,
     Decision,
@@ -34,6 +35,7 @@ from adjudicator.core.numbers import whole
 from adjudicator.core.refusal import Refusal
 
 SEAT = "player"
+CODEC = Codec()  # a Pile is stored as its fields
 MOST = 3  # the most counters one TAKE may take
 
 
@@ -135,12 +137,10 @@ class Countdown(Game[Pile]):
         return replace(state)  # nothing is hidden
 
     def dump(self, state: Pile) -> JSON:
-        return {"counters": state.counters, "turn": state.turn, "result": state.result}
+        return CODEC.dump(state)
 
     def load(self, data: JSON) -> Pile:
-        if not isinstance(data, dict):
-            raise ValueError("a pile is an object")
-        return Pile(int(data["counters"]), int(data["turn"]), str(data["result"]))
+        return CODEC.load(Pile, data)  # a ShapeError (a ValueError) names what is wrong
 
     def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
         counters = int(view["counters"]) if isinstance(view, dict) else 0
