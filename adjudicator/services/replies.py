@@ -46,17 +46,12 @@ def receipt(
 
     ``filing`` says which turn they count for and whether they replaced or joined a set on file."""
     filed = orders.files(play.rules_for(game), report)
-    mail_seat(
-        reply.session,
-        reply.runtime,
+    _to_seat(
+        reply,
         game,
         seat,
-        key=reply.key,
-        kind="receipt",
-        template="receipt",
-        what=receipt_subject(report, filed),
-        replying_to=reply.mail.message_id,
-        extra={
+        ("receipt", "receipt", receipt_subject(report, filed)),
+        {
             **receipt_lines(report, filed),
             **command_context(reply.session, reply.runtime, game, seat, reading, sections),
             "filing": {
@@ -67,6 +62,26 @@ def receipt(
                 **(filing or {}),
             },
         },
+    )
+
+
+def _to_seat(
+    reply: Reply, game: Game, seat: Seat, letter: tuple[str, str, str], extra: dict[str, Any]
+) -> None:
+    """The answer to ``reply``'s mail from a seat's player, in the game's thread: ``letter`` is
+    the mail's kind, its template and what its subject says (see ``subjects``)."""
+    kind, template, what = letter
+    mail_seat(
+        reply.session,
+        reply.runtime,
+        game,
+        seat,
+        key=reply.key,
+        kind=kind,
+        template=template,
+        what=what,
+        replying_to=reply.mail.message_id,
+        extra=extra,
     )
 
 
@@ -95,18 +110,8 @@ def game_over(
     seat: Seat,
     sections: commands.Sections | None = None,
 ) -> None:
-    mail_seat(
-        reply.session,
-        reply.runtime,
-        game,
-        seat,
-        key=reply.key,
-        kind="game-over",
-        template="game_over",
-        what="over",
-        replying_to=reply.mail.message_id,
-        extra={"sections": sections.json() if sections else None},
-    )
+    sections_json = sections.json() if sections else None
+    _to_seat(reply, game, seat, ("game-over", "game_over", "over"), {"sections": sections_json})
 
 
 def answer_sender(
@@ -213,15 +218,7 @@ def invitation_status(
     else:
         verb = "joins" if len(waiting) == 1 else "join"
         message = f"you have joined; the game starts when {listed(waiting)} {verb} too."
-    mail_seat(
-        reply.session,
-        reply.runtime,
-        game,
-        seat,
-        key=reply.key,
-        kind="invitation",
-        template="notice",
-        what="joined" if seat.joined_at else "invited",
-        extra={"message": message, "sections": sections.json() if sections else None},
-        replying_to=reply.mail.message_id,
+    letter = ("invitation", "notice", "joined" if seat.joined_at else "invited")
+    _to_seat(
+        reply, game, seat, letter, {"message": message, "sections": sections and sections.json()}
     )
