@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.core.contract import LineReport
-from adjudicator.models import Game, Seat, Submission
+from adjudicator.models import Game, Seat
 from adjudicator.services import commands, play, preferences
+from adjudicator.services.on_file import orders_on_file
 from adjudicator.services.runtime import Runtime
 
 
@@ -82,46 +82,6 @@ def who_sent(session: Session, game: Game) -> str:
     if waiting:
         parts.append("still waiting for " + ", ".join(waiting))
     return "; " + "; ".join(parts)
-
-
-def orders_on_file(session: Session, game: Game, seat: str, turn_number: int) -> dict[str, Any]:
-    """What the seat has sent for a turn: the last set, whether it was accepted, and the set
-    that counts when the last one was refused."""
-    sets = session.scalars(
-        select(Submission)
-        .where(
-            Submission.game_id == game.id,
-            Submission.seat == seat,
-            Submission.turn_number == turn_number,
-            Submission.wait.is_(False),
-        )
-        .order_by(Submission.id.desc())
-    ).all()
-    counting = next((row for row in sets if row.accepted), None)
-    last = sets[0] if sets else None
-    if last is None:
-        summary = f"no orders on file for turn {turn_number}; the defaults apply if none come"
-    elif last.accepted:
-        summary = f"your orders for turn {turn_number} are on file and count (below)"
-    elif counting is not None:
-        summary = (
-            f"your last orders for turn {turn_number} were refused; the earlier set below counts"
-        )
-    else:
-        summary = f"your orders for turn {turn_number} were refused: nothing counts yet"
-    return {
-        "turn": turn_number,
-        "summary": summary,
-        "last": _order_lines(last) if last is not None else [],
-        "accepted": bool(last and last.accepted),
-        "counting": _order_lines(counting) if counting and counting is not last else [],
-    }
-
-
-def _order_lines(submission: Submission) -> list[str]:
-    """The lines of a stored set the game read as orders: greetings and the like left out."""
-    read = [line["text"] for line in submission.report if line.get("status") != "ignored"]
-    return read or submission.text.splitlines()
 
 
 def away(game: Game, now: datetime) -> list[dict[str, str]]:

@@ -1,11 +1,12 @@
-"""The orders on file for a turn: the set that counts per seat, its text, and whether every seat
-that owes orders has sent them (which may end the turn before its deadline)."""
+"""The orders on file for a turn: the set that counts per seat, its text, what a seat has sent
+(for ORDERS), and whether every seat that owes orders has sent them (which may end the turn
+before its deadline)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Game, Submission
@@ -41,12 +42,7 @@ def orders_text_on_file(session: Session, game: Game, seat: str, turn_number: in
     """The text of the seat's accepted order set for the turn, the one that counts now."""
     return session.scalars(
         select(Submission.text)
-        .where(
-            Submission.game_id == game.id,
-            Submission.seat == seat,
-            Submission.turn_number == turn_number,
-            Submission.accepted.is_(True),
-        )
+        .where(*_sets_of(game, seat, turn_number), Submission.accepted.is_(True))
         .order_by(Submission.id.desc())
         .limit(1)
     ).first()
@@ -67,3 +63,47 @@ def everyone_submitted(session: Session, game: Game) -> bool:
     if waiting is not None:
         return False
     return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1, whole=True))
+
+
+def orders_on_file(session: Session, game: Game, seat: str, turn_number: int) -> dict[str, Any]:
+    """What the seat has sent for a turn: the last set, whether it was accepted, and the set
+    that counts when the last one was refused."""
+    sets = session.scalars(
+        select(Submission)
+        .where(*_sets_of(game, seat, turn_number), Submission.wait.is_(False))
+        .order_by(Submission.id.desc())
+    ).all()
+    counting = next((row for row in sets if row.accepted), None)
+    last = sets[0] if sets else None
+    if last is None:
+        summary = f"no orders on file for turn {turn_number}; the defaults apply if none come"
+    elif last.accepted:
+        summary = f"your orders for turn {turn_number} are on file and count (below)"
+    elif counting is not None:
+        summary = (
+            f"your last orders for turn {turn_number} were refused; the earlier set below counts"
+        )
+    else:
+        summary = f"your orders for turn {turn_number} were refused: nothing counts yet"
+    return {
+        "turn": turn_number,
+        "summary": summary,
+        "last": _order_lines(last) if last is not None else [],
+        "accepted": bool(last and last.accepted),
+        "counting": _order_lines(counting) if counting and counting is not last else [],
+    }
+
+
+def _order_lines(submission: Submission) -> list[str]:
+    """The lines of a stored set the game read as orders: greetings and the like left out."""
+    read = [line["text"] for line in submission.report if line.get("status") != "ignored"]
+    return read or submission.text.splitlines()
+
+
+def _sets_of(game: Game, seat: str, turn_number: int) -> tuple[ColumnElement[bool], ...]:
+    """The conditions naming what a seat sent for a turn."""
+    return (
+        Submission.game_id == game.id,
+        Submission.seat == seat,
+        Submission.turn_number == turn_number,
+    )
