@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adjudicator.core.registry import games
+
+from adjudicator.games.registry import games
 
 # Dumps from random play-outs of every game (and a Musket & Pike close combat paused for a retreat
 # path, and one with secret set-up orders), written before the games shared one codec.
