@@ -11,8 +11,8 @@ from adjudicator.core.contract import Game
 
 
 def _games() -> dict[str, Game[Any]]:
-    # Imported on first use, so a process that plays one game (or none, like `pbem mail parse`)
-    # does not load the others' rules and data.
+    # Imported on first use, so a process that asks for no game (`pbem mail parse`) loads no
+    # game's rules or data.
     from adjudicator.games.dos_de_mayo import GAME as DOS_DE_MAYO
     from adjudicator.games.musket_and_pike.game import MusketAndPike
     from adjudicator.games.thermopyles import GAME as THERMOPYLES
