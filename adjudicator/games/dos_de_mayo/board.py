@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from adjudicator.core.datafile import DataError, Problem, Reader
 from adjudicator.games.dos_de_mayo.sides import SIDES, Side, as_side
 
 # The closed set of board problem codes.
@@ -34,21 +35,11 @@ BOARD_CODES = (
 HALF_STAYS = ("floor", "ceil")
 
 
-@dataclass(frozen=True)
-class BoardProblem:
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"[{self.code}] {self.message}"
-
-
-class BoardError(ValueError):
+class BoardError(DataError):
     """The board file is unusable; ``problems`` lists every problem found."""
 
-    def __init__(self, problems: list[BoardProblem]) -> None:
-        super().__init__("2 de Mayo board.toml: " + "; ".join(str(p) for p in problems))
-        self.problems = problems
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("2 de Mayo board.toml", problems)
 
 
 @dataclass(frozen=True)
@@ -97,52 +88,34 @@ class Board:
         return f"{area} ({name})" if name else area
 
 
-def _int(table: Mapping[str, Any], key: str, where: str, problems: list[BoardProblem]) -> int:
-    value = table.get(key)
-    if value is None:
-        problems.append(BoardProblem("missing-key", f"{where}.{key} is missing"))
-        return 0
-    # bool is an int subclass; a count is never true/false.
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        problems.append(BoardProblem("bad-number", f"{where}.{key} must be a count, not {value!r}"))
-        return 0
-    return value
-
-
-def _areas(raw: Mapping[str, Any], problems: list[BoardProblem]) -> dict[str, tuple[str, ...]]:
+def _areas(raw: Mapping[str, Any], read: Reader) -> dict[str, tuple[str, ...]]:
     table = raw.get("areas")
     if not isinstance(table, dict) or not table:
-        problems.append(BoardProblem("missing-key", "[areas] is missing or empty"))
+        read.problem("missing-key", "[areas] is missing or empty")
         return {}
     links: dict[str, tuple[str, ...]] = {}
     for area, entry in table.items():
         neighbours = entry.get("neighbours") if isinstance(entry, dict) else None
         if not isinstance(neighbours, list) or not all(isinstance(n, str) for n in neighbours):
-            problems.append(BoardProblem("missing-key", f"area {area}: neighbours missing"))
+            read.problem("missing-key", f"area {area}: neighbours missing")
             neighbours = []
         links[area] = tuple(neighbours)
     for area, neighbours in links.items():
         seen: set[str] = set()
         for neighbour in neighbours:
             if neighbour == area:
-                problems.append(BoardProblem("self-loop", f"area {area} lists itself"))
+                read.problem("self-loop", f"area {area} lists itself")
             elif neighbour not in links:
-                problems.append(
-                    BoardProblem("unknown-area", f"area {area} lists unknown area {neighbour}")
-                )
+                read.problem("unknown-area", f"area {area} lists unknown area {neighbour}")
             elif area not in links[neighbour]:
-                problems.append(
-                    BoardProblem("one-way", f"{area} lists {neighbour} but {neighbour} not {area}")
-                )
+                read.problem("one-way", f"{area} lists {neighbour} but {neighbour} not {area}")
             if neighbour in seen:
-                problems.append(
-                    BoardProblem("duplicate-neighbour", f"area {area} lists {neighbour} twice")
-                )
+                read.problem("duplicate-neighbour", f"area {area} lists {neighbour} twice")
             seen.add(neighbour)
     return links
 
 
-def _connected(links: Mapping[str, tuple[str, ...]], problems: list[BoardProblem]) -> None:
+def _connected(links: Mapping[str, tuple[str, ...]], read: Reader) -> None:
     if not links:
         return
     start = next(iter(links))
@@ -155,17 +128,17 @@ def _connected(links: Mapping[str, tuple[str, ...]], problems: list[BoardProblem
                 frontier.append(neighbour)
     cut = sorted(set(links) - reached, key=_order)
     if cut:
-        problems.append(BoardProblem("disconnected", f"areas {', '.join(cut)} are unreachable"))
+        read.problem("disconnected", f"areas {', '.join(cut)} are unreachable")
 
 
 def _order(area: str) -> tuple[int, str]:
     return (int(area), "") if area.isdigit() else (10**6, area)
 
 
-def _rules(raw: Mapping[str, Any], problems: list[BoardProblem]) -> Rules:
+def _rules(raw: Mapping[str, Any], read: Reader) -> Rules:
     table = raw.get("rules", {})
     numbers = {
-        key: _int(table, key, "rules", problems)
+        key: read.count(table, key, "rules")
         for key in (
             "turns",
             "draws_from_turn",
@@ -177,14 +150,14 @@ def _rules(raw: Mapping[str, Any], problems: list[BoardProblem]) -> Rules:
     }
     tie = as_side(table.get("initiative_on_tie"))
     if tie is None:
-        problems.append(BoardProblem("bad-choice", "rules.initiative_on_tie must be a side"))
+        read.problem("bad-choice", "rules.initiative_on_tie must be a side")
         tie = "spain"
     half = table.get("half_stays")
     if half not in HALF_STAYS:
-        problems.append(BoardProblem("bad-choice", f"rules.half_stays must be one of {HALF_STAYS}"))
+        read.problem("bad-choice", f"rules.half_stays must be one of {HALF_STAYS}")
         half = "floor"
     if numbers["turns"] < 1 or numbers["france_loss_limit"] < 1:
-        problems.append(BoardProblem("bad-number", "rules.turns and the loss limit must be >= 1"))
+        read.problem("bad-number", "rules.turns and the loss limit must be >= 1")
     return Rules(initiative_on_tie=tie, half_stays=str(half), **numbers)
 
 
@@ -194,7 +167,7 @@ def _setup(
     links: Mapping[str, tuple[str, ...]],
     stacks: Mapping[str, str],
     totals: Mapping[Side, int],
-    problems: list[BoardProblem],
+    read: Reader,
 ) -> Setup:
     where = f"setups.{name}"
     units: dict[Side, dict[str, int]] = {}
@@ -203,61 +176,59 @@ def _setup(
         units[side] = {}
         for area in placed:
             if area not in links:
-                problems.append(BoardProblem("setup-unknown-area", f"{where}.{side}: area {area}"))
-            units[side][area] = _int(placed, area, f"{where}.{side}", problems)
+                read.problem("setup-unknown-area", f"{where}.{side}: area {area}")
+            units[side][area] = read.count(placed, area, f"{where}.{side}")
     stack_sizes = {}
     for stack in entry.get("stacks", {}):
         if stack not in stacks:
-            problems.append(BoardProblem("setup-unknown-area", f"{where}.stacks: {stack}"))
-        stack_sizes[stack] = _int(entry["stacks"], stack, f"{where}.stacks", problems)
+            read.problem("setup-unknown-area", f"{where}.stacks: {stack}")
+        stack_sizes[stack] = read.count(entry["stacks"], stack, f"{where}.stacks")
     aside_table = entry.get("set_aside", {})
-    aside = {side: _int(aside_table, side, f"{where}.set_aside", problems) for side in SIDES}
+    aside = {side: read.count(aside_table, side, f"{where}.set_aside") for side in SIDES}
     for side in SIDES:
         count = sum(units[side].values()) + aside[side]
         if side == "france":
             count += sum(stack_sizes.values())
         if count != totals[side]:
-            problems.append(
-                BoardProblem("setup-total", f"{where}: {side} places {count}, not {totals[side]}")
-            )
+            read.problem("setup-total", f"{where}: {side} places {count}, not {totals[side]}")
     return Setup(name, str(entry.get("help", "")), units, stack_sizes, aside)
 
 
-def parse_board(raw: Mapping[str, Any]) -> Board | list[BoardProblem]:
+def parse_board(raw: Mapping[str, Any]) -> Board | list[Problem]:
     """The board, or every problem with the file."""
-    problems: list[BoardProblem] = []
-    links = _areas(raw, problems)
-    _connected(links, problems)
+    read = Reader()
+    links = _areas(raw, read)
+    _connected(links, read)
     table = raw.get("board", {})
     gates = [str(g) for g in table.get("gates", [])]
     mains = [str(m) for m in table.get("main_streets", [])]
-    problems += [
-        BoardProblem("gate-not-area", f"gate {g} is not an area") for g in gates if g not in links
+    read.problems += [
+        Problem("gate-not-area", f"gate {g} is not an area") for g in gates if g not in links
     ]
-    problems += [
-        BoardProblem("main-street-not-area", f"main street {m} is not an area")
+    read.problems += [
+        Problem("main-street-not-area", f"main street {m} is not an area")
         for m in mains
         if m not in links
     ]
     if not gates:
-        problems.append(BoardProblem("missing-key", "board.gates is missing or empty"))
+        read.problem("missing-key", "board.gates is missing or empty")
     stack_gate: dict[str, str] = {}
     for stack, entry in dict(raw.get("stacks", {})).items():
         gate = str(entry.get("gate")) if isinstance(entry, dict) else ""
         if gate not in gates:
-            problems.append(BoardProblem("stack-gate-not-gate", f"stack {stack}: {gate!r}"))
+            read.problem("stack-gate-not-gate", f"stack {stack}: {gate!r}")
         stack_gate[stack] = gate
     totals_table = raw.get("units", {})
-    totals: dict[Side, int] = {side: _int(totals_table, side, "units", problems) for side in SIDES}
-    rules = _rules(raw, problems)
+    totals: dict[Side, int] = {side: read.count(totals_table, side, "units") for side in SIDES}
+    rules = _rules(raw, read)
     setups = {
-        name: _setup(name, entry, links, stack_gate, totals, problems)
+        name: _setup(name, entry, links, stack_gate, totals, read)
         for name, entry in dict(raw.get("setups", {})).items()
     }
     if "seed" not in setups:
-        problems.append(BoardProblem("missing-key", "setups.seed (the default setup) is missing"))
-    if problems:
-        return problems
+        read.problem("missing-key", "setups.seed (the default setup) is missing")
+    if read.problems:
+        return read.problems
     areas = tuple(sorted(links, key=_order))
     names = {area: str(raw["areas"][area].get("name", "")) for area in areas}
     return Board(

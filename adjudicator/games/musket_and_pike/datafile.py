@@ -1,88 +1,28 @@
-"""Reading a Musket & Pike data file (the ruleset, a scenario) without raising on its first
-fault: every problem is recorded with a code, so a broken file names all its faults at once and
-``DataError`` lists them when the file is refused.
+"""Reading a Musket & Pike data file (the ruleset, a scenario): the shared kit of
+``core/datafile`` with the reads that know this game's unit kinds.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.core import datafile
+from adjudicator.core.datafile import Problem
 from adjudicator.games.musket_and_pike.state import KINDS
 
-
-@dataclass(frozen=True)
-class Problem:
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"[{self.code}] {self.message}"
+__all__ = ["DataError", "Problem", "Reader"]
 
 
-class DataError(ValueError):
-    """A data file is unusable; ``problems`` lists every problem found."""
+class DataError(datafile.DataError):
+    """A Musket & Pike data file is unusable; ``problems`` lists every problem found."""
 
     def __init__(self, what: str, problems: list[Problem]) -> None:
-        super().__init__(f"Musket & Pike {what}: " + "; ".join(str(p) for p in problems))
-        self.problems = problems
+        super().__init__(f"Musket & Pike {what}", problems)
 
 
-class Reader:
-    """Typed reads from parsed TOML that record a coded problem instead of raising."""
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def problem(self, code: str, message: str) -> None:
-        self.problems.append(Problem(code, message))
-
-    def table(self, raw: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-        value = raw.get(key)
-        if not isinstance(value, dict):
-            self.problem("missing-key", f"{where}.{key} is missing or not a table")
-            return {}
-        return value
-
-    def number(
-        self,
-        raw: Mapping[str, Any],
-        key: str,
-        where: str,
-        default: int | None = None,
-        low: int | None = None,
-        high: int | None = None,
-    ) -> int:
-        value = raw.get(key, default)
-        if value is None:
-            self.problem("missing-key", f"{where}.{key} is missing")
-            return 0
-        # bool is an int subclass; a number is never true/false.
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.problem("bad-number", f"{where}.{key} must be a whole number, not {value!r}")
-            return 0
-        if (low is not None and value < low) or (high is not None and value > high):
-            self.problem("bad-number", f"{where}.{key} = {value} is outside {low}..{high}")
-        return value
-
-    def optional_int(self, raw: Mapping[str, Any], key: str, where: str) -> int | None:
-        return None if key not in raw else self.number(raw, key, where)
-
-    def flag(self, raw: Mapping[str, Any], key: str, where: str, default: bool = False) -> bool:
-        value = raw.get(key, default)
-        if not isinstance(value, bool):
-            self.problem("bad-choice", f"{where}.{key} must be true or false")
-            return default
-        return value
-
-    def ratio(self, raw: Mapping[str, Any], key: str, where: str) -> float:
-        value = raw.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            self.problem("bad-number", f"{where}.{key} must be a positive number")
-            return 1.0
-        return float(value)
+class Reader(datafile.Reader):
+    """The shared reads, and the per-unit-kind tables of the ruleset and scenarios."""
 
     def kinds(self, raw: Any, where: str) -> frozenset[str]:
         if not isinstance(raw, list):
@@ -112,14 +52,3 @@ class Reader:
             for kind in table
             if kind in KINDS
         }
-
-    def rows(self, raw: Mapping[str, Any], key: str, where: str) -> list[Mapping[str, Any]]:
-        value = raw.get(key)
-        if not isinstance(value, list) or not value or not all(isinstance(r, dict) for r in value):
-            self.problem("missing-key", f"{where}.{key} must be a non-empty list of rows")
-            return []
-        return value
-
-    def ascending(self, values: list[int | float], where: str) -> None:
-        if any(b <= a for a, b in itertools.pairwise(values)):
-            self.problem("table-order", f"{where} rows must be in strictly ascending order")
