@@ -14,6 +14,7 @@ import click
 
 from adjudicator import bootstrap
 from adjudicator import config as configuration
+from adjudicator.core.refusal import Refusal
 from adjudicator.services import inbox, pipeline, queries, ticks, verification
 from adjudicator.services.runtime import Runtime
 
@@ -129,7 +130,7 @@ def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None
     runtime = _runtime()
     raw = file.read()
     result = inbox.store(runtime, raw, source="cli", envelope_to=recipients)
-    if isinstance(result, inbox.Refused):
+    if isinstance(result, Refusal):
         raise click.ClickException(result.reason)
     click.echo(f"stored as inbound {result.id}" + (" (a duplicate)" if result.duplicate else ""))
     if wait:
@@ -342,7 +343,6 @@ def game_new(
     """Start a game with deadlines and mail every player their welcome and reply address.
 
     The settings are read by the same rules as the lines under a NEW mail."""
-    from adjudicator.core.refusal import Refusal
     from adjudicator.services import lifecycle
 
     def pairs(items: tuple[str, ...], what: str) -> dict[str, str]:
@@ -437,7 +437,7 @@ def adjudicate(game_key: str, case: BinaryIO) -> None:
     from adjudicator import jsondata
 
     data = jsondata.loads(case.read())
-    if isinstance(data, jsondata.Refused):
+    if isinstance(data, Refusal):
         raise click.ClickException(f"{case.name} is {data.reason}")
     result = rules.adjudicate_case(data)
     if result is None:
@@ -452,7 +452,6 @@ def adjudicate(game_key: str, case: BinaryIO) -> None:
 @click.option("--force", is_flag=True, help="Check a running game too (operators only).")
 def verify(game_id: int, force: bool) -> None:
     """Replay every recorded card and die of GAME from its revealed seed."""
-    from adjudicator.core.refusal import Refusal
 
     result = verification.verify_game(_runtime(), game_id, force=force)
     if isinstance(result, Refusal):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from adjudicator.core.refusal import Refusal
 
 # The deepest document the service reads is a 2 de Mayo position (docs/2demayo-json.md): five
 # levels. 64 is far past any honest document and far inside the interpreter's recursion limit.
@@ -19,14 +20,6 @@ MAX_DEPTH = 64
 # A JSON string, escapes included: brackets inside one are text, not nesting.
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Text that is not JSON the service will read, and why, in words for the sender: the reason
-    completes "the body is ..."."""
-
-    reason: str
 
 
 def depth(text: str) -> int:
@@ -40,17 +33,17 @@ def depth(text: str) -> int:
     return deepest
 
 
-def loads(data: str | bytes) -> Any | Refused:
-    """The JSON value in ``data``, or Refused; never raises."""
+def loads(data: str | bytes) -> Any | Refusal:
+    """The JSON value in ``data``, or Refusal; never raises."""
     try:
         text = data.decode(json.detect_encoding(data)) if isinstance(data, bytes) else data
     except (UnicodeDecodeError, LookupError):
-        return Refused("not JSON: it is not text in UTF-8")
+        return Refusal("not JSON: it is not text in UTF-8")
     if depth(text) > MAX_DEPTH:
-        return Refused(f"JSON nested more than {MAX_DEPTH} levels deep, which is not read")
+        return Refusal(f"JSON nested more than {MAX_DEPTH} levels deep, which is not read")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
         # JSONDecodeError says where; the digit limit's message names a Python setting instead.
         where = f": {error}" if isinstance(error, json.JSONDecodeError) else ""
-        return Refused(f"not JSON{where}")
+        return Refusal(f"not JSON{where}")

@@ -14,6 +14,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail import recipients
 from adjudicator.services import inbox
 from adjudicator.services.runtime import Runtime
@@ -59,7 +60,7 @@ class InboundHandler:
         except Exception:
             log.exception("could not store an inbound message")
             return "451 4.3.0 temporary failure storing the message; please retry"
-        if isinstance(result, inbox.Refused):
+        if isinstance(result, Refusal):
             return f"552 5.3.4 {result.reason}"
         return f"250 2.0.0 Message accepted as {result.id}"
 

@@ -13,6 +13,7 @@ from test_bounces import fixture, inbound_row, outbox_row, sent_welcome
 from test_help_pages import CHECK_LINK, plain
 from test_panel import FRANCE, SPAIN, last_to, logged_in, page, reply_to, started
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, InboundMessage, utcnow
 from adjudicator.services import panel_links
 from adjudicator.services.runtime import Runtime
@@ -71,7 +72,7 @@ def test_addresses_links_and_sessions_made_before_a_rotation_keep_working(
     refusal = plain(sent(dropped)[-1])
     assert str(sent(dropped)[-1]["To"]) == FRANCE and "does not check out" in refusal, refusal
     assert create_app(dropped).test_client().get(checker.group(1)).status_code == 404
-    assert isinstance(panel_links.open_link(dropped, unopened, spend=False), panel_links.Refused)
+    assert isinstance(panel_links.open_link(dropped, unopened, spend=False), Refusal)
     stale = create_app(dropped).test_client()
     cookie = session_client.get_cookie("session")
     assert cookie is not None

@@ -14,6 +14,7 @@ from itsdangerous import URLSafeSerializer
 from playbymail import compose, deliver_mail, drain, reply_to, row_count, sent, text_of
 from sqlalchemy import func, select
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, OutboxMessage, PanelLink, Player, Turn, utcnow
 from adjudicator.services import panel_links
 from adjudicator.services.runtime import Runtime
@@ -398,6 +399,6 @@ def test_a_session_lasts_only_its_hours(runtime: Runtime) -> None:
     hours = runtime.config.panel_session_hours
     assert panel_links.check_session(runtime, game_id, nonce, opened + timedelta(hours=1)) is None
     late = panel_links.check_session(runtime, game_id, nonce, opened + timedelta(hours=hours + 1))
-    assert isinstance(late, panel_links.Refused) and "session has ended" in late.why
+    assert isinstance(late, Refusal) and "session has ended" in late.reason
     wrong = panel_links.check_session(runtime, game_id + 1, nonce, opened)
-    assert isinstance(wrong, panel_links.Refused)
+    assert isinstance(wrong, Refusal)

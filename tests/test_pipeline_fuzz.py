@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from playbymail import compose, deliver_mail, reply_to
 from sqlalchemy import select
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import InboundMessage
 from adjudicator.services import inbox, pipeline
 from adjudicator.services.runtime import Runtime
@@ -62,7 +63,7 @@ def world(runtime: Runtime) -> Iterator[World]:
 def run(runtime: Runtime, raw: bytes, envelope_to: list[str]) -> None:
     """Store, process, and check the record ended on a verdict that is not an internal error."""
     stored = inbox.store(runtime, raw, source="fuzz", envelope_to=envelope_to)
-    if isinstance(stored, inbox.Refused):
+    if isinstance(stored, Refusal):
         assert len(raw) > runtime.config.max_message_bytes
         return
     verdict = pipeline.process(runtime, stored.id)

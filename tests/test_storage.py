@@ -13,6 +13,7 @@ from conftest import PG_ADMIN
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.models import Base, Game, InboundMessage, Turn
 from adjudicator.services import inbox
 from adjudicator.services.runtime import Runtime
@@ -54,7 +55,7 @@ def test_messages_without_message_id_dedupe_on_content(runtime: Runtime) -> None
 def test_oversized_mail_is_refused_before_storage(runtime: Runtime) -> None:
     limit = runtime.config.max_message_bytes
     refused = inbox.store(runtime, b"x" * (limit + 1), source="test")
-    assert isinstance(refused, inbox.Refused)
+    assert isinstance(refused, Refusal)
     with runtime.db.session() as session:
         assert session.scalar(select(InboundMessage.id)) is None
 

@@ -12,6 +12,7 @@ from email.policy import default as default_policy
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail import addresses
 from adjudicator.models import Game, InboundMessage
 from adjudicator.services.runtime import Runtime, Task
@@ -23,11 +24,6 @@ log = logging.getLogger(__name__)
 class Stored:
     id: int
     duplicate: bool
-
-
-@dataclass(frozen=True)
-class Refused:
-    reason: str
 
 
 def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int | None:
@@ -79,10 +75,10 @@ def store(
     source: str,
     envelope_from: str = "",
     envelope_to: Sequence[str] = (),
-) -> Stored | Refused:
+) -> Stored | Refusal:
     """Keep the message exactly as it came and queue it for processing."""
     if len(raw) > runtime.config.max_message_bytes:
-        return Refused(
+        return Refusal(
             f"message is {len(raw)} bytes; the limit is {runtime.config.max_message_bytes}"
         )
     envelope_from = storable(envelope_from)

@@ -17,6 +17,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import case, or_, select, update
 from sqlalchemy.orm import Session
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.models import Game, PanelLink, utcnow
 from adjudicator.services.runtime import Runtime
@@ -44,13 +45,6 @@ class Opened:
 
     game_id: int
     nonce: str
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Why a link or a session is not accepted, in words for the page."""
-
-    why: str
 
 
 def _serializer(runtime: Runtime) -> URLSafeSerializer:
@@ -86,31 +80,31 @@ def issue(session: Session, runtime: Runtime, game: Game, now: datetime) -> Issu
 
 def open_link(
     runtime: Runtime, token: str, now: datetime | None = None, *, spend: bool = True
-) -> Opened | Refused:
+) -> Opened | Refusal:
     """Check a link and spend it: a forged, expired or already used link is refused. With
     ``spend=False`` only check it (the page that asks the game master to open the panel)."""
     now = now or utcnow()
     try:
         payload = _serializer(runtime).loads(token)
     except BadSignature:
-        return Refused("This link is not one this service sent: it may have been cut short.")
+        return Refusal("This link is not one this service sent: it may have been cut short.")
     if not isinstance(payload, dict) or not {"g", "p", "n", "t"} <= set(payload):
-        return Refused("This link is not one this service sent: it may have been cut short.")
+        return Refusal("This link is not one this service sent: it may have been cut short.")
     issued = datetime.fromtimestamp(int(payload["t"]), UTC)
     if now - issued > timedelta(hours=runtime.config.panel_link_hours):
-        return Refused(
+        return Refusal(
             f"This link has expired: links work for {runtime.config.panel_link_hours} h."
         )
     with runtime.db.session() as session:
         game = session.get(Game, int(payload["g"]))
         if game is None or game.gm_player_id != payload["p"]:
-            return Refused("This link's game no longer has you as its game master.")
+            return Refusal("This link's game no longer has you as its game master.")
         if not spend:
             used = session.scalar(
                 select(PanelLink.used_at).where(PanelLink.nonce == str(payload["n"]))
             )
             if used is not None:
-                return Refused("This link has been used already: each link opens the panel once.")
+                return Refusal("This link has been used already: each link opens the panel once.")
             return Opened(game.id, str(payload["n"]))
         # Compare-and-set: of two requests racing with one link, exactly one wins.
         spent = changed(
@@ -125,27 +119,27 @@ def open_link(
             .values(used_at=now),
         )
         if spent != 1:
-            return Refused("This link has been used already: each link opens the panel once.")
+            return Refusal("This link has been used already: each link opens the panel once.")
         return Opened(game.id, str(payload["n"]))
 
 
 def check_session(
     runtime: Runtime, game_id: int, nonce: str, now: datetime | None = None
-) -> Refused | None:
+) -> Refusal | None:
     """None while the session opened by ``nonce`` may act on ``game_id``."""
     now = now or utcnow()
     with runtime.db.session() as session:
         link = session.scalar(select(PanelLink).where(PanelLink.nonce == nonce))
         if link is None or link.game_id != game_id or link.used_at is None:
-            return Refused("This session is not one for this game.")
+            return Refusal("This session is not one for this game.")
         if link.ended_at is not None:
-            return Refused("You have logged out of this session.")
+            return Refusal("You have logged out of this session.")
         if now - link.used_at > timedelta(hours=runtime.config.panel_session_hours):
             hours = runtime.config.panel_session_hours
-            return Refused(f"Your session has ended: a session lasts {hours} h.")
+            return Refusal(f"Your session has ended: a session lasts {hours} h.")
         game = session.get_one(Game, game_id)
         if game.gm_player_id != link.player_id:
-            return Refused("This game no longer has you as its game master.")
+            return Refusal("This game no longer has you as its game master.")
     return None
 
 

@@ -30,7 +30,7 @@ def adjudicate(key: str) -> ResponseReturnValue:
     if rules is None:
         return jsonify(errors=[f"there is no game called {key!r}"]), 404
     data = jsondata.loads(request.get_data()) if request.is_json else None
-    if isinstance(data, jsondata.Refused):
+    if isinstance(data, Refusal):
         return jsonify(errors=[f"the request is {data.reason}; send a JSON object"]), 400
     if not isinstance(data, dict):
         return jsonify(errors=["send a JSON object: a position and each side's orders"]), 400
@@ -76,6 +76,21 @@ def games() -> ResponseReturnValue:
     )
 
 
+# What a turn shows in full beyond its summary: the JSON name and the TurnPage field it reads.
+FULL_TURN = {
+    "outcomes": "outcomes",
+    "combats": "combats",
+    "removed": "removed",
+    "cards_played": "cards_played",
+    "defaulted": "defaulted",
+    "report": "description",
+    "step_report": "report",
+    "view": "view",
+}
+# A game's own columns shown as they are stored.
+GAME_FIELDS = ("status", "paused", "result", "timezone", "schedule", "commitment")
+
+
 def _turn(game_id: int, turn: queries.TurnPage, full: bool) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "number": turn.number,
@@ -88,17 +103,8 @@ def _turn(game_id: int, turn: queries.TurnPage, full: bool) -> dict[str, Any]:
         "picture": None if turn.rolled_back else f"/games/{game_id}/turns/{turn.number}.png",
     }
     if full:
-        shown.update(
-            outcomes=turn.outcomes,
-            dice=[asdict(die) for die in turn.dice],
-            combats=turn.combats,
-            removed=turn.removed,
-            cards_played=turn.cards_played,
-            defaulted=turn.defaulted,
-            report=turn.description,
-            step_report=turn.report,
-            view=turn.view,
-        )
+        shown.update({name: getattr(turn, field) for name, field in FULL_TURN.items()})
+        shown["dice"] = [asdict(die) for die in turn.dice]
     return shown
 
 
@@ -113,16 +119,11 @@ def game(game_id: int) -> ResponseReturnValue:
             id=found.id,
             game=found.game_key,
             title=page.title,
-            status=found.status,
-            paused=found.paused,
-            result=found.result,
+            **{name: getattr(found, name) for name in GAME_FIELDS},
             created_at=_time(found.created_at),
             finished_at=_time(found.finished_at),
             deadline=_time(found.deadline) if found.status == "active" else None,
-            timezone=found.timezone,
-            schedule=found.schedule,
             challenge=found.challenge.name if found.challenge else None,
-            commitment=found.commitment,
             seed=found.seed.hex() if page.revealed else None,
             positions_shown=page.visible,
             next_turn=page.next_turn,

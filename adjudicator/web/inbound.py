@@ -7,6 +7,7 @@ import hmac
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.services import inbox
 from adjudicator.services.runtime import Runtime
 
@@ -34,7 +35,7 @@ def mime() -> ResponseReturnValue:
         envelope_from=request.args.get("from", ""),
         envelope_to=recipients,
     )
-    if isinstance(result, inbox.Refused):
+    if isinstance(result, Refusal):
         return jsonify(error=result.reason), 413
     # 202: stored and queued; the reply, if any, comes by mail.
     return jsonify(id=result.id, duplicate=result.duplicate), 202

@@ -27,6 +27,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from adjudicator.core import numbers
+from adjudicator.core.refusal import Refusal
 from adjudicator.services import panel, panel_links
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import csrf
@@ -79,8 +80,8 @@ def login_page(token: str) -> ResponseReturnValue:
     fetch links before the reader does, and a GET that spent the link would lock the game master
     out. The POST behind the button spends it."""
     checked = panel_links.open_link(_runtime(), token, spend=False)
-    if isinstance(checked, panel_links.Refused):
-        return _link_page(checked.why, 403)
+    if isinstance(checked, Refusal):
+        return _link_page(checked.reason, 403)
     page = render_template("manage_open.html", token=token, game_id=checked.game_id)
     return page, 200
 
@@ -88,8 +89,8 @@ def login_page(token: str) -> ResponseReturnValue:
 @blueprint.post("/gm/<token>")
 def login(token: str) -> ResponseReturnValue:
     opened = panel_links.open_link(_runtime(), token)
-    if isinstance(opened, panel_links.Refused):
-        return _link_page(opened.why, 403)
+    if isinstance(opened, Refusal):
+        return _link_page(opened.reason, 403)
     # A fresh session: nothing from before the login (a planted CSRF token) carries over.
     session.clear()
     session[SESSION_KEY] = {"game": opened.game_id, "link": opened.nonce}
@@ -109,7 +110,7 @@ def _gate(game_id: int) -> ResponseReturnValue | None:
     refused = panel_links.check_session(_runtime(), game_id, held["link"])
     if refused is not None:
         session.pop(SESSION_KEY, None)
-        flash(refused.why, "bad")
+        flash(refused.reason, "bad")
         return redirect(url_for("panel.get_link", game=game_id))
     return None
 

@@ -26,6 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from adjudicator import jsondata
 from adjudicator.config import Config
 from adjudicator.core import numbers
+from adjudicator.core.refusal import Refusal
 from adjudicator.services import inbox, webhook_tokens
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import formdata
@@ -92,7 +93,7 @@ def too_large(runtime: Runtime, codes: Codes) -> ResponseReturnValue:
 
 def store(
     runtime: Runtime, raw: bytes, source: str, sender: str, recipients: Sequence[str]
-) -> inbox.Stored | inbox.Refused | StoreFailed:
+) -> inbox.Stored | Refusal | StoreFailed:
     try:
         return inbox.store(
             runtime,
@@ -106,10 +107,10 @@ def store(
         return StoreFailed(f"could not store the message ({type(error).__name__})")
 
 
-def reply(result: inbox.Stored | inbox.Refused | StoreFailed, codes: Codes) -> ResponseReturnValue:
+def reply(result: inbox.Stored | Refusal | StoreFailed, codes: Codes) -> ResponseReturnValue:
     if isinstance(result, StoreFailed):
         return jsonify(error=result.reason + "; try again later"), codes.retry
-    if isinstance(result, inbox.Refused):
+    if isinstance(result, Refusal):
         return jsonify(error=result.reason), codes.give_up
     return jsonify(id=result.id, duplicate=result.duplicate), codes.ok
 

@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from adjudicator import jsondata
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail import sns
 from adjudicator.web.providers import (
     Codes,
@@ -55,7 +56,7 @@ def verifier() -> sns.Verifier:
 def received_mail(message: str) -> ReceivedMail | Unusable:
     """The mail inside an SES receipt notification (the SNS Message field)."""
     notification: Any = jsondata.loads(message)
-    if isinstance(notification, jsondata.Refused):
+    if isinstance(notification, Refusal):
         return Unusable(f"the SNS Message is {notification.reason}")
     if not isinstance(notification, dict):
         return Unusable("the SNS Message is not an SES notification")
