@@ -12,11 +12,12 @@ from typing import BinaryIO
 
 import click
 
-from adjudicator import bootstrap
+from adjudicator import bootstrap, statuses
 from adjudicator import config as configuration
 from adjudicator.core.refusal import Refusal
 from adjudicator.services import inbox, pipeline, queries, ticks, verification
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import InboundStatus, OutboxStatus
 
 
 def _runtime() -> Runtime:
@@ -184,7 +185,10 @@ def mail_outbox(status: str | None, limit: int) -> None:
     runtime = _runtime()
     query = select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)
     if status:
-        query = query.where(OutboxMessage.status == status)
+        wanted = statuses.parse(OutboxStatus, status)
+        if wanted is None:  # no mail holds it (and the column would refuse it in a query)
+            return
+        query = query.where(OutboxMessage.status == wanted)
     with runtime.db.session() as session:
         for row in session.scalars(query):
             said = row.bounce or row.last_error
@@ -240,7 +244,7 @@ def mail_retry(inbound_id: int) -> None:
         row = session.get(InboundMessage, inbound_id)
         if row is None:
             raise click.ClickException(f"no inbound message {inbound_id}")
-        row.status = "received"
+        row.status = InboundStatus.RECEIVED
     verdict = pipeline.process(runtime, inbound_id)
     click.echo(f"{verdict.status}: {verdict.reason}")
 

@@ -22,6 +22,7 @@ from adjudicator.models import Game
 from adjudicator.services import lifecycle, play
 from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +71,8 @@ class ScriptedPlayers(threading.Thread):
         mails: list[tuple[str, str, str]] = []
         with self.runtime.db.session() as session:
             game = session.get(Game, self.game_id)
-            if game is None or game.status != "active":
-                return game is not None and game.status == "forming"
+            if game is None or game.status != GameStatus.ACTIVE:
+                return game is not None and game.status == GameStatus.FORMING
             rules = play.rules_for(game)
             turn = play.latest_turn(session, game.id)
             state = rules.load(turn.state)

@@ -7,7 +7,8 @@ inbound mail is stored as raw bytes before anything reads it.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from enum import Enum, StrEnum
+from typing import Any, ClassVar, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -25,6 +26,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from adjudicator.statuses import GameStatus, InboundStatus, OutboxStatus
 
 
 def utcnow() -> datetime:
@@ -48,6 +51,34 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+S = TypeVar("S", bound=StrEnum)
+
+
+class Status(TypeDecorator[S]):
+    """A status column: the member's value as String(16), read back as the member.
+
+    Written as text by the value, never left to the driver (psycopg would write an Enum by its
+    name); a value that is not one of the enum's is refused instead of stored."""
+
+    impl = String(16)
+    cache_ok = True
+
+    def __init__(self, enum: type[S]) -> None:
+        super().__init__()
+        self.enum = enum
+
+    def process_bind_param(self, value: S | str | None, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        # Another enum's member with the same text ("failed") is a mix-up, not this status.
+        if isinstance(value, Enum) and not isinstance(value, self.enum):
+            raise ValueError(f"{value!r} is not a valid {self.enum.__name__}")
+        return self.enum(value).value
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> S | None:
+        return None if value is None else self.enum(value)
 
 
 class Base(DeclarativeBase):
@@ -93,7 +124,9 @@ class Game(Base):
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(ID, primary_key=True)
     game_key: Mapped[str] = mapped_column(String(32), index=True)
-    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
+    status: Mapped[GameStatus] = mapped_column(
+        Status(GameStatus), default=GameStatus.ACTIVE, index=True
+    )
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     # The secret seed; only its commitment is shown until the game (or its challenge) ends.
     seed: Mapped[bytes] = mapped_column(LargeBinary)
@@ -205,8 +238,9 @@ class InboundMessage(Base):
     envelope_to: Mapped[list[Any]] = mapped_column(JSON, default=list)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     size: Mapped[int] = mapped_column(Integer)
-    # received -> done | ignored | rejected | failed
-    status: Mapped[str] = mapped_column(String(16), default="received", index=True)
+    status: Mapped[InboundStatus] = mapped_column(
+        Status(InboundStatus), default=InboundStatus.RECEIVED, index=True
+    )
     reason: Mapped[str] = mapped_column(Text, default="")
     sender: Mapped[str] = mapped_column(String(320), default="", index=True)
     subject: Mapped[str] = mapped_column(Text, default="")
@@ -255,9 +289,9 @@ class OutboxMessage(Base):
     subject: Mapped[str] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(255), unique=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    # pending -> sending -> sent | failed; sent -> bounced when a delivery failure comes back
-    # to its VERP return path.
-    status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    status: Mapped[OutboxStatus] = mapped_column(
+        Status(OutboxStatus), default=OutboxStatus.PENDING, index=True
+    )
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -21,6 +21,7 @@ from adjudicator import demo, smtp
 from adjudicator.models import Game, InboundMessage, Seat
 from adjudicator.services import inbox, play
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import InboundStatus
 from adjudicator.web import create_app
 
 log = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ def start_sample(runtime: Runtime, timeout: float = 30.0) -> str:
 
 def _processed(session: Session, inbound_id: int) -> bool | None:
     status = session.scalar(select(InboundMessage.status).where(InboundMessage.id == inbound_id))
-    return None if status == "received" else True
+    return None if status == InboundStatus.RECEIVED else True
 
 
 def _wait_for(runtime: Runtime, probe: Callable[[Session], T | None], timeout: float) -> T | None:

@@ -193,3 +193,104 @@ def test_services_name_no_game() -> None:
     ``Game.strength``, ``Game.ranking_axis`` ...), so services serve a fourth game unchanged."""
     assert named_games("adjudicator/services") == []
     assert named_games("adjudicator/games/thermopyles")  # the check finds a game's own name
+
+
+# Row statuses are named by their members (adjudicator.statuses), never spelt as text: a typo
+# in a bare string compares false forever, and a filter on it silently finds nothing. Mypy
+# already refuses a bare string assigned to a typed status; this catches what it lets through:
+# comparisons (a member equals its text), SQL filters and the keywords of ``.values()``.
+# adjudicator/games is left out: a game's own phases (``state.status``) are game state.
+STATUS_FOLDERS = ("adjudicator", "workers")
+NOT_ROWS = ("adjudicator/games", "adjudicator/migrations")
+
+
+def _is_status(node: ast.AST) -> bool:
+    """``x.status``, or a name ``status`` (a status read into a local)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "status") or (
+        isinstance(node, ast.Name) and node.id == "status"
+    )
+
+
+def _texts(node: ast.AST | None) -> list[ast.Constant]:
+    """The string literals a value is made of: itself, a tuple/list/set's, or an if/else's."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [text for element in node.elts for text in _texts(element)]
+    if isinstance(node, ast.IfExp):
+        return _texts(node.body) + _texts(node.orelse)
+    return []
+
+
+def bare_statuses(source: str) -> list[tuple[int, str]]:
+    """Each string literal compared with, assigned to or filtered on as a status: (line, text)."""
+    found: list[ast.Constant] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_is_status(side) for side in sides):
+                found += [text for side in sides for text in _texts(side)]
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs: list[tuple[ast.expr, ast.expr]] = [(target, node.value)]
+                if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                    pairs = list(zip(target.elts, node.value.elts, strict=False))
+                found += [
+                    text for name, value in pairs if _is_status(name) for text in _texts(value)
+                ]
+        elif isinstance(node, ast.AnnAssign) and _is_status(node.target):
+            found += _texts(node.value)
+            if isinstance(node.value, ast.Call):  # status: Mapped[...] = mapped_column(default=)
+                found += [
+                    t for k in node.value.keywords if k.arg == "default" for t in _texts(k.value)
+                ]
+        elif isinstance(node, ast.Call):
+            call = node.func
+            if (
+                isinstance(call, ast.Attribute)
+                and call.attr in ("in_", "not_in")
+                and _is_status(call.value)
+            ):
+                found += [text for argument in node.args for text in _texts(argument)]
+            found += [t for k in node.keywords if k.arg == "status" for t in _texts(k.value)]
+    return sorted((text.lineno, text.value) for text in found)
+
+
+def test_row_statuses_are_members_not_bare_strings() -> None:
+    problems = []
+    for folder in STATUS_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            where = path.relative_to(ROOT).as_posix()
+            if where.startswith(NOT_ROWS):
+                continue
+            for line, value in bare_statuses(path.read_text()):
+                problems.append(f"{where}:{line}: {value!r}")
+    assert problems == []
+
+
+def test_the_status_check_can_fail() -> None:
+    source = "\n".join(
+        [
+            'if game.status == "active": pass',
+            'ok = row.status not in ("done", "rejected")',
+            'game.status, game.finished_at = "finished", now',
+            'status = "failed" if late else "pending"',
+            'query.where(Game.status.in_(("finished", "closed")))',
+            'update(OutboxMessage).values(status="sent")',
+            'status: Mapped[str] = mapped_column(String(16), default="pending")',
+            'if game.status == GameStatus.ACTIVE and game.result == "won": pass',
+            'extra = {"status": "ok"}',
+        ]
+    )
+    assert bare_statuses(source) == [
+        (1, "active"),
+        (2, "done"),
+        (2, "rejected"),
+        (3, "finished"),
+        (4, "failed"),
+        (4, "pending"),
+        (5, "closed"),
+        (5, "finished"),
+        (6, "sent"),
+        (7, "pending"),
+    ]

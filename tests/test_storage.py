@@ -10,13 +10,14 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from conftest import PG_ADMIN
-from sqlalchemy import select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select, text, update
+from sqlalchemy.exc import IntegrityError, StatementError
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.models import Base, Game, InboundMessage, Turn
+from adjudicator.models import Base, Game, InboundMessage, OutboxMessage, Turn
 from adjudicator.services import inbox
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus, InboundStatus, OutboxStatus
 
 
 def test_migrations_match_the_models(runtime: Runtime) -> None:
@@ -58,6 +59,56 @@ def test_oversized_mail_is_refused_before_storage(runtime: Runtime) -> None:
     assert isinstance(refused, Refusal)
     with runtime.db.session() as session:
         assert session.scalar(select(InboundMessage.id)) is None
+
+
+def test_statuses_are_stored_as_their_text_and_read_back_as_members(runtime: Runtime) -> None:
+    with runtime.db.session() as session:
+        game = Game(game_key="thermopyles", seed=b"s" * 32, commitment="c", stream="g")
+        session.add(game)
+        session.add(InboundMessage(dedupe_key="k", source="test", raw=b"", size=0))
+        session.add(
+            OutboxMessage(
+                key="k",
+                kind="test",
+                to_address="a@example.com",
+                subject="",
+                message_id="<m>",
+                raw=b"",
+            )
+        )
+        session.flush()
+        assert game.status is GameStatus.ACTIVE  # the column's default
+        game.status = GameStatus.FORMING
+    with runtime.db.session() as session:
+        session.execute(update(InboundMessage).values(status=InboundStatus.REJECTED))
+        session.execute(update(OutboxMessage).values(status=OutboxStatus.BOUNCED))
+    with runtime.db.engine.connect() as connection:  # the text, not the member's name
+        stored = connection.execute(
+            text(
+                "SELECT games.status, inbound_messages.status, outbox.status"
+                " FROM games, inbound_messages, outbox"
+            )
+        ).one()
+    assert tuple(stored) == ("forming", "rejected", "bounced")
+    with runtime.db.session() as session:
+        assert session.scalars(select(Game)).one().status is GameStatus.FORMING
+        assert session.scalars(select(InboundMessage.status)).one() is InboundStatus.REJECTED
+        assert session.scalars(select(OutboxMessage)).one().status is OutboxStatus.BOUNCED
+        counted = session.execute(select(Game.status, func.count()).group_by(Game.status)).one()
+        assert counted[0] is GameStatus.FORMING
+        ended_or_forming = Game.status.in_((GameStatus.FORMING, GameStatus.CLOSED))
+        assert session.scalar(select(func.count()).where(ended_or_forming)) == 1
+
+
+@pytest.mark.parametrize("wrong", ["bogus", InboundStatus.FAILED])
+def test_a_status_not_of_its_column_is_refused(runtime: Runtime, wrong: str) -> None:
+    """Not stored, nor silently matching nothing in a filter; "failed" is an outbox status too,
+    but an inbound message's one is not a mail's."""
+    refused = pytest.raises(StatementError, match="is not a valid OutboxStatus")
+    with refused, runtime.db.session() as session:
+        session.scalar(select(OutboxMessage.id).where(OutboxMessage.status == wrong))
+    with pytest.raises(StatementError, match="is not a valid"), runtime.db.session() as session:
+        session.execute(update(OutboxMessage).values(status=wrong))
 
 
 def test_a_turn_number_is_written_once(runtime: Runtime) -> None:

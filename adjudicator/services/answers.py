@@ -14,6 +14,7 @@ from adjudicator.models import Game, Seat
 from adjudicator.services import commands, play, preferences
 from adjudicator.services.on_file import orders_on_file
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 
 def line_json(line: LineReport) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def who_sent(session: Session, game: Game) -> str:
     """Which seats owing orders for the coming turn have a set on file (never what it says),
     as a clause for STATUS; empty for games that move on receipt."""
     rules = play.rules_for(game)
-    if rules.resolves_on_receipt or game.status != "active":
+    if rules.resolves_on_receipt or game.status != GameStatus.ACTIVE:
         return ""
     turn = play.latest_turn(session, game.id)
     owed = sorted(rules.pending(rules.load(turn.state)))

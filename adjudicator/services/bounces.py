@@ -20,6 +20,7 @@ from adjudicator.db import changed
 from adjudicator.mail import bounces
 from adjudicator.models import InboundMessage, OutboxMessage
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import InboundStatus, OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 class Handled:
     """How the inbound message ends: always "ignored", with a reason that names the outbox row."""
 
-    status: str
+    status: InboundStatus
     reason: str
     game_id: int | None = None
 
@@ -49,36 +50,42 @@ def returned_mail(
     found = bounces.outbox_id(address, config.mail_domain, config.secret_key, config.previous_keys)
     if isinstance(found, Refusal):
         log.warning("inbound %s to %s ignored: %s", record.id, address, found.reason)
-        return Handled("ignored", f"bounce address: {found.reason}; never answered")
+        return Handled(InboundStatus.IGNORED, f"bounce address: {found.reason}; never answered")
     outbox = session.get(OutboxMessage, found)
     if outbox is None:
-        return Handled("ignored", f"bounce for outbox {found}, which does not exist")
+        return Handled(InboundStatus.IGNORED, f"bounce for outbox {found}, which does not exist")
     report = bounces.read_report(record.raw)
     if isinstance(report, Refusal):
         # Often an auto-reply that went, as RFC 3834 says it should, to the return path.
-        return Handled("ignored", f"mail to the return path of outbox {found}: {report.reason}")
+        return Handled(
+            InboundStatus.IGNORED, f"mail to the return path of outbox {found}: {report.reason}"
+        )
     failed, delayed = report.first("failed"), report.first("delayed")
     if failed is not None:
         line = bounces.summary(failed)
         session.execute(
             update(OutboxMessage)
             .where(OutboxMessage.id == found)
-            .values(status="bounced", bounce=line)
+            .values(status=OutboxStatus.BOUNCED, bounce=line)
         )
         ids = {"outbox_id": found, "game_id": outbox.game_id, "inbound_id": record.id}
         log.warning("outbox %s to %s bounced: %s", found, outbox.to_address, line, extra=ids)
-        return Handled("ignored", f"bounce for outbox {found}: {line}", outbox.game_id)
+        return Handled(InboundStatus.IGNORED, f"bounce for outbox {found}: {line}", outbox.game_id)
     if delayed is not None:
         line = bounces.summary(delayed)
         # A late delay report must not overwrite the failure that already came back.
         noted = changed(
             session,
             update(OutboxMessage)
-            .where(OutboxMessage.id == found, OutboxMessage.status != "bounced")
+            .where(OutboxMessage.id == found, OutboxMessage.status != OutboxStatus.BOUNCED)
             .values(bounce=f"delayed: {line}"),
         )
         log.info("outbox %s to %s delayed: %s", found, outbox.to_address, line)
         kept = "" if noted else " (already bounced; kept)"
-        return Handled("ignored", f"delay for outbox {found}: {line}{kept}", outbox.game_id)
+        return Handled(
+            InboundStatus.IGNORED, f"delay for outbox {found}: {line}{kept}", outbox.game_id
+        )
     actions = ", ".join(sorted({r.action for r in report.recipients}))
-    return Handled("ignored", f"delivery report for outbox {found}: {actions}", outbox.game_id)
+    return Handled(
+        InboundStatus.IGNORED, f"delivery report for outbox {found}: {actions}", outbox.game_id
+    )

@@ -27,6 +27,7 @@ from adjudicator.mail import addresses, extract
 from adjudicator.models import Game, Seat
 from adjudicator.services import commands, on_file, orders, play, replies
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 from adjudicator.templating import text_environment
 
 LIMIT_BYTES = 20_000  # a long order set is a few hundred bytes; anything near this is a mistake
@@ -68,7 +69,7 @@ class SeatCheck:
     title: str
     game_key: str
     seat: str
-    status: str
+    status: GameStatus
     turn: int  # the turn the next orders are for
     prompt: str
     state: Any
@@ -153,7 +154,7 @@ def seat_check(runtime: Runtime, game_id: int, seat: str, signature: str) -> Sea
             seat=found.seat,
             status=game.status,
             turn=turn.number + 1,
-            prompt=prompt(rules, state, found.seat) if game.status == "active" else "",
+            prompt=prompt(rules, state, found.seat) if game.status == GameStatus.ACTIVE else "",
             state=state,
             earlier=on_file.orders_text_on_file(session, game, found.seat, turn.number + 1),
         )

@@ -21,6 +21,7 @@ from adjudicator.db import changed
 from adjudicator.models import Game, Player, Seat, Submission, utcnow
 from adjudicator.services import isolation, lifecycle, on_file, pipeline, play, preferences, reports
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
     nobody holds a live claim on."""
     candidates = session.execute(
         select(Game.id, Game.deadline, Game.grace_minutes).where(
-            Game.status == "active",
+            Game.status == GameStatus.ACTIVE,
             Game.paused.is_(False),
             Game.deadline.is_not(None),
             Game.deadline <= now,
@@ -63,7 +64,7 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
     # Turns the game master forced (PROCESS NOW), paused or not, deadline or not.
     due += session.scalars(
         select(Game.id).where(
-            Game.status == "active",
+            Game.status == GameStatus.ACTIVE,
             Game.forced_at.is_not(None),
             or_(Game.claimed_at.is_(None), Game.claimed_at < now - held),
         )
@@ -71,7 +72,7 @@ def due_game_ids(session: Session, now: datetime, held: timedelta) -> list[int]:
     # Early adjudication that waits a while after the last orders: the tick's to start.
     delayed = session.scalars(
         select(Game).where(
-            Game.status == "active",
+            Game.status == GameStatus.ACTIVE,
             Game.paused.is_(False),
             Game.early.is_(True),
             Game.early_delay_minutes > 0,
@@ -126,7 +127,7 @@ def adjudicate(
             update(Game)
             .where(
                 Game.id == game_id,
-                Game.status == "active",
+                Game.status == GameStatus.ACTIVE,
                 or_(Game.claimed_at.is_(None), Game.claimed_at < now - lease(runtime)),
             )
             .values(claimed_at=now),
@@ -217,7 +218,7 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
             .join(Seat.player)
             .options(contains_eager(Seat.game), contains_eager(Seat.player))
             .where(
-                Game.status == "active",
+                Game.status == GameStatus.ACTIVE,
                 Game.paused.is_(False),
                 Game.deadline > now,
                 Game.deadline <= now + timedelta(hours=longest),

@@ -21,6 +21,7 @@ from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
 from adjudicator.services import steps
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def _claim(sending: _Sending) -> str | None:
         failed = session.execute(
             select(OutboxMessage.attempts, OutboxMessage.claimed_at).where(
                 OutboxMessage.id == outbox_id,
-                OutboxMessage.status == "pending",
+                OutboxMessage.status == OutboxStatus.PENDING,
                 OutboxMessage.last_error != "",
             )
         ).one_or_none()
@@ -73,8 +74,12 @@ def _claim(sending: _Sending) -> str | None:
         claimed = changed(
             session,
             update(OutboxMessage)
-            .where(OutboxMessage.id == outbox_id, OutboxMessage.status == "pending")
-            .values(status="sending", claimed_at=utcnow(), attempts=OutboxMessage.attempts + 1),
+            .where(OutboxMessage.id == outbox_id, OutboxMessage.status == OutboxStatus.PENDING)
+            .values(
+                status=OutboxStatus.SENDING,
+                claimed_at=utcnow(),
+                attempts=OutboxMessage.attempts + 1,
+            ),
         )
         if not claimed:
             return "not pending"
@@ -115,17 +120,19 @@ def _bounced(sending: _Sending) -> str | None:
         sending.outbox_id,
         sending.to_address,
         refused,
-        extra={**sending.ids, "status": "bounced"},
+        extra={**sending.ids, "status": OutboxStatus.BOUNCED},
     )
-    _record(sending, status="bounced", bounce=refused, last_error=str(sending.error)[:2000])
-    return "bounced"
+    _record(
+        sending, status=OutboxStatus.BOUNCED, bounce=refused, last_error=str(sending.error)[:2000]
+    )
+    return OutboxStatus.BOUNCED
 
 
 def _retry(sending: _Sending) -> str | None:
     """A mail that failed otherwise is tried again later, up to MAX_ATTEMPTS tries."""
     if sending.error is None:
         return None
-    status = "failed" if sending.attempts >= MAX_ATTEMPTS else "pending"
+    status = OutboxStatus.FAILED if sending.attempts >= MAX_ATTEMPTS else OutboxStatus.PENDING
     log.warning(
         "delivery of outbox %s failed (%s): %s",
         sending.outbox_id,
@@ -139,9 +146,11 @@ def _retry(sending: _Sending) -> str | None:
 
 def _sent(sending: _Sending) -> str:
     """A mail that went out is marked sent."""
-    _record(sending, status="sent", sent_at=utcnow(), last_error="")
-    log.info("outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": "sent"})
-    return "sent"
+    _record(sending, status=OutboxStatus.SENT, sent_at=utcnow(), last_error="")
+    log.info(
+        "outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": OutboxStatus.SENT}
+    )
+    return OutboxStatus.SENT
 
 
 def _record(sending: _Sending, **outcome: object) -> None:
@@ -150,7 +159,9 @@ def _record(sending: _Sending, **outcome: object) -> None:
     with sending.runtime.db.session() as session:
         session.execute(
             update(OutboxMessage)
-            .where(OutboxMessage.id == sending.outbox_id, OutboxMessage.status == "sending")
+            .where(
+                OutboxMessage.id == sending.outbox_id, OutboxMessage.status == OutboxStatus.SENDING
+            )
             .values(**outcome)
         )
 
@@ -241,13 +252,13 @@ def pending_ids(
         session.execute(
             update(OutboxMessage)
             .where(
-                OutboxMessage.status == "sending",
+                OutboxMessage.status == OutboxStatus.SENDING,
                 OutboxMessage.claimed_at < now - stale_after,
             )
-            .values(status="pending")
+            .values(status=OutboxStatus.PENDING)
         )
         query = select(OutboxMessage.id, OutboxMessage.attempts, OutboxMessage.claimed_at).where(
-            OutboxMessage.status == "pending"
+            OutboxMessage.status == OutboxStatus.PENDING
         )
         rows = session.execute(query.order_by(OutboxMessage.id)).all()
     return [

@@ -21,6 +21,7 @@ from adjudicator.mail import addresses
 from adjudicator.models import Game
 from adjudicator.services import commands, lifecycle, panel_links, play, reports
 from adjudicator.services.runtime import Runtime, Task
+from adjudicator.statuses import GameStatus
 
 WHEN = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{1,2}:\d{2})(?:\s+(?P<zone>\S+))?$")
 
@@ -104,7 +105,7 @@ def _command(asked: _Asked, word: str) -> Answer:
     """The command ``word`` on this line: a game that is over only reads its status and panel."""
     command = COMMANDS[word]
     game = asked.game
-    if not command.on_a_game_over and game.status not in ("active", "forming"):
+    if not command.on_a_game_over and game.status not in (GameStatus.ACTIVE, GameStatus.FORMING):
         return False, f"game {game.id} is {game.status}; nothing can change"
     return command.handler(asked)
 
@@ -181,7 +182,7 @@ def _resume(asked: _Asked) -> Answer:
 
 def _process_now(asked: _Asked) -> Answer:
     game = asked.game
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         return False, "the game has not started"
     # Recorded, not only queued: a task lost with its queue (a console's own, or the broker's)
     # is queued again by the tick, which sees the turn is forced.
@@ -196,7 +197,7 @@ def _rollback(asked: _Asked) -> Answer:
     Its number (and so its chance stream) is reused, so the same orders meet the same dice: a
     rollback can correct a mistake but never re-roll one."""
     session, game, reason, now = asked.session, asked.game, asked.argument, asked.now
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         return False, "the game has not started"
     turn = play.latest_turn(session, game.id)
     if turn.number == 0:
@@ -248,10 +249,10 @@ def _end(asked: _Asked) -> Answer:
     # forming game has sent none).
     stale = (
         reports.overtaken(game, play.latest_turn(asked.session, game.id).number + 1, now)
-        if game.status == "active"
+        if game.status == GameStatus.ACTIVE
         else None
     )
-    game.status, game.finished_at = "finished", now
+    game.status, game.finished_at = GameStatus.FINISHED, now
     game.result, game.deadline = "ended by the game master", None
     _announce(
         asked,
@@ -355,7 +356,7 @@ def _move(asked: _Asked, moment: Moment, why: str) -> Answer:
     game.deadline_sequence += 1
     text = schedule.shown(moment.when, moment.zone, asked.now)
     note = f"; {moment.note}" if moment.note else ""
-    if game.status == "forming":
+    if game.status == GameStatus.FORMING:
         # Nobody plays yet: the players read this deadline in the mail that starts the game.
         kept = (
             "; kept for turn 1 once every player has joined (if it has passed by then, "

@@ -15,6 +15,7 @@ from adjudicator.models import Game, OutboxMessage, utcnow
 from adjudicator.services import commands, panel_links, play, subjects
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 
 def gm_address(runtime: Runtime, game: Game) -> str:
@@ -99,7 +100,7 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
     if gm is None or any(seat.player.address == gm.address for seat in game.seats):
         return
     rules = play.rules_for(game)
-    if game.status == "active":
+    if game.status == GameStatus.ACTIVE:
         event, what = "started", "gm-started"
         zone = gm.timezone or game.timezone
         due = ""

@@ -16,6 +16,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.mail import addresses
 from adjudicator.models import Game, InboundMessage
 from adjudicator.services.runtime import Runtime, Task
+from adjudicator.statuses import InboundStatus
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,11 @@ def store(
             session.add(record)
             session.flush()
             runtime.later(session, Task.PROCESS_INBOUND, record.id)
-            ids = {"inbound_id": record.id, "game_id": record.game_id, "status": "received"}
+            ids = {
+                "inbound_id": record.id,
+                "game_id": record.game_id,
+                "status": InboundStatus.RECEIVED,
+            }
             log.info("inbound %s stored from %s", record.id, source, extra=ids)
             return Stored(record.id, duplicate=False)
     except IntegrityError:

@@ -27,6 +27,7 @@ from adjudicator.models import Challenge, Game, Seat, utcnow
 from adjudicator.services import commands, gm_letters, play, replies, reports
 from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ def start_game(
     _settle(session, game, settings)
     now = utcnow()
     if invite:
-        game.status = "forming"
+        game.status = GameStatus.FORMING
         reports.mail_all_seats(
             session,
             runtime,
@@ -205,7 +206,7 @@ def deal_sides(session: Session, game: Game) -> None:
 
 def open_deadline(game: Game, opened: datetime) -> None:
     """Set the deadline for the turn that opens now (nothing for games without a schedule)."""
-    if not game.schedule or game.status != "active":
+    if not game.schedule or game.status != GameStatus.ACTIVE:
         game.deadline = None
         return
     plan = schedule.parse(game.schedule, game.timezone)
@@ -230,7 +231,7 @@ def join(
     seat.joined_at = seat.joined_at or now
     if any(other.joined_at is None for other in game.seats):
         return False
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     # A deadline the game master set while the game formed stands, unless it has passed.
     if game.deadline is None or game.deadline <= now:
         open_deadline(game, now)
@@ -241,7 +242,7 @@ def join(
 def resign(reply: Reply, game: Game, seat: Seat, sections: commands.Sections | None = None) -> None:
     """The seat's player gives up in the mail ``reply`` answers: the game is over, and they and
     the game master are told."""
-    game.status = "finished"
+    game.status = GameStatus.FINISHED
     game.finished_at = utcnow()
     game.result = f"{seat.seat} resigned"
     game.score = [-1]
@@ -271,8 +272,8 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
             return None
         challenge = session.get_one(Challenge, challenge_id)
         for game in session.scalars(select(Game).where(Game.challenge_id == challenge_id)):
-            if game.status == "active":
-                game.status = "closed"
+            if game.status == GameStatus.ACTIVE:
+                game.status = GameStatus.CLOSED
                 game.finished_at = utcnow()
                 game.result = "unfinished when the shared deal ended"
         session.flush()
@@ -306,7 +307,7 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
 def warn_idle(runtime: Runtime, game_id: int) -> bool:
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
-        if game.status != "active":
+        if game.status != GameStatus.ACTIVE:
             return False
         game.idle_warned_at = utcnow()
         _mail_seats(
@@ -326,9 +327,9 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
         won = changed(
             session,
             update(Game)
-            .where(Game.id == game_id, Game.status == "active")
+            .where(Game.id == game_id, Game.status == GameStatus.ACTIVE)
             .values(
-                status="closed",
+                status=GameStatus.CLOSED,
                 finished_at=utcnow(),
                 result=f"closed after {runtime.config.idle_close_days} days without an order",
             ),

@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 import redis
 from sqlalchemy import func, select, text
@@ -19,11 +20,13 @@ from sqlalchemy.orm import Session
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import InboundStatus, OutboxStatus
 
 log = logging.getLogger(__name__)
+S = TypeVar("S", bound=StrEnum)
 
-INBOUND_STATUSES = ("received", "done", "ignored", "rejected", "failed")
-OUTBOX_STATUSES = ("pending", "sending", "sent", "failed", "bounced")
+INBOUND_STATUSES = tuple(InboundStatus)
+OUTBOX_STATUSES = tuple(OutboxStatus)
 # The queues workers/app.py declares: Celery's default one, "celery" (inbound mail, turns), one
 # for sending mail and one for the tick. Kombu's Redis transport keeps a queue as a list of that
 # name, plus one list per priority step for tasks sent with a priority ("celery\x06\x163" ...);
@@ -52,8 +55,8 @@ class Queue:
 
 @dataclass(frozen=True)
 class Backlog:
-    inbound: dict[str, int]  # inbound messages by status
-    outbox: dict[str, int]  # outbound mail by status
+    inbound: dict[InboundStatus, int]  # inbound messages by status
+    outbox: dict[OutboxStatus, int]  # outbound mail by status
     oldest_inbound_s: float | None  # age of the oldest message still "received"
     oldest_outbox_s: float | None  # age of the oldest mail not yet handed on ("pending"/"sending")
     due_games: tuple[int, ...]  # games whose turn is due and that no worker holds
@@ -61,11 +64,11 @@ class Backlog:
 
     @property
     def inbound_pending(self) -> int:
-        return self.inbound.get("received", 0)
+        return self.inbound.get(InboundStatus.RECEIVED, 0)
 
     @property
     def outbox_pending(self) -> int:
-        return self.outbox.get("pending", 0) + self.outbox.get("sending", 0)
+        return self.outbox.get(OutboxStatus.PENDING, 0) + self.outbox.get(OutboxStatus.SENDING, 0)
 
     # The keys of to_json, for the answer when the database cannot be asked.
     KEYS = (
@@ -151,11 +154,13 @@ def _backlog(session: Session, runtime: Runtime, now: datetime) -> Backlog:
     inbound = _by_status(session, InboundMessage.status, INBOUND_STATUSES)
     outbox = _by_status(session, OutboxMessage.status, OUTBOX_STATUSES)
     oldest_inbound = session.scalar(
-        select(func.min(InboundMessage.received_at)).where(InboundMessage.status == "received")
+        select(func.min(InboundMessage.received_at)).where(
+            InboundMessage.status == InboundStatus.RECEIVED
+        )
     )
     oldest_outbox = session.scalar(
         select(func.min(OutboxMessage.created_at)).where(
-            OutboxMessage.status.in_(("pending", "sending"))
+            OutboxMessage.status.in_((OutboxStatus.PENDING, OutboxStatus.SENDING))
         )
     )
     # The tick's own test of what is due, so these are the games the next tick will queue.
@@ -177,7 +182,7 @@ def _backlog(session: Session, runtime: Runtime, now: datetime) -> Backlog:
     )
 
 
-def _by_status(session: Session, column: Any, known: tuple[str, ...]) -> dict[str, int]:
+def _by_status(session: Session, column: Any, known: tuple[S, ...]) -> dict[S, int]:
     counts = dict.fromkeys(known, 0)
     for status, count in session.execute(select(column, func.count()).group_by(column)):
         counts[status] = count

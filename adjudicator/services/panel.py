@@ -20,6 +20,7 @@ from adjudicator.core import numbers
 from adjudicator.models import Game, Submission, utcnow
 from adjudicator.services import gm, gm_letters, play
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 # Offered in the time-zone picker after the game's and the game master's own; any IANA name
 # posted is accepted, the list only spares typing.
@@ -80,7 +81,7 @@ class SeatLine:
 class Panel:
     game_id: int
     title: str
-    status: str
+    status: GameStatus
     paused: bool
     result: str
     schedule: str
@@ -117,7 +118,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
         next_turn: int | None = None
         owed: set[str] = set()
         on_file: set[str] = set()
-        if game.status == "active":
+        if game.status == GameStatus.ACTIVE:
             next_turn = latest.number + 1
             owed = set(rules.pending(rules.load(latest.state)))
             on_file = set(
@@ -131,7 +132,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
             )
         gm_zone = game.gm.timezone if game.gm is not None else ""
         default_zone = gm_zone or game.timezone or "UTC"
-        deadline = game.deadline if game.status == "active" else None
+        deadline = game.deadline if game.status == GameStatus.ACTIVE else None
         local_default = deadline.astimezone(ZoneInfo(default_zone)) if deadline else None
         return Panel(
             game_id=game.id,
@@ -157,7 +158,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
             ],
             live_turn=latest.number,
             next_turn=next_turn,
-            read_only=game.status not in ("active", "forming"),
+            read_only=game.status not in (GameStatus.ACTIVE, GameStatus.FORMING),
             zones=_zones(game.timezone, gm_zone),
             zone_default=default_zone,
             date_default=f"{local_default:%Y-%m-%d}" if local_default else "",

@@ -35,6 +35,7 @@ from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 from adjudicator.services.seat_mail import mail_lines, seat_mail, seat_reading
 from adjudicator.services.verdict import Verdict
+from adjudicator.statuses import InboundStatus
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,8 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
                 query = query.with_for_update()
             record = session.scalar(query)
             if record is None:
-                return Verdict("failed", f"no inbound message {inbound_id}")
-            if record.status != "received":
+                return Verdict(InboundStatus.FAILED, f"no inbound message {inbound_id}")
+            if record.status != InboundStatus.RECEIVED:
                 return Verdict(record.status, "already processed")
             record.attempts += 1
             verdict = handle(session, runtime, record, first)
@@ -75,11 +76,11 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
         log.exception("inbound %s failed", inbound_id, extra={"inbound_id": inbound_id})
         with runtime.db.session() as session:
             record = session.get(InboundMessage, inbound_id)
-            if record is not None and record.status == "received":
-                record.status = "failed"
+            if record is not None and record.status == InboundStatus.RECEIVED:
+                record.status = InboundStatus.FAILED
                 record.reason = f"internal error: {type(error).__name__}: {error}"[:2000]
                 record.processed_at = utcnow()
-        return Verdict("failed", f"internal error: {error}")
+        return Verdict(InboundStatus.FAILED, f"internal error: {error}")
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _read_first(runtime: Runtime, inbound_id: int) -> _Read | None:
     None when there is nothing to process (no such message, or already processed)."""
     with runtime.db.session() as session:
         record = session.get(InboundMessage, inbound_id)
-        if record is None or record.status != "received":
+        if record is None or record.status != InboundStatus.RECEIVED:
             return None
         raw = record.raw
     mail = read(raw)
@@ -111,7 +112,7 @@ def handle(
     """One message's way through the steps; ``first`` is its reading when already done."""
     mail = first.mail if first is not None else read(record.raw)
     if isinstance(mail, Unreadable):
-        return Verdict("failed", f"unreadable: {mail.reason}")
+        return Verdict(InboundStatus.FAILED, f"unreadable: {mail.reason}")
     record.sender, record.subject = mail.sender, mail.subject[:1000]
     # Mail to an outbound mail's return path reports on that mail: matched, never answered,
     # and before any sender limit, so a burst of bounces from one MTA is still recorded.
@@ -119,30 +120,34 @@ def handle(
     if returned is not None:
         return Verdict(returned.status, returned.reason, returned.game_id)
     if mail.automatic:
-        return Verdict("ignored", f"automatic mail, never answered ({mail.automatic})")
+        return Verdict(InboundStatus.IGNORED, f"automatic mail, never answered ({mail.automatic})")
     # Recorded for every message a person sent; games with require_dkim act only on "pass".
     signature = first.signature if first is not None else None
     record.dkim = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
     domain = runtime.config.mail_domain
     ours = [a for a in (record.envelope_to or mail.recipients) if a.lower().endswith("@" + domain)]
     if not ours:
-        return Verdict("rejected", f"not addressed to {domain}")
+        return Verdict(InboundStatus.REJECTED, f"not addressed to {domain}")
     taken = [(a.lower(), recipients.check(a, domain, runtime.config.from_address)) for a in ours]
     known = [(a, found) for a, found in taken if isinstance(found, recipients.Accepted)]
     if not known:
         # What the listeners refuse at RCPT, a webhook provider delivers anyway: kept, never
         # answered, since the From line that would receive the answer may be anyone's.
-        return Verdict("ignored", f"unknown address {ours[0].lower()}: stored, not answered")
+        return Verdict(
+            InboundStatus.IGNORED, f"unknown address {ours[0].lower()}: stored, not answered"
+        )
     if mail.several_senders is not None:
         # Acting for the first address would let anyone write "From: player, me" (and a second
         # From above a signed one is how DKIM is dodged): nothing in such a mail is read.
         details = {"why": mail.several_senders}
         replies.problem(Reply(session, runtime, mail, record.id), "several-senders", details)
-        return Verdict("rejected", f"not from one address: {mail.several_senders}")
+        return Verdict(InboundStatus.REJECTED, f"not from one address: {mail.several_senders}")
     target, found = known[0]
     local = target.split("@", 1)[0]
     if found.kind == "postmaster":
-        return Verdict("ignored", "mail to postmaster: kept for the operator, not answered")
+        return Verdict(
+            InboundStatus.IGNORED, "mail to postmaster: kept for the operator, not answered"
+        )
     config = runtime.config
     route = addresses.route(target, domain, config.secret_key, config.previous_keys)
     record.authenticated = isinstance(route, addresses.SeatRoute) and safety.authenticated(
@@ -155,22 +160,22 @@ def handle(
             if limited.notify:
                 limit = {"limit": config.sender_limit_per_hour}
                 replies.problem(Reply(session, runtime, mail, record.id), safety.RATE_LIMIT, limit)
-            return Verdict("ignored", limited.reason)
+            return Verdict(InboundStatus.IGNORED, limited.reason)
     if local == "new":
         return start_game(session, runtime, mail, record)
     if local == "help":
         replies.send_help(Reply(session, runtime, mail, record.id), seat_reading(mail)[0])
-        return Verdict("done", "help sent")
+        return Verdict(InboundStatus.DONE, "help sent")
     if found.kind == "from":
         # A "reply" to a mail of ours that named no reply address: say where to write instead.
         replies.problem(
             Reply(session, runtime, mail, record.id), "unknown-address", {"address": target}
         )
-        return Verdict("rejected", f"sent to {target}, which reads no mail")
+        return Verdict(InboundStatus.REJECTED, f"sent to {target}, which reads no mail")
     if isinstance(route, Refusal):
         details = {"why": route.reason}
         replies.problem(Reply(session, runtime, mail, record.id), "bad-token", details)
-        return Verdict("rejected", f"reply address: {route.reason}")
+        return Verdict(InboundStatus.REJECTED, f"reply address: {route.reason}")
     return seat_mail(session, runtime, mail, record, route)
 
 
@@ -179,12 +184,12 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     if request is None or isinstance(request, Refusal):
         why = request.reason if request else "no NEW line found"
         replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
-        return Verdict("rejected", why)
+        return Verdict(InboundStatus.REJECTED, why)
     rules = registry.get(request.game_key)
     if rules is None:
         why = f"there is no game called {request.game_key!r}"
         replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
-        return Verdict("rejected", why)
+        return Verdict(InboundStatus.REJECTED, why)
     if len(rules.seats) != 1:
         return start_gm_game(session, runtime, mail, record, request)
     challenge = None
@@ -193,7 +198,7 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
         if isinstance(found, Refusal):
             details = {"why": found.reason}
             replies.problem(Reply(session, runtime, mail, record.id), "bad-new", details)
-            return Verdict("rejected", found.reason)
+            return Verdict(InboundStatus.REJECTED, found.reason)
         challenge = found
     player = play.player_for(session, mail.sender, mail.sender_name)
     game = play.create_game(
@@ -201,9 +206,9 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     )
     if isinstance(game, Refusal):
         replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": game.reason})
-        return Verdict("rejected", game.reason)
+        return Verdict(InboundStatus.REJECTED, game.reason)
     reports.game_started(session, runtime, game)
-    return Verdict("done", f"started game {game.id}", game.id)
+    return Verdict(InboundStatus.DONE, f"started game {game.id}", game.id)
 
 
 def start_gm_game(
@@ -224,9 +229,9 @@ def start_gm_game(
     )
     if isinstance(made, Game):
         gm_letters.gm_created(Reply(session, runtime, mail, record.id), made)
-        return Verdict("done", f"game {made.id} formed; invitations sent", made.id)
+        return Verdict(InboundStatus.DONE, f"game {made.id} formed; invitations sent", made.id)
     replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": made.reason})
-    return Verdict("rejected", made.reason)
+    return Verdict(InboundStatus.REJECTED, made.reason)
 
 
 def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
@@ -240,7 +245,7 @@ def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
             select(InboundMessage.id)
             .where(
                 InboundMessage.game_id == game_id,
-                InboundMessage.status == "received",
+                InboundMessage.status == InboundStatus.RECEIVED,
                 InboundMessage.received_at <= cutoff,
             )
             .order_by(InboundMessage.id)

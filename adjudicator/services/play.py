@@ -19,6 +19,7 @@ from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
 from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 
 def rules_for(game: Game) -> Rules[Any]:
@@ -169,7 +170,7 @@ def apply_orders(
     game.last_activity = utcnow()
     outcome = rules.outcome(resolution.state)
     if outcome.finished:
-        game.status = "finished"
+        game.status = GameStatus.FINISHED
         game.finished_at = utcnow()
         game.result = outcome.summary
         game.score = list(outcome.score)
@@ -194,7 +195,7 @@ def seed_revealed(game: Game) -> bool:
     """A solo game's seed is public once it ends; a shared deal's once its challenge ends."""
     if game.challenge is not None:
         return game.challenge.revealed_at is not None
-    return game.status in ("finished", "closed")
+    return game.status in (GameStatus.FINISHED, GameStatus.CLOSED)
 
 
 def public_turns_visible(game: Game) -> bool:

@@ -15,19 +15,21 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
+from adjudicator import statuses
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
 from adjudicator.services import play
 from adjudicator.services.lifecycle import leaderboard
+from adjudicator.statuses import GameStatus, InboundStatus
 
 # The status filter offered to the public: an ended game is "finished" whether it was played out
 # or closed (idle, or unfinished when its shared deal ended).
-STATUS_FILTERS: dict[str, tuple[str, ...]] = {
-    "active": ("active",),
-    "forming": ("forming",),
-    "finished": ("finished", "closed"),
+STATUS_FILTERS: dict[str, tuple[GameStatus, ...]] = {
+    "active": (GameStatus.ACTIVE,),
+    "forming": (GameStatus.FORMING,),
+    "finished": (GameStatus.FINISHED, GameStatus.CLOSED),
 }
 
 
@@ -54,7 +56,7 @@ class GameRow:
     id: int
     game_key: str
     title: str
-    status: str
+    status: GameStatus
     result: str
     turns: int
     challenge: str | None
@@ -146,7 +148,7 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
                 challenge=game.challenge.name if game.challenge else None,
                 last_activity=game.last_activity,
                 paused=game.paused,
-                deadline=game.deadline if game.status == "active" else None,
+                deadline=game.deadline if game.status == GameStatus.ACTIVE else None,
             )
         )
     return rows
@@ -239,7 +241,10 @@ def challenge_games(session: Session, name: str) -> tuple[Challenge, list[Game]]
 def inbound_rows(session: Session, status: str | None, limit: int = 50) -> list[InboundMessage]:
     query = select(InboundMessage).order_by(InboundMessage.id.desc()).limit(limit)
     if status:
-        query = query.where(InboundMessage.status == status)
+        wanted = statuses.parse(InboundStatus, status)
+        if wanted is None:  # no row holds it (and the column would refuse it in a query)
+            return []
+        query = query.where(InboundMessage.status == wanted)
     return list(session.scalars(query))
 
 
@@ -306,7 +311,7 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
     owed: set[str] = set()
     # Who owes orders is shown only where orders wait for a deadline; a solitaire game resolves
     # each order the moment it arrives, so nothing is ever "on file" there.
-    if game.status == "active" and not rules.resolves_on_receipt:
+    if game.status == GameStatus.ACTIVE and not rules.resolves_on_receipt:
         latest = play.latest_turn(session, game.id)
         next_turn = latest.number + 1
         owed = set(rules.pending(rules.load(latest.state)))
@@ -398,7 +403,7 @@ class RankedEntry:
     rank: int
     game_id: int
     player: str
-    status: str
+    status: GameStatus
     result: str
     won: bool | None  # None while the entry is still being played
     value: int | None  # the charted number (the game's ``ranking_axis``)

@@ -29,6 +29,7 @@ from adjudicator.services.answers import away, command_context, line_json
 from adjudicator.services.gm_letters import tell_gm
 from adjudicator.services.mailer import Letter, queue, thread_headers
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 
 def check_url(runtime: Runtime, game: Game, seat: Seat) -> str:
@@ -87,7 +88,7 @@ def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str]) -> b
 
 def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
     """The deadline as this player reads it: their zone, UTC, and how long from now."""
-    if game.deadline is None or game.status != "active":
+    if game.deadline is None or game.status != GameStatus.ACTIVE:
         return {"deadline": None}
     zone = seat.player.timezone or game.timezone
     return {
@@ -141,7 +142,7 @@ def deadline_calendar(
     matters, and at worst keeps the stale entry, as it would have without the cancel."""
     organizer = parseaddr(runtime.config.from_address)[1] or None
     parts = []
-    if game.deadline is not None and game.status == "active":
+    if game.deadline is not None and game.status == GameStatus.ACTIVE:
         data = deadline_event(
             uid=calendar_uid(runtime, game, turn),
             sequence=game.deadline_sequence,
@@ -391,13 +392,13 @@ def turn_report(
             **answers,
         },
     )
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         tell_gm(session, runtime, game)
 
 
 def report_subject(rules: Rules[Any], game: Game) -> str:
     """A turn report names the turn played; where players answer one decision at a time, who
     owes the next; the last one, how the game ended."""
-    if game.status != "active":
+    if game.status != GameStatus.ACTIVE:
         return "over"
     return "step" if rules.resolves_on_receipt and len(rules.seats) > 1 else "results"

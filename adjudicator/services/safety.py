@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 from adjudicator.mail.addresses import SeatRoute
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Player, Seat
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import InboundStatus
 
 # The problem kind (and outbox kind) of the notice sent when a sender crosses the limit.
 RATE_LIMIT = "rate-limit"
@@ -55,7 +56,7 @@ class Limited:
 
 # Rows of unauthenticated mail that were read (and answered, or refused with an answer): the
 # ones counted. Mail already held back ("ignored") or not yet read does not count again.
-READ = ("done", "rejected")
+READ = (InboundStatus.DONE, InboundStatus.REJECTED)
 
 
 def authenticated(session: Session, route: SeatRoute, sender: str, dkim_verdict: str) -> bool:

@@ -53,6 +53,7 @@ from adjudicator.services import (
 from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime, Task
 from adjudicator.services.verdict import Verdict
+from adjudicator.statuses import GameStatus, InboundStatus
 
 # Commands that change the player's own settings, done whatever the game's state.
 _PERSONAL = ("PREFERENCES", "FORMAT", "VACATION")
@@ -141,7 +142,7 @@ def dkim_refusal(
         return None
     details = {"game": game, "verdict": record.dkim or "not checked"}
     replies.problem(Reply(session, runtime, mail, record.id), "dkim-required", details)
-    return Verdict("rejected", f"DKIM required, verdict {details['verdict']}", game.id)
+    return Verdict(InboundStatus.REJECTED, f"DKIM required, verdict {details['verdict']}", game.id)
 
 
 def gm_mail(
@@ -151,14 +152,18 @@ def gm_mail(
     if game.gm is None or game.gm.address != mail.sender:
         details = {"game": game, "seat": "game master"}
         replies.problem(Reply(session, runtime, mail, record.id), "wrong-sender", details)
-        return Verdict("rejected", f"{mail.sender} is not game {game.id}'s game master", game.id)
+        return Verdict(
+            InboundStatus.REJECTED, f"{mail.sender} is not game {game.id}'s game master", game.id
+        )
     refused = dkim_refusal(session, runtime, mail, record, game)
     if refused is not None:
         return refused
     results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
     gm_letters.gm_reply(Reply(session, runtime, mail, record.id), game, results)
     done = sum(result.done for result in results)
-    return Verdict("done", f"game-master commands: {done} of {len(results)} done", game.id)
+    return Verdict(
+        InboundStatus.DONE, f"game-master commands: {done} of {len(results)} done", game.id
+    )
 
 
 # 1.
@@ -169,7 +174,7 @@ def find_game(context: SeatMail) -> Verdict | None:
     game = context.session.scalar(query)
     if game is None:
         context.problem("bad-token", {"why": "no such game"})
-        return Verdict("rejected", "reply address names no game")
+        return Verdict(InboundStatus.REJECTED, "reply address names no game")
     context.game = game
     if context.route.seat == "gm":
         return gm_mail(context.session, context.runtime, context.mail, context.record, game)
@@ -184,10 +189,12 @@ def check_sender(context: SeatMail) -> Verdict | None:
     )
     if seat is None:
         context.problem("bad-token", {"why": "no such game"})
-        return Verdict("rejected", "reply address names no game")
+        return Verdict(InboundStatus.REJECTED, "reply address names no game")
     if seat.player.address != context.mail.sender:
         context.problem("wrong-sender", {"game": game, "seat": seat.seat})
-        return Verdict("rejected", f"{context.mail.sender} does not hold seat {seat.seat}", game.id)
+        return Verdict(
+            InboundStatus.REJECTED, f"{context.mail.sender} does not hold seat {seat.seat}", game.id
+        )
     context.seat = seat
     return None
 
@@ -205,7 +212,7 @@ def check_key_version(context: SeatMail) -> Verdict | None:
         return None
     # The seat was handed to another player: this address no longer plays it.
     context.problem("bad-token", {"why": "replaced"})
-    return Verdict("rejected", "reply address of a replaced seat", context.game.id)
+    return Verdict(InboundStatus.REJECTED, "reply address of a replaced seat", context.game.id)
 
 
 # 5.
@@ -224,7 +231,7 @@ def read_commands(context: SeatMail) -> Verdict | None:
 # 6.
 def forming(context: SeatMail) -> Verdict | None:
     game, seat, sections = context.game, context.seat, context.sections
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         return None
     found = context.reading.words()
     # The last JOIN starts the game: its player's welcome answers the mail and says so.
@@ -247,15 +254,17 @@ def forming(context: SeatMail) -> Verdict | None:
     started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering)
     if not started:
         replies.invitation_status(context.reply, game, seat, sections)
-    return Verdict("done", "joined" if seat.joined_at else "invitation pending", game.id)
+    return Verdict(
+        InboundStatus.DONE, "joined" if seat.joined_at else "invitation pending", game.id
+    )
 
 
 # 7.
 def game_over(context: SeatMail) -> Verdict | None:
-    if context.game.status == "active":
+    if context.game.status == GameStatus.ACTIVE:
         return None
     replies.game_over(context.reply, context.game, context.seat, context.sections)
-    return Verdict("done", "game is over; status sent", context.game.id)
+    return Verdict(InboundStatus.DONE, "game is over; status sent", context.game.id)
 
 
 # 8.
@@ -268,7 +277,7 @@ def resign(context: SeatMail) -> Verdict | None:
     for line in context.reading.others:
         context.sections.skip(line, "not read: you resigned in the same mail")
     lifecycle.resign(context.reply, game, context.seat, context.sections)
-    return Verdict("done", "resigned", game.id)
+    return Verdict(InboundStatus.DONE, "resigned", game.id)
 
 
 # 9.
@@ -326,7 +335,9 @@ def read_orders(context: SeatMail) -> Verdict | None:
         return None
     replies.status(context.reply, game, seat, context.reading, context.sections)
     found = context.reading.words()
-    return Verdict("done", "commands answered: " + (", ".join(found) or "none"), game.id)
+    return Verdict(
+        InboundStatus.DONE, "commands answered: " + (", ".join(found) or "none"), game.id
+    )
 
 
 # 11.
@@ -384,7 +395,7 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
             reports.turn_report(
                 session, runtime, game, other, new_turn, resolution, None, None, overtaken=stale
             )
-    return Verdict("done", f"turn {new_turn.number} resolved", game.id)
+    return Verdict(InboundStatus.DONE, f"turn {new_turn.number} resolved", game.id)
 
 
 # 13.
@@ -404,11 +415,13 @@ def send_receipt(context: SeatMail) -> Verdict | None:
         context.reply, context.game, context.seat, shown, context.reading, context.sections, filing
     )
     if not context.filed:
-        return Verdict("done", "orders not accepted; receipt sent", context.game.id)
+        return Verdict(InboundStatus.DONE, "orders not accepted; receipt sent", context.game.id)
     if not context.report.ok:
         # Filed without its refused lines: it stands at the deadline, but the turn is not
         # resolved early on it, so the player has the time left to put the lines right.
-        return Verdict("done", "orders stored without their refused lines", context.game.id)
+        return Verdict(
+            InboundStatus.DONE, "orders stored without their refused lines", context.game.id
+        )
     return None
 
 
@@ -424,7 +437,7 @@ def adjudicate_early(context: SeatMail) -> Verdict:
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
         # (With a delay, the tick starts it once the last orders are old enough.)
         context.runtime.later(session, Task.ADJUDICATE, game.id)
-    return Verdict("done", "orders stored", game.id)
+    return Verdict(InboundStatus.DONE, "orders stored", game.id)
 
 
 STEPS: tuple[Step, ...] = (

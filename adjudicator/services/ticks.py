@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines, delivery, isolation, lifecycle, steps
 from adjudicator.services.runtime import Runtime, Task
+from adjudicator.statuses import GameStatus, InboundStatus
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
 # (or its storing, for mail never queued by the tick) is older than the claim lease
@@ -83,7 +84,7 @@ def _requeue_inbound(work: _Tick) -> None:
         work.report.requeued_inbound = _mark_queued(
             session,
             update(InboundMessage).where(
-                InboundMessage.status == "received",
+                InboundMessage.status == InboundStatus.RECEIVED,
                 func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
                 < work.lost_before,
             ),
@@ -146,7 +147,7 @@ def _warn_or_close_idle(work: _Tick) -> None:
     with work.runtime.db.session() as session:
         idle = session.execute(
             select(Game.id, Game.last_activity, Game.idle_warned_at).where(
-                Game.status == "active",
+                Game.status == GameStatus.ACTIVE,
                 Game.challenge_id.is_(None),
                 # Solo games only: a game with deadlines moves on by itself (silent seats get the
                 # defaults), and after a long outage or a clock jump its due turn must be played,

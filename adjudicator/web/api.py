@@ -15,6 +15,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.services import queries
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -122,7 +123,7 @@ def game(game_id: int) -> ResponseReturnValue:
             **{name: getattr(found, name) for name in GAME_FIELDS},
             created_at=_time(found.created_at),
             finished_at=_time(found.finished_at),
-            deadline=_time(found.deadline) if found.status == "active" else None,
+            deadline=_time(found.deadline) if found.status == GameStatus.ACTIVE else None,
             challenge=found.challenge.name if found.challenge else None,
             seed=found.seed.hex() if page.revealed else None,
             positions_shown=page.visible,

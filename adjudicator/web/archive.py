@@ -24,6 +24,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.services import queries, verification
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, feeds
 
 blueprint = Blueprint("archive", __name__)
@@ -74,7 +75,7 @@ def game_page(game_id: int) -> ResponseReturnValue:
         if page is None:
             abort(404)
         strength = page.strength
-        deadline = page.game.deadline if page.game.status == "active" else None
+        deadline = page.game.deadline if page.game.status == GameStatus.ACTIVE else None
         return render_template(
             "game.html",
             page=page,

@@ -19,6 +19,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
 from adjudicator.services import checker
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 from adjudicator.templating import text_environment
 from adjudicator.web import csrf
 
@@ -105,7 +106,7 @@ def private_check(game_id: int, seat: str, signature: str) -> ResponseReturnValu
         abort(404)
     rules = _rules(found.game_key)
     context = {"private": found, "seats": (found.seat,), "examples": ()}
-    if found.status != "active":
+    if found.status != GameStatus.ACTIVE:
         return render_template("check.html", game=rules, result=None, text="", seat=seat, **context)
     return _checker_page(rules, found.state, found.seat, found.earlier, context)
 
