@@ -169,7 +169,9 @@ def on_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
 def keeping(image: Image.Image, exact: Sequence[Colour]) -> Image.Image:
     """``image`` on a full palette that keeps every colour of ``exact`` true, and fills the rest
     with the picture's own shades (its anti-aliasing), chosen for this picture."""
-    shades = image.quantize(MAX_PALETTE - len(exact), dither=Image.Dither.NONE)
+    # The shades are chosen from the picture at half size: the same shades, in a quarter of the
+    # time (a hex map's palette took most of its drawing time).
+    shades = image.reduce(2).quantize(MAX_PALETTE - len(exact), dither=Image.Dither.NONE)
     return on_palette(image, palette_of([*exact, *colours_of(shades)]))
 
 

@@ -14,6 +14,7 @@ only asks what nobody has answered in advance.
 from __future__ import annotations
 
 import functools
+import json
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -323,11 +324,10 @@ class MusketAndPike(Game[Position]):
         return load(data)
 
     def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
-        # Imported here so the rules load without the imaging library.
-        from adjudicator.games.musket_and_pike.render import render as picture
-
         records = [e["data"] for e in (facts or {}).get("events", []) if e.get("data")]
-        return picture(load(view["position"]), records)
+        # The map shows the position and the events, never whose view it is: both players' maps
+        # of a step (hidden set-up orders aside) are one drawing, made once.
+        return _drawing(json.dumps([view["position"], records], sort_keys=True))
 
     def describe(self, view: JSON) -> str:
         from adjudicator.games.musket_and_pike.describe import describe as words
@@ -386,3 +386,13 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
             "DEFAULT RETREAT   (it falls back away from the nearest enemy)",
         )
     return decision.legal
+
+
+@functools.lru_cache(maxsize=16)
+def _drawing(shown: str) -> bytes:
+    """The PNG of a position and its events, given as JSON text (the cache's key)."""
+    # Imported here so the rules load without the imaging library.
+    from adjudicator.games.musket_and_pike.render import render as picture
+
+    position, records = json.loads(shown)
+    return picture(load(position), records)
