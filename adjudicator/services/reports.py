@@ -17,7 +17,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.mail.addresses import check_signature
 from adjudicator.mail.building import Attachment, Picture
-from adjudicator.mail.calendar import CANCEL, PUBLISH, deadline_event, withdrawal
+from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import (
@@ -142,15 +142,18 @@ def deadline_calendar(
     organizer = parseaddr(runtime.config.from_address)[1] or None
     parts = []
     if game.deadline is not None and game.status == "active":
-        data = deadline_event(
+        entry = Entry(
             uid=calendar_uid(runtime, game, turn),
             sequence=game.deadline_sequence,
             deadline=game.deadline,
-            zone=game.timezone,
             summary=_calendar_summary(game, turn),
+            zone=game.timezone,
+            organizer=organizer,
+        )
+        data = deadline_event(
+            entry,
             description=f"Reply to your game's mail with your orders for turn {turn}.",
             url=f"{runtime.config.base_url}/games/{game.id}",
-            organizer=organizer,
             stamp=now,
         )
         parts.append(
@@ -163,15 +166,15 @@ def deadline_calendar(
             )
         )
     if overtaken is not None:
-        data = withdrawal(
+        entry = Entry(
             uid=calendar_uid(runtime, game, overtaken.turn),
             sequence=overtaken.sequence,
             deadline=overtaken.deadline,
-            zone=game.timezone,
             summary=_calendar_summary(game, overtaken.turn),
+            zone=game.timezone,
             organizer=organizer,
-            stamp=now,
         )
+        data = withdrawal(entry, stamp=now)
         parts.append(
             Attachment(
                 f"game{game.id}-turn{overtaken.turn}-cancelled.ics",
