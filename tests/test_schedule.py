@@ -9,7 +9,7 @@ import pytest
 from icalendar import Calendar, Event, Timezone
 
 from adjudicator import schedule
-from adjudicator.mail.calendar import deadline_event, withdrawal
+from adjudicator.mail.calendar import Entry, deadline_event, withdrawal
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -109,15 +109,17 @@ def test_shown_in_the_readers_zone_with_utc_and_relative() -> None:
 
 
 def test_calendar_entry_is_stable_and_moves_with_the_deadline() -> None:
-    common = {
-        "uid": "game-7-turn-3@pbem.localhost",
-        "summary": "2 de Mayo, game 7: orders for turn 3 due",
-        "description": "Reply to orders+7-france-1-abc@pbem.localhost, with commas; and more",
-        "url": "http://127.0.0.1:8000/games/7",
-        "stamp": at(2027, 3, 1, 9),
-    }
-    first = deadline_event(sequence=0, deadline=at(2027, 3, 29, 18), **common).decode()
-    moved = deadline_event(sequence=1, deadline=at(2027, 3, 30, 18), **common).decode()
+    uid, summary = "game-7-turn-3@pbem.localhost", "2 de Mayo, game 7: orders for turn 3 due"
+
+    def event(sequence: int, deadline: datetime) -> str:
+        return deadline_event(
+            Entry(uid, sequence, deadline, summary),
+            description="Reply to orders+7-france-1-abc@pbem.localhost, with commas; and more",
+            url="http://127.0.0.1:8000/games/7",
+            stamp=at(2027, 3, 1, 9),
+        ).decode()
+
+    first, moved = event(0, at(2027, 3, 29, 18)), event(1, at(2027, 3, 30, 18))
     assert (
         "UID:game-7-turn-3@pbem.localhost" in first and "UID:game-7-turn-3@pbem.localhost" in moved
     )
@@ -128,12 +130,10 @@ def test_calendar_entry_is_stable_and_moves_with_the_deadline() -> None:
     assert first.endswith("END:VCALENDAR\r\n")
 
 
-ENTRY = {
-    "uid": "game-7-turn-3@pbem.localhost",
-    "summary": "2 de Mayo, game 7: orders for turn 3 due",
-    "organizer": "pbem@pbem.localhost",
-    "stamp": at(2027, 3, 1, 9),
-}
+UID = "game-7-turn-3@pbem.localhost"
+SUMMARY = "2 de Mayo, game 7: orders for turn 3 due"
+ORGANIZER = "pbem@pbem.localhost"
+STAMP = at(2027, 3, 1, 9)
 
 
 def read_calendar(data: bytes) -> tuple[Calendar, Event]:
@@ -160,12 +160,10 @@ def test_the_entry_is_written_in_the_games_zone_with_its_vtimezone(
     zone: str, deadline: datetime, local_start: datetime, offset: timedelta
 ) -> None:
     data = deadline_event(
-        sequence=2,
-        deadline=deadline,
-        zone=zone,
+        Entry(UID, 2, deadline, SUMMARY, zone=zone, organizer=ORGANIZER),
         description="Reply with your orders.",
         url="http://127.0.0.1:8000/games/7",
-        **ENTRY,  # type: ignore[arg-type]
+        stamp=STAMP,
     )
     calendar, event = read_calendar(data)
     assert calendar["METHOD"] == "PUBLISH"
@@ -176,17 +174,18 @@ def test_the_entry_is_written_in_the_games_zone_with_its_vtimezone(
     assert isinstance(start, datetime) and isinstance(end, datetime)
     assert start.replace(tzinfo=None) == local_start and start.utcoffset() == offset
     assert end == deadline and end - start == timedelta(minutes=15)
-    assert event["UID"] == ENTRY["uid"] and event["SEQUENCE"] == 2
+    assert event["UID"] == UID and event["SEQUENCE"] == 2
     assert str(event["ORGANIZER"]) == "mailto:pbem@pbem.localhost"
     # The zone's own rules, as a calendar without a zone database reads them.
     assert timezone.to_tz().utcoffset(local_start) == offset
 
 
 def test_a_withdrawal_cancels_the_entry_by_its_uid_with_a_higher_sequence() -> None:
-    data = withdrawal(sequence=3, deadline=at(2027, 3, 29, 18), zone="Europe/Madrid", **ENTRY)  # type: ignore[arg-type]
+    entry = Entry(UID, 3, at(2027, 3, 29, 18), SUMMARY, zone="Europe/Madrid", organizer=ORGANIZER)
+    data = withdrawal(entry, stamp=STAMP)
     calendar, event = read_calendar(data)
     assert calendar["METHOD"] == "CANCEL"
-    assert event["UID"] == ENTRY["uid"] and event["SEQUENCE"] == 3
+    assert event["UID"] == UID and event["SEQUENCE"] == 3
     assert event["STATUS"] == "CANCELLED" and event.end == at(2027, 3, 29, 18)
     assert str(event["ORGANIZER"]) == "mailto:pbem@pbem.localhost"
     assert not event.walk("VALARM")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
@@ -31,8 +31,6 @@ class Picture:
 _POLICY = policy.SMTP.clone(cte_type="7bit")
 
 
-# Headers build() sets itself; letting `headers` override them would break threading or loop
-# protection silently.
 @dataclass(frozen=True)
 class Attachment:
     """A file attached to the mail, e.g. the next deadline as text/calendar."""
@@ -44,6 +42,31 @@ class Attachment:
     params: Mapping[str, str] | None = None
 
 
+@dataclass(frozen=True)
+class Headers:
+    """Who the mail is from and to, what it is about, and any headers of the caller's own
+    (``others``, e.g. List-Id); a naive date is taken as UTC, none as now."""
+
+    sender: str
+    to: str
+    subject: str
+    reply_to: str | None = None
+    date: datetime | None = None
+    others: Mapping[str, str] = field(default_factory=dict)  # read only, never mutated
+
+
+@dataclass(frozen=True)
+class Thread:
+    """Where the mail sits in its conversation: its own Message-ID, the one it answers, and the
+    ones before it."""
+
+    message_id: str
+    in_reply_to: str | None = None
+    references: Sequence[str] = ()
+
+
+# Headers build() sets itself; letting ``Headers.others`` override them would break threading or
+# loop protection silently.
 _RESERVED = frozenset(
     name.lower()
     for name in (
@@ -70,40 +93,33 @@ _DOMAIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
 
 
 def build(
+    headers: Headers,
+    thread: Thread,
     *,
-    sender: str,
-    to: str,
-    reply_to: str | None,
-    subject: str,
     text: str,
     html: str | None,
-    pictures: Sequence[Picture],
-    message_id: str,
-    in_reply_to: str | None,
-    references: Sequence[str],
-    headers: Mapping[str, str] = {},  # read only, never mutated
-    date: datetime | None = None,
+    pictures: Sequence[Picture] = (),
     attachments: Sequence[Attachment] = (),
 ) -> bytes:
-    """The message as bytes ready for SMTP (CRLF); a naive date is taken as UTC."""
+    """The message as bytes ready for SMTP (CRLF)."""
     msg = EmailMessage(policy=_POLICY)
-    msg["From"] = sender
-    msg["To"] = to
-    if reply_to:
-        msg["Reply-To"] = reply_to
-    msg["Subject"] = subject
-    when = date or datetime.now(UTC)
+    msg["From"] = headers.sender
+    msg["To"] = headers.to
+    if headers.reply_to:
+        msg["Reply-To"] = headers.reply_to
+    msg["Subject"] = headers.subject
+    when = headers.date or datetime.now(UTC)
     msg["Date"] = format_datetime(when if when.tzinfo else when.replace(tzinfo=UTC))
-    msg["Message-ID"] = message_id
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    if references:
-        msg["References"] = " ".join(references)
+    msg["Message-ID"] = thread.message_id
+    if thread.in_reply_to:
+        msg["In-Reply-To"] = thread.in_reply_to
+    if thread.references:
+        msg["References"] = " ".join(thread.references)
     # RFC 3834: tells auto-responders not to answer; Exchange only listens to its own header.
     # Precedence: bulk is deliberately not set, as some servers then file us as list mail.
     msg["Auto-Submitted"] = "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
-    for name, value in headers.items():
+    for name, value in headers.others.items():
         if name.lower() in _RESERVED:
             raise ValueError(f"header {name} is set by build() itself")
         msg[name] = value

@@ -7,6 +7,7 @@ wall-clock time the schedule names even where the reader's software knows no zon
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,75 +23,60 @@ LENGTH = timedelta(minutes=15)
 REMINDER = timedelta(hours=2)
 
 
-def deadline_event(
-    *,
-    uid: str,
-    sequence: int,
-    deadline: datetime,
-    summary: str,
-    description: str,
-    url: str,
-    stamp: datetime,
-    zone: str = "UTC",
-    organizer: str | None = None,
-) -> bytes:
+@dataclass(frozen=True)
+class Entry:
+    """A deadline's entry in the player's calendar, as both the PUBLISH that places it and the
+    CANCEL that withdraws it name it: the UID stays put while SEQUENCE rises with each message.
+    ``organizer`` is the service's address; RFC 5546 wants one, the same in both."""
+
+    uid: str
+    sequence: int
+    deadline: datetime
+    summary: str
+    zone: str = "UTC"
+    organizer: str | None = None
+
+
+def deadline_event(entry: Entry, *, description: str, url: str, stamp: datetime) -> bytes:
     """A VCALENDAR (METHOD:PUBLISH) with one 15-minute VEVENT ending at the deadline.
 
     The UID is stable per game and turn and SEQUENCE rises each time the deadline moves, so a
-    calendar updates the entry it already has instead of adding another. ``organizer`` is the
-    service's address; RFC 5546 wants one, and the CANCEL that may follow names the same.
+    calendar updates the entry it already has instead of adding another.
     """
-    event = _event(uid, sequence, deadline, zone, summary, organizer, stamp)
+    event = _event(entry, stamp)
     event.add("description", description)
     event.add("url", url)
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
     alarm.add("trigger", -REMINDER)
-    alarm.add("description", summary)
+    alarm.add("description", entry.summary)
     event.add_component(alarm)
-    return _calendar(PUBLISH, event, deadline)
+    return _calendar(PUBLISH, event, entry.deadline)
 
 
-def withdrawal(
-    *,
-    uid: str,
-    sequence: int,
-    deadline: datetime,
-    summary: str,
-    stamp: datetime,
-    zone: str = "UTC",
-    organizer: str | None = None,
-) -> bytes:
-    """A VCALENDAR (METHOD:CANCEL) removing the entry ``uid`` from the reader's calendar.
+def withdrawal(entry: Entry, *, stamp: datetime) -> bytes:
+    """A VCALENDAR (METHOD:CANCEL) removing ``entry`` from the reader's calendar.
 
-    ``sequence`` must be above every SEQUENCE sent for that UID, or a calendar takes the cancel
-    for an old message and keeps the entry. The times are the entry's own, for the calendars
-    that match a cancel to an entry by them as well as by UID.
+    Its ``sequence`` must be above every SEQUENCE sent for that UID, or a calendar takes the
+    cancel for an old message and keeps the entry. The times are the entry's own, for the
+    calendars that match a cancel to an entry by them as well as by UID.
     """
-    event = _event(uid, sequence, deadline, zone, summary, organizer, stamp)
+    event = _event(entry, stamp)
     event.add("status", "CANCELLED")
-    return _calendar(CANCEL, event, deadline)
+    return _calendar(CANCEL, event, entry.deadline)
 
 
-def _event(
-    uid: str,
-    sequence: int,
-    deadline: datetime,
-    zone: str,
-    summary: str,
-    organizer: str | None,
-    stamp: datetime,
-) -> Event:
-    local = deadline.astimezone(_zone(zone))
+def _event(entry: Entry, stamp: datetime) -> Event:
+    local = entry.deadline.astimezone(_zone(entry.zone))
     event = Event()
-    event.add("uid", uid)
-    event.add("sequence", sequence)
+    event.add("uid", entry.uid)
+    event.add("sequence", entry.sequence)
     event.add("dtstamp", stamp.astimezone(UTC))
     event.add("dtstart", local - LENGTH)
     event.add("dtend", local)
-    event.add("summary", summary)
-    if organizer:
-        event.add("organizer", f"mailto:{organizer}")
+    event.add("summary", entry.summary)
+    if entry.organizer:
+        event.add("organizer", f"mailto:{entry.organizer}")
     return event
 
 

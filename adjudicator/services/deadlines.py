@@ -188,10 +188,9 @@ def _resolve_turn(
     # is withdrawn in the same mail that brings the next one.
     stale = reports.overtaken(game, turn.number, now)
     lifecycle.open_deadline(game, now)
+    played = reports.Played(turn, resolution)
     for seat in game.seats:
-        reports.turn_report(
-            session, runtime, game, seat, turn, resolution, None, None, overtaken=stale
-        )
+        reports.turn_report(session, runtime, game, seat, played, overtaken=stale)
     return Adjudicated(game.id, turn.number, why, tuple(defaulted))
 
 
@@ -260,17 +259,14 @@ def _remind(
         if seat.seat not in owed or seat.seat in filed:
             continue
         seat.reminded_sequence = game.deadline_sequence
-        reports.mail_seat(
-            session,
-            runtime,
-            game,
-            seat,
+        letter = reports.SeatLetter(
             key=f"game:{game.id}:remind:{game.deadline_sequence}:{seat.seat}",
             kind="reminder",
             template="notice",
             what="reminder",
             extra={"message": "a reminder: we have no orders from you for this turn yet."},
         )
+        reports.mail_seat(session, runtime, game, seat, letter)
         reminded.append((game.id, seat.seat))
         log.info(
             "game %s seat %s reminded",

@@ -375,15 +375,12 @@ def _announce(
     overtaken: reports.Overtaken | None = None,
 ) -> None:
     """Tell every player what the game master did; ``what`` names it in the subject."""
-    reports.mail_all_seats(
-        asked.session,
-        asked.runtime,
-        asked.game,
+    notice = reports.SeatLetter(
         key=f"{asked.key}:notice",
         kind="notice",
         template="notice",
         what=what,
         extra={"message": message},
-        words=words,
-        overtaken=overtaken,
+        words=words or {},
     )
+    reports.mail_all_seats(asked.session, asked.runtime, asked.game, notice, overtaken)

@@ -165,15 +165,10 @@ def start_game(
     now = utcnow()
     if invite:
         game.status = GameStatus.FORMING
-        reports.mail_all_seats(
-            session,
-            runtime,
-            game,
-            key=f"game:{game.id}:invite",
-            kind="invitation",
-            template="invitation",
-            what="invited",
+        invitation = reports.SeatLetter(
+            key=f"game:{game.id}:invite", kind="invitation", template="invitation", what="invited"
         )
+        reports.mail_all_seats(session, runtime, game, invitation)
         return game
     for seat in game.seats:
         seat.joined_at = now
@@ -290,17 +285,14 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
             for rank, game in enumerate(ranking, start=1)
         ]
         for game in ranking:
-            reports.mail_seat(
-                session,
-                runtime,
-                game,
-                game.seats[0],
+            letter = reports.SeatLetter(
                 key=f"challenge:{challenge.id}:results:{game.id}",
                 kind="challenge-results",
                 template="challenge_results",
                 what="shared-deal",
                 extra={"ranking": table},
             )
+            reports.mail_seat(session, runtime, game, game.seats[0], letter)
         return challenge.name
 
 
@@ -310,15 +302,14 @@ def warn_idle(runtime: Runtime, game_id: int) -> bool:
         if game.status != GameStatus.ACTIVE:
             return False
         game.idle_warned_at = utcnow()
-        _mail_seats(
-            session,
-            runtime,
-            game,
-            "idle-warning",
-            "idle_warning",
-            f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}",
-            "idle",
+        warning = reports.SeatLetter(
+            key=f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}",
+            kind="idle-warning",
+            template="idle_warning",
+            what="idle",
+            extra=_idle_days(runtime),
         )
+        reports.mail_all_seats(session, runtime, game, warning)
         return True
 
 
@@ -338,18 +329,21 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
             return False
         game = session.get_one(Game, game_id)
         session.refresh(game)
-        _mail_seats(session, runtime, game, "closed", "game_over", f"game:{game.id}:closed", "over")
+        closed = reports.SeatLetter(
+            key=f"game:{game.id}:closed",
+            kind="closed",
+            template="game_over",
+            what="over",
+            extra=_idle_days(runtime),
+        )
+        reports.mail_all_seats(session, runtime, game, closed)
         gm_letters.tell_gm(session, runtime, game)
         return True
 
 
-def _mail_seats(
-    session: Session, runtime: Runtime, game: Game, kind: str, template: str, key: str, what: str
-) -> None:
-    days = {
+def _idle_days(runtime: Runtime) -> dict[str, int]:
+    """The idle limits the warning and the closing mail quote."""
+    return {
         "idle_close_days": runtime.config.idle_close_days,
         "idle_warning_days": runtime.config.idle_warning_days,
     }
-    reports.mail_all_seats(
-        session, runtime, game, key=key, kind=kind, template=template, what=what, extra=days
-    )

@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
+from adjudicator.mail.building import (
+    Attachment,
+    Headers,
+    Picture,
+    Thread,
+    build,
+    mint_message_id,
+)
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, OutboxMessage, Player
 from adjudicator.services.runtime import Runtime, Task
@@ -74,17 +81,17 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
     # FORMAT TEXT: this reader gets the text part alone, and the pictures as attachments.
     chosen = session.scalar(select(Player.mail_format).where(Player.address == letter.to))
     raw = build(
-        sender=config.from_address,
-        to=letter.to,
-        reply_to=letter.reply_to,
-        subject=letter.subject,
+        Headers(
+            sender=config.from_address,
+            to=letter.to,
+            subject=letter.subject,
+            reply_to=letter.reply_to,
+            others={"X-Pbem-Kind": letter.kind, **(letter.headers or {})},
+        ),
+        Thread(message_id, letter.in_reply_to, letter.references),
         text=text,
         html=None if chosen == "text" else html,
         pictures=letter.pictures,
-        message_id=message_id,
-        in_reply_to=letter.in_reply_to,
-        references=letter.references,
-        headers={"X-Pbem-Kind": letter.kind, **(letter.headers or {})},
         attachments=letter.attachments,
     )
     record = OutboxMessage(

@@ -16,7 +16,7 @@ from adjudicator.models import Game, Seat, utcnow
 from adjudicator.services import commands, orders, play, safety
 from adjudicator.services.answers import command_context, line_json
 from adjudicator.services.mailer import Letter, Reply, queue
-from adjudicator.services.reports import mail_seat
+from adjudicator.services.reports import SeatLetter, mail_seat
 
 
 def receipt_lines(report: OrderReport, filed: bool) -> dict[str, Any]:
@@ -76,12 +76,8 @@ def _to_seat(
         reply.runtime,
         game,
         seat,
-        key=reply.key,
-        kind=kind,
-        template=template,
-        what=what,
+        SeatLetter(reply.key, kind, template, what, extra),
         replying_to=reply.mail.message_id,
-        extra=extra,
     )
 
 

@@ -5,7 +5,8 @@ in ``replies``, mail to the game master in ``gm_letters``."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
@@ -17,8 +18,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.mail.addresses import check_signature
 from adjudicator.mail.building import Attachment, Picture
-from adjudicator.mail.calendar import CANCEL, PUBLISH, deadline_event, withdrawal
-from adjudicator.mail.reading import MailIn
+from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import (
     commands,
@@ -143,15 +143,18 @@ def deadline_calendar(
     organizer = parseaddr(runtime.config.from_address)[1] or None
     parts = []
     if game.deadline is not None and game.status == GameStatus.ACTIVE:
-        data = deadline_event(
+        entry = Entry(
             uid=calendar_uid(runtime, game, turn),
             sequence=game.deadline_sequence,
             deadline=game.deadline,
-            zone=game.timezone,
             summary=_calendar_summary(game, turn),
+            zone=game.timezone,
+            organizer=organizer,
+        )
+        data = deadline_event(
+            entry,
             description=f"Reply to your game's mail with your orders for turn {turn}.",
             url=f"{runtime.config.base_url}/games/{game.id}",
-            organizer=organizer,
             stamp=now,
         )
         parts.append(
@@ -164,15 +167,15 @@ def deadline_calendar(
             )
         )
     if overtaken is not None:
-        data = withdrawal(
+        entry = Entry(
             uid=calendar_uid(runtime, game, overtaken.turn),
             sequence=overtaken.sequence,
             deadline=overtaken.deadline,
-            zone=game.timezone,
             summary=_calendar_summary(game, overtaken.turn),
+            zone=game.timezone,
             organizer=organizer,
-            stamp=now,
         )
+        data = withdrawal(entry, stamp=now)
         parts.append(
             Attachment(
                 f"game{game.id}-turn{overtaken.turn}-cancelled.ics",
@@ -209,29 +212,50 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class SeatLetter:
+    """What a mail to a seat's player is, before the seat's own address, position and deadline
+    are added: its outbox key, kind and template, what it is as its subject names it
+    (subjects.PHRASES) with the ``words`` the subject fills in, and the template's ``extra``
+    context."""
+
+    key: str
+    kind: str
+    template: str
+    what: str
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    words: Mapping[str, Any] = field(default_factory=dict)
+    # Fixed for the mail that starts the game's thread (the first welcome); every other one's
+    # is minted from its key.
+    message_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A turn just played: its snapshot, and the resolution that made it (the moves its picture
+    shows, the outcomes and dice its report lists)."""
+
+    turn: Turn
+    resolution: Resolution[Any]
+
+
 def mail_seat(
     session: Session,
     runtime: Runtime,
     game: Game,
     seat: Seat,
+    letter: SeatLetter,
     *,
-    key: str,
-    kind: str,
-    template: str,
-    what: str,
-    extra: dict[str, Any] | None = None,
-    turn: Turn | None = None,
-    facts: Any = None,
+    played: Played | None = None,
     replying_to: str | None = None,
-    message_id: str | None = None,
-    words: dict[str, Any] | None = None,
     overtaken: Overtaken | None = None,
 ) -> None:
-    """Queue a mail to a seat's player showing its position (the latest turn unless given);
-    ``what`` is what the mail is, named in its subject (subjects.PHRASES); ``overtaken``: the
-    entry of a turn played before its deadline, withdrawn in this mail."""
+    """Queue ``letter`` to a seat's player showing its position: the turn just ``played``, else
+    the latest; ``replying_to``: the player's mail it answers; ``overtaken``: the entry of a turn
+    played before its deadline, withdrawn in this mail."""
     rules = play.rules_for(game)
-    turn = turn or play.latest_turn(session, game.id)
+    turn = played.turn if played else play.latest_turn(session, game.id)
+    facts = played.resolution.facts if played else None
     context, picture = position(runtime, rules, game, seat, turn, facts)
     now = utcnow()
     context.update(deadline_context(game, seat, now))
@@ -242,69 +266,57 @@ def mail_seat(
         "next": turn.number + 1,
         "owes": context["owes"],
         "result": subjects.short_result(game.result),
-        **(words or {}),
+        **letter.words,
     }
-    letter = Letter(
-        key=key,
-        kind=kind,
+    mail = Letter(
+        key=letter.key,
+        kind=letter.kind,
         to=seat.player.address,
-        subject=subjects.subject(game, rules.title, what, **said),
-        template=template,
-        context={**game_context(runtime, game, seat), **context, **(extra or {})},
+        subject=subjects.subject(game, rules.title, letter.what, **said),
+        template=letter.template,
+        context={**game_context(runtime, game, seat), **context, **letter.extra},
         pictures=[picture],
         attachments=deadline_calendar(runtime, game, turn.number + 1, now, overtaken),
         reply_to=play.seat_address(runtime, game, seat),
         # A mail with a fixed Message-ID starts the thread (answering at most the player's own
         # mail); every other one continues it.
-        in_reply_to=replying_to if message_id else in_reply_to,
-        references=([replying_to] if replying_to else []) if message_id else references,
-        message_id=message_id,
+        in_reply_to=replying_to if letter.message_id else in_reply_to,
+        references=([replying_to] if replying_to else []) if letter.message_id else references,
+        message_id=letter.message_id,
         # Lets a player's mail client file and filter each game's mail together.
         headers={
             "List-Id": f"{rules.title} game {game.id} <game-{game.id}.{runtime.config.mail_domain}>"
         },
     )
-    queue(session, runtime, letter, game)
+    queue(session, runtime, mail, game)
 
 
 def mail_all_seats(
     session: Session,
     runtime: Runtime,
     game: Game,
-    *,
-    key: str,
-    kind: str,
-    template: str,
-    what: str,
-    extra: dict[str, Any] | None = None,
-    words: dict[str, Any] | None = None,
+    letter: SeatLetter,
     overtaken: Overtaken | None = None,
 ) -> None:
-    """The same news to every seat, each with its own position; ``key`` gets the seat added."""
+    """The same news to every seat, each with its own position; its key gets the seat added."""
     session.flush()
     for seat in game.seats:
-        mail_seat(
-            session,
-            runtime,
-            game,
-            seat,
-            key=f"{key}:{seat.seat}",
-            kind=kind,
-            template=template,
-            what=what,
-            extra=extra,
-            words=words,
-            overtaken=overtaken,
-        )
+        each = replace(letter, key=f"{letter.key}:{seat.seat}")
+        mail_seat(session, runtime, game, seat, each, overtaken=overtaken)
 
 
 @dataclass(frozen=True)
 class Answering:
-    """The mail whose JOIN started the game: its player's welcome answers it, sections and all."""
+    """The player's mail that a seat's mail answers, sections and all: the JOIN that started the
+    game, answered by its player's welcome; or the orders that played a turn, answered by its
+    turn report, which also answers the mail's commands (``reading``) and shows its order lines
+    (``report``, as sifted for the reply)."""
 
     seat: Seat
     message_id: str | None
     sections: commands.Sections
+    reading: commands.Reading | None = None
+    report: OrderReport | None = None
 
 
 def game_started(
@@ -313,11 +325,7 @@ def game_started(
     help_text = play.rules_for(game).help_text(game.options)
     for index, seat in enumerate(game.seats):
         answers = answering is not None and answering.seat.id == seat.id
-        mail_seat(
-            session,
-            runtime,
-            game,
-            seat,
+        letter = SeatLetter(
             key=f"game:{game.id}:start:{seat.seat}",
             kind="start",
             template="game_started",
@@ -326,10 +334,11 @@ def game_started(
                 "help": help_text,
                 "sections": answering.sections.json() if answering and answers else None,
             },
-            replying_to=answering.message_id if answering and answers else None,
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
         )
+        replying_to = answering.message_id if answering and answers else None
+        mail_seat(session, runtime, game, seat, letter, replying_to=replying_to)
     tell_gm(session, runtime, game)
 
 
@@ -350,33 +359,25 @@ def turn_report(
     runtime: Runtime,
     game: Game,
     seat: Seat,
-    turn: Turn,
-    resolution: Resolution[Any],
-    report: OrderReport | None,
-    mail: MailIn | None,
-    reading: commands.Reading | None = None,
-    sections: commands.Sections | None = None,
+    played: Played,
+    answering: Answering | None = None,
     overtaken: Overtaken | None = None,
 ) -> None:
+    """The turn ``played``, as this seat sees it; ``answering``: the seat's mail whose orders
+    played it, when it moved on receipt."""
     rules = play.rules_for(game)
+    turn, resolution = played.turn, played.resolution
     answers = (
-        command_context(session, runtime, game, seat, reading, sections)
-        if reading is not None and sections is not None
+        command_context(session, runtime, game, seat, answering.reading, answering.sections)
+        if answering is not None and answering.reading is not None
         else {"sections": None, "help": "", "on_file": None}
     )
-    mail_seat(
-        session,
-        runtime,
-        game,
-        seat,
+    report = answering.report if answering else None
+    letter = SeatLetter(
         key=f"game:{game.id}:turn:{turn.number}:{seat.seat}:report",
         kind="report",
         template="turn_report",
         what=report_subject(rules, game),
-        turn=turn,
-        facts=resolution.facts,
-        replying_to=mail.message_id if mail else None,
-        overtaken=overtaken,
         extra={
             "why": turn.reason,
             "lines": [line_json(line) for line in report.lines] if report else [],
@@ -391,6 +392,17 @@ def turn_report(
             "away": away(game, utcnow()),
             **answers,
         },
+    )
+    replying_to = answering.message_id if answering else None
+    mail_seat(
+        session,
+        runtime,
+        game,
+        seat,
+        letter,
+        played=played,
+        replying_to=replying_to,
+        overtaken=overtaken,
     )
     if game.status != GameStatus.ACTIVE:
         tell_gm(session, runtime, game)

@@ -374,27 +374,17 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
     now = utcnow()
     stale = reports.overtaken(game, new_turn.number, now)
     lifecycle.open_deadline(game, now)
+    played = reports.Played(new_turn, resolution)
     shown = commands.sift(report, context.sections)
-    reports.turn_report(
-        session,
-        runtime,
-        game,
-        seat,
-        new_turn,
-        resolution,
-        shown,
-        context.mail,
-        context.reading,
-        context.sections,
-        overtaken=stale,
+    answering = reports.Answering(
+        seat, context.mail.message_id, context.sections, context.reading, shown
     )
+    reports.turn_report(session, runtime, game, seat, played, answering, stale)
     # A game of several players that moves on each answer (one decision at a time): the
     # others see every step too.
     for other in game.seats:
         if other.id != seat.id:
-            reports.turn_report(
-                session, runtime, game, other, new_turn, resolution, None, None, overtaken=stale
-            )
+            reports.turn_report(session, runtime, game, other, played, overtaken=stale)
     return Verdict(InboundStatus.DONE, f"turn {new_turn.number} resolved", game.id)
 
 

@@ -11,7 +11,7 @@ from email.utils import parsedate_to_datetime
 
 import pytest
 
-from adjudicator.mail.building import Attachment, Picture, build, mint_message_id
+from adjudicator.mail.building import Attachment, Headers, Picture, Thread, build, mint_message_id
 from adjudicator.mail.reading import MailIn, read
 
 MAP = Picture(
@@ -35,21 +35,25 @@ def make(
     date: datetime | None = WHEN,
 ) -> bytes:
     return build(
-        sender="PBEM Judge <judge@pbem.example>",
-        to=to,
-        reply_to="orders+12-spartans-1-942c723b85fb6772@pbem.example",
-        subject=subject,
+        Headers(
+            sender="PBEM Judge <judge@pbem.example>",
+            to=to,
+            subject=subject,
+            reply_to="orders+12-spartans-1-942c723b85fb6772@pbem.example",
+            date=date,
+            others=headers or {},
+        ),
+        Thread(
+            message_id="<pbem.12.3.spartans.turn@pbem.example>",
+            in_reply_to="<pbem.12.2.spartans.turn@pbem.example>",
+            references=[
+                "<pbem.12.1.spartans.turn@pbem.example>",
+                "<pbem.12.2.spartans.turn@pbem.example>",
+            ],
+        ),
         text=text,
         html=html,
         pictures=pictures,
-        message_id="<pbem.12.3.spartans.turn@pbem.example>",
-        in_reply_to="<pbem.12.2.spartans.turn@pbem.example>",
-        references=[
-            "<pbem.12.1.spartans.turn@pbem.example>",
-            "<pbem.12.2.spartans.turn@pbem.example>",
-        ],
-        headers=headers or {},
-        date=date,
     )
 
 
@@ -146,16 +150,10 @@ def test_headers() -> None:
 
 def test_optional_threading_headers_are_left_out() -> None:
     raw = build(
-        sender="judge@pbem.example",
-        to="gorgo@example.com",
-        reply_to=None,
-        subject="Welcome",
+        Headers(sender="judge@pbem.example", to="gorgo@example.com", subject="Welcome"),
+        Thread("<pbem.12.0.spartans.welcome@pbem.example>"),
         text="hello",
         html=None,
-        pictures=(),
-        message_id="<pbem.12.0.spartans.welcome@pbem.example>",
-        in_reply_to=None,
-        references=(),
     )
     msg = parse(raw)
     for name in ("Reply-To", "In-Reply-To", "References"):
@@ -287,16 +285,10 @@ def test_message_id_refuses_empty_parts() -> None:
 def test_attachments_wrap_the_alternative_in_mixed() -> None:
     calendar = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"
     raw = build(
-        sender="pbem@pbem.localhost",
-        to="a@example.com",
-        reply_to=None,
-        subject="turn 3",
+        Headers(sender="pbem@pbem.localhost", to="a@example.com", subject="turn 3"),
+        Thread("<m.1@pbem.localhost>"),
         text="due soon",
         html="<p>due soon</p>",
-        pictures=[],
-        message_id="<m.1@pbem.localhost>",
-        in_reply_to=None,
-        references=[],
         attachments=[
             Attachment("deadline.ics", "text", "calendar", calendar, {"method": "PUBLISH"})
         ],
