@@ -9,7 +9,7 @@ lines under a ``NEW`` mail and from ``pbem game new``'s options (``read_settings
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -302,14 +302,9 @@ def warn_idle(runtime: Runtime, game_id: int) -> bool:
         if game.status != GameStatus.ACTIVE:
             return False
         game.idle_warned_at = utcnow()
-        warning = reports.SeatLetter(
-            key=f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}",
-            kind="idle-warning",
-            template="idle_warning",
-            what="idle",
-            extra=_idle_days(runtime),
-        )
-        reports.mail_all_seats(session, runtime, game, warning)
+        key = f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}"
+        warning = reports.SeatLetter(key, "idle-warning", "idle_warning", "idle")
+        _tell_idle(session, runtime, game, warning)
         return True
 
 
@@ -329,21 +324,16 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
             return False
         game = session.get_one(Game, game_id)
         session.refresh(game)
-        closed = reports.SeatLetter(
-            key=f"game:{game.id}:closed",
-            kind="closed",
-            template="game_over",
-            what="over",
-            extra=_idle_days(runtime),
-        )
-        reports.mail_all_seats(session, runtime, game, closed)
+        closed = reports.SeatLetter(f"game:{game.id}:closed", "closed", "game_over", "over")
+        _tell_idle(session, runtime, game, closed)
         gm_letters.tell_gm(session, runtime, game)
         return True
 
 
-def _idle_days(runtime: Runtime) -> dict[str, int]:
-    """The idle limits the warning and the closing mail quote."""
-    return {
+def _tell_idle(session: Session, runtime: Runtime, game: Game, letter: reports.SeatLetter) -> None:
+    """Mail every seat the idle warning or the closing, quoting the idle limits."""
+    days = {
         "idle_close_days": runtime.config.idle_close_days,
         "idle_warning_days": runtime.config.idle_warning_days,
     }
+    reports.mail_all_seats(session, runtime, game, replace(letter, extra=days))
