@@ -33,7 +33,7 @@ from adjudicator.mail import sns
 from adjudicator.models import Base, InboundMessage, WebhookToken
 from adjudicator.services import webhook_tokens
 from adjudicator.services.runtime import Runtime
-from adjudicator.web import create_app
+from adjudicator.web import create_app, ses
 
 FIXTURES = Path(__file__).resolve().parent / "providers"
 RAW = (FIXTURES / "message.eml").read_bytes()
@@ -464,6 +464,21 @@ def test_ses_fixture_as_delivered_is_stored_and_the_certificate_fetched_once(
     assert first.status_code == again.status_code == 200 and again.get_json()["duplicate"]
     assert [row.raw for row in rows(runtime)] == [RAW]
     assert len(keys.fetched) == 1  # cached in the process
+
+
+@pytest.mark.parametrize("listed", [True, 7, "player@example.org", {"a": 1}])
+def test_ses_recipients_that_are_not_a_list_name_no_one(listed: object) -> None:
+    """A receipt whose recipients are not a list of addresses is read with no recipient (the
+    mail's own headers then route it), never a crash of the webhook."""
+    notification = {
+        "notificationType": "Received",
+        "receipt": {"recipients": listed, "action": {"type": "SNS", "encoding": "UTF8"}},
+        "mail": {"source": "player@example.org"},
+        "content": "Subject: hi\r\n\r\nhello\r\n",
+    }
+    found = ses.received_mail(json.dumps(notification))
+    assert isinstance(found, ses.ReceivedMail)
+    assert found.recipients == [] and found.raw.startswith(b"Subject: hi")
 
 
 def test_ses_refuses_forged_and_altered_notifications(runtime: Runtime, keys: Keys) -> None:

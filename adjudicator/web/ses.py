@@ -77,7 +77,9 @@ def received_mail(message: str) -> ReceivedMail | Unusable:
     else:
         # UTF-8 encoding may already have altered 8-bit mail; BASE64 keeps it exact.
         raw = content.encode("utf-8")
-    recipients = [str(r) for r in receipt.get("recipients") or [] if isinstance(r, str)]
+    listed = receipt.get("recipients")
+    # Anything but a list of addresses (a number, true) names no recipient.
+    recipients = [r for r in listed if isinstance(r, str)] if isinstance(listed, list) else []
     return ReceivedMail(raw, str(mail.get("source") or ""), recipients)
 
 
