@@ -1,15 +1,18 @@
-"""Processing one stored inbound message, step by step; each step's reason ends up as data.
+"""Processing one stored inbound message, as an ordered table of steps (``STEPS``); each step's
+reason ends up as data.
 
-read → drop automatic mail → route by recipient → authenticate the sender (only mail that is not a
-seat player's own is limited) → new@ starts a game, help@ is answered, and mail to a reply address
-goes through the table of steps in ``seat_mail`` (commands and orders → store the submission →
-resolve, in games that resolve on receipt → queue the reply).
+read → a returned mail of ours is matched → automatic mail is dropped → DKIM recorded → routed
+by recipient → one sender → authenticated (only mail that is not a seat player's own is limited)
+→ new@ starts a game, help@ is answered, and mail to a reply address goes through the table of
+steps in ``seat_mail`` (commands and orders → store the submission → resolve, in games that
+resolve on receipt → queue the reply).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy import select
@@ -29,6 +32,7 @@ from adjudicator.services import (
     replies,
     reports,
     safety,
+    steps,
 )
 from adjudicator.services.bounces import returned_mail
 from adjudicator.services.mailer import Reply
@@ -106,77 +110,182 @@ def _read_first(runtime: Runtime, inbound_id: int) -> _Read | None:
     return _Read(mail, dkim.verify(raw, mail.sender.rsplit("@", 1)[-1]))
 
 
+@dataclass
+class Inbound:
+    """One stored message on its way through ``STEPS``, and what the steps so far found out; a
+    field is set by the step named beside it."""
+
+    session: Session
+    runtime: Runtime
+    record: InboundMessage
+    first: _Read | None
+    mail: MailIn = field(init=False)  # read
+    ours: list[str] = field(init=False)  # addressed_to_us
+    target: str = field(init=False)  # to_a_known_address: the first of ours that takes mail
+    found: recipients.Accepted = field(init=False)  # to_a_known_address
+    route: addresses.SeatRoute | Refusal | None = field(init=False)  # authenticate
+
+    def reply(self) -> Reply:
+        return Reply(self.session, self.runtime, self.mail, self.record.id)
+
+    @property
+    def local(self) -> str:
+        return self.target.split("@", 1)[0]
+
+
+Step = Callable[[Inbound], Verdict | None]
+
+
+def read_mail(inbound: Inbound) -> Verdict | None:
+    first = inbound.first
+    mail = first.mail if first is not None else read(inbound.record.raw)
+    if isinstance(mail, Unreadable):
+        return Verdict(InboundStatus.FAILED, f"unreadable: {mail.reason}")
+    inbound.mail = mail
+    inbound.record.sender, inbound.record.subject = mail.sender, mail.subject[:1000]
+    return None
+
+
+def returned(inbound: Inbound) -> Verdict | None:
+    # Mail to an outbound mail's return path reports on that mail: matched, never answered,
+    # and before any sender limit, so a burst of bounces from one MTA is still recorded.
+    record = inbound.record
+    to = record.envelope_to or inbound.mail.recipients
+    found = returned_mail(inbound.session, inbound.runtime, record, to)
+    return None if found is None else Verdict(found.status, found.reason, found.game_id)
+
+
+def automatic(inbound: Inbound) -> Verdict | None:
+    if inbound.mail.automatic:
+        why = f"automatic mail, never answered ({inbound.mail.automatic})"
+        return Verdict(InboundStatus.IGNORED, why)
+    return None
+
+
+def check_dkim(inbound: Inbound) -> Verdict | None:
+    # Recorded for every message a person sent; games with require_dkim act only on "pass".
+    record, mail = inbound.record, inbound.mail
+    signature = inbound.first.signature if inbound.first is not None else None
+    record.dkim = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
+    return None
+
+
+def addressed_to_us(inbound: Inbound) -> Verdict | None:
+    domain = inbound.runtime.config.mail_domain
+    to = inbound.record.envelope_to or inbound.mail.recipients
+    inbound.ours = [a for a in to if a.lower().endswith("@" + domain)]
+    return None if inbound.ours else Verdict(InboundStatus.REJECTED, f"not addressed to {domain}")
+
+
+def to_a_known_address(inbound: Inbound) -> Verdict | None:
+    config = inbound.runtime.config
+    for address in inbound.ours:
+        found = recipients.check(address, config.mail_domain, config.from_address)
+        if isinstance(found, recipients.Accepted):
+            inbound.target, inbound.found = address.lower(), found
+            return None
+    # What the listeners refuse at RCPT, a webhook provider delivers anyway: kept, never
+    # answered, since the From line that would receive the answer may be anyone's.
+    why = f"unknown address {inbound.ours[0].lower()}: stored, not answered"
+    return Verdict(InboundStatus.IGNORED, why)
+
+
+def one_sender(inbound: Inbound) -> Verdict | None:
+    several = inbound.mail.several_senders
+    if several is None:
+        return None
+    # Acting for the first address would let anyone write "From: player, me" (and a second
+    # From above a signed one is how DKIM is dodged): nothing in such a mail is read.
+    replies.problem(inbound.reply(), "several-senders", {"why": several})
+    return Verdict(InboundStatus.REJECTED, f"not from one address: {several}")
+
+
+def postmaster(inbound: Inbound) -> Verdict | None:
+    if inbound.found.kind == "postmaster":
+        why = "mail to postmaster: kept for the operator, not answered"
+        return Verdict(InboundStatus.IGNORED, why)
+    return None
+
+
+def authenticate(inbound: Inbound) -> Verdict | None:
+    config, record = inbound.runtime.config, inbound.record
+    route = addresses.route(
+        inbound.target, config.mail_domain, config.secret_key, config.previous_keys
+    )
+    inbound.route = route
+    record.authenticated = isinstance(route, addresses.SeatRoute) and safety.authenticated(
+        inbound.session, route, inbound.mail.sender, record.dkim
+    )
+    if record.authenticated:
+        return None
+    # Its answer goes to a From line that may be forged: limited (services.safety).
+    limited = safety.rate_limit(inbound.session, inbound.runtime, record, utcnow())
+    if limited is None:
+        return None
+    if limited.notify:
+        replies.problem(inbound.reply(), safety.RATE_LIMIT, {"limit": config.sender_limit_per_hour})
+    return Verdict(InboundStatus.IGNORED, limited.reason)
+
+
+def new_game(inbound: Inbound) -> Verdict | None:
+    if inbound.local != "new":
+        return None
+    return start_game(inbound.session, inbound.runtime, inbound.mail, inbound.record)
+
+
+def help_wanted(inbound: Inbound) -> Verdict | None:
+    if inbound.local != "help":
+        return None
+    replies.send_help(inbound.reply(), seat_reading(inbound.mail)[0])
+    return Verdict(InboundStatus.DONE, "help sent")
+
+
+def to_our_sender(inbound: Inbound) -> Verdict | None:
+    if inbound.found.kind != "from":
+        return None
+    # A "reply" to a mail of ours that named no reply address: say where to write instead.
+    replies.problem(inbound.reply(), "unknown-address", {"address": inbound.target})
+    return Verdict(InboundStatus.REJECTED, f"sent to {inbound.target}, which reads no mail")
+
+
+def reply_address(inbound: Inbound) -> Verdict | None:
+    if not isinstance(inbound.route, Refusal):
+        return None
+    why = inbound.route.reason
+    replies.problem(inbound.reply(), "bad-token", {"why": why})
+    return Verdict(InboundStatus.REJECTED, f"reply address: {why}")
+
+
+def to_the_seat(inbound: Inbound) -> Verdict:
+    route = inbound.route
+    assert isinstance(route, addresses.SeatRoute)  # reply_address answered every other route
+    return seat_mail(inbound.session, inbound.runtime, inbound.mail, inbound.record, route)
+
+
+# The way of every stored message, in order; mail to a reply address then goes through the
+# table of steps in ``seat_mail``.
+STEPS: tuple[Step, ...] = (
+    read_mail,
+    returned,
+    automatic,
+    check_dkim,
+    addressed_to_us,
+    to_a_known_address,
+    one_sender,
+    postmaster,
+    authenticate,
+    new_game,
+    help_wanted,
+    to_our_sender,
+    reply_address,
+)
+
+
 def handle(
     session: Session, runtime: Runtime, record: InboundMessage, first: _Read | None = None
 ) -> Verdict:
-    """One message's way through the steps; ``first`` is its reading when already done."""
-    mail = first.mail if first is not None else read(record.raw)
-    if isinstance(mail, Unreadable):
-        return Verdict(InboundStatus.FAILED, f"unreadable: {mail.reason}")
-    record.sender, record.subject = mail.sender, mail.subject[:1000]
-    # Mail to an outbound mail's return path reports on that mail: matched, never answered,
-    # and before any sender limit, so a burst of bounces from one MTA is still recorded.
-    returned = returned_mail(session, runtime, record, record.envelope_to or mail.recipients)
-    if returned is not None:
-        return Verdict(returned.status, returned.reason, returned.game_id)
-    if mail.automatic:
-        return Verdict(InboundStatus.IGNORED, f"automatic mail, never answered ({mail.automatic})")
-    # Recorded for every message a person sent; games with require_dkim act only on "pass".
-    signature = first.signature if first is not None else None
-    record.dkim = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
-    domain = runtime.config.mail_domain
-    ours = [a for a in (record.envelope_to or mail.recipients) if a.lower().endswith("@" + domain)]
-    if not ours:
-        return Verdict(InboundStatus.REJECTED, f"not addressed to {domain}")
-    taken = [(a.lower(), recipients.check(a, domain, runtime.config.from_address)) for a in ours]
-    known = [(a, found) for a, found in taken if isinstance(found, recipients.Accepted)]
-    if not known:
-        # What the listeners refuse at RCPT, a webhook provider delivers anyway: kept, never
-        # answered, since the From line that would receive the answer may be anyone's.
-        return Verdict(
-            InboundStatus.IGNORED, f"unknown address {ours[0].lower()}: stored, not answered"
-        )
-    if mail.several_senders is not None:
-        # Acting for the first address would let anyone write "From: player, me" (and a second
-        # From above a signed one is how DKIM is dodged): nothing in such a mail is read.
-        details = {"why": mail.several_senders}
-        replies.problem(Reply(session, runtime, mail, record.id), "several-senders", details)
-        return Verdict(InboundStatus.REJECTED, f"not from one address: {mail.several_senders}")
-    target, found = known[0]
-    local = target.split("@", 1)[0]
-    if found.kind == "postmaster":
-        return Verdict(
-            InboundStatus.IGNORED, "mail to postmaster: kept for the operator, not answered"
-        )
-    config = runtime.config
-    route = addresses.route(target, domain, config.secret_key, config.previous_keys)
-    record.authenticated = isinstance(route, addresses.SeatRoute) and safety.authenticated(
-        session, route, mail.sender, record.dkim
-    )
-    if not record.authenticated:
-        # Its answer goes to a From line that may be forged: limited (services.safety).
-        limited = safety.rate_limit(session, runtime, record, utcnow())
-        if limited is not None:
-            if limited.notify:
-                limit = {"limit": config.sender_limit_per_hour}
-                replies.problem(Reply(session, runtime, mail, record.id), safety.RATE_LIMIT, limit)
-            return Verdict(InboundStatus.IGNORED, limited.reason)
-    if local == "new":
-        return start_game(session, runtime, mail, record)
-    if local == "help":
-        replies.send_help(Reply(session, runtime, mail, record.id), seat_reading(mail)[0])
-        return Verdict(InboundStatus.DONE, "help sent")
-    if found.kind == "from":
-        # A "reply" to a mail of ours that named no reply address: say where to write instead.
-        replies.problem(
-            Reply(session, runtime, mail, record.id), "unknown-address", {"address": target}
-        )
-        return Verdict(InboundStatus.REJECTED, f"sent to {target}, which reads no mail")
-    if isinstance(route, Refusal):
-        details = {"why": route.reason}
-        replies.problem(Reply(session, runtime, mail, record.id), "bad-token", details)
-        return Verdict(InboundStatus.REJECTED, f"reply address: {route.reason}")
-    return seat_mail(session, runtime, mail, record, route)
+    """One message's way through ``STEPS``; ``first`` is its reading when already done."""
+    return steps.run(STEPS, Inbound(session, runtime, record, first), to_the_seat)
 
 
 def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
