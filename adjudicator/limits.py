@@ -12,12 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from adjudicator.core.refusal import Refusal
+
 # The furthest a deadline may lie ahead of now, and so the longest turn and the longest EXTEND.
 AHEAD = timedelta(days=365)
 AHEAD_TEXT = "a year"
 # More digits than this cannot be a reasonable number of anything; they are refused unread, as
 # int() of a very long string is itself slow.
 DIGITS = 9
+OUT_OF_BOUNDS = "out-of-bounds"
 
 
 @dataclass(frozen=True)
@@ -32,18 +35,19 @@ class Limit:
     def rule(self) -> str:
         return f"{self.word} takes {self.means}, a whole number from 0 to {self.most} {self.unit}"
 
-    def read(self, text: str) -> int | str:
-        """The number in ``text``, or a sentence saying what is wrong with it."""
+    def read(self, text: str) -> int | Refusal:
+        """The number in ``text``, or a refusal saying what is wrong with it."""
         text = text.strip()
         if not text.isdigit() or not text.isascii():
-            return self.rule()
+            return Refusal(self.rule(), OUT_OF_BOUNDS)
         if len(text.lstrip("0")) > DIGITS:
-            return f"{text[:12]}{'...' if len(text) > 12 else ''} is too large: {self.rule()}"
+            shown = f"{text[:12]}{'...' if len(text) > 12 else ''}"
+            return Refusal(f"{shown} is too large: {self.rule()}", OUT_OF_BOUNDS)
         return self.check(int(text))
 
-    def check(self, value: int) -> int | str:
+    def check(self, value: int) -> int | Refusal:
         if not 0 <= value <= self.most:
-            return f"{value} is out of bounds: {self.rule()}"
+            return Refusal(f"{value} is out of bounds: {self.rule()}", OUT_OF_BOUNDS)
         return value
 
     def bounded(self, value: int | None) -> int:

@@ -15,6 +15,7 @@ from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from adjudicator import limits
+from adjudicator.core.refusal import Refusal
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DURATION = re.compile(r"^\s*(\d+)\s*(m|min|h|hours?|d|days?)\s*$", re.IGNORECASE)
@@ -53,36 +54,40 @@ class Slots:
 Schedule = Every | Slots
 
 
-def parse(text: str, default_zone: str = "UTC") -> Schedule | str:
-    """A schedule from a game master's words, or a sentence saying what is wrong."""
+# The code of every refusal of a schedule that is not one.
+BAD = "bad-schedule"
+
+
+def parse(text: str, default_zone: str = "UTC") -> Schedule | Refusal:
+    """A schedule from a game master's words, or a refusal saying what is wrong."""
     span = length(text)
     if isinstance(span, timedelta):
         if span < timedelta(minutes=5):
-            return "a turn must last at least 5 minutes"
+            return Refusal("a turn must last at least 5 minutes", BAD)
         return Every(span)
-    if isinstance(span, str):
+    if isinstance(span, Refusal):
         return span
     slots = SLOTS.match(text)
     if not slots:
         example = "'48h', '3d' or 'Mon, Thu 20:00 Europe/Madrid'"
-        return f"{text!r} is not a schedule: write e.g. {example}"
+        return Refusal(f"{text!r} is not a schedule: write e.g. {example}", BAD)
     weekdays = []
     for day in re.split(r"\s*,\s*", slots.group("days").lower()):
         if day not in DAYS:
-            return f"{day!r} is not a day; use {', '.join(DAYS)}"
+            return Refusal(f"{day!r} is not a day; use {', '.join(DAYS)}", BAD)
         weekdays.append(DAYS.index(day))
     hour, minute = int(slots.group("hour")), int(slots.group("minute"))
     if hour > 23 or minute > 59:
-        return f"{hour:02}:{minute:02} is not a time of day"
+        return Refusal(f"{hour:02}:{minute:02} is not a time of day", BAD)
     zone = slots.group("zone") or default_zone
     problem = zone_error(zone)
     if problem:
-        return problem
+        return Refusal(problem, BAD)
     return Slots(tuple(sorted(set(weekdays))), time(hour, minute), zone)
 
 
-def length(text: str) -> timedelta | str | None:
-    """A length such as 48h, 90m or 3d; a sentence when it is longer than a deadline may lie
+def length(text: str) -> timedelta | Refusal | None:
+    """A length such as 48h, 90m or 3d; a refusal when it is longer than a deadline may lie
     ahead (limits.AHEAD); None when the text is no length at all."""
     duration = DURATION.match(text)
     if not duration:
@@ -93,7 +98,8 @@ def length(text: str) -> timedelta | str | None:
     # Too many digits are refused unread: they are no length, and would overflow a date.
     if len(digits.lstrip("0")) > limits.DIGITS or int(digits) * per > most:
         shown_text = "".join(text.split())
-        return f"{shown_text} is too long: at most {limits.AHEAD.days} days ({limits.AHEAD_TEXT})"
+        most_text = f"at most {limits.AHEAD.days} days ({limits.AHEAD_TEXT})"
+        return Refusal(f"{shown_text} is too long: {most_text}", "too-long")
     return timedelta(minutes=int(digits) * per)
 
 

@@ -9,6 +9,7 @@ import pytest
 from icalendar import Calendar, Event, Timezone
 
 from adjudicator import schedule
+from adjudicator.core.refusal import Refusal
 from adjudicator.mail.calendar import Entry, deadline_event, withdrawal
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -47,7 +48,7 @@ def test_parse_durations_and_slots() -> None:
 )
 def test_parse_explains_mistakes(text: str, complaint: str) -> None:
     result = schedule.parse(text)
-    assert isinstance(result, str) and complaint in result
+    assert isinstance(result, Refusal) and complaint in result.reason
 
 
 def test_weekly_slot_keeps_its_wall_time_across_the_spring_change_in_madrid() -> None:
@@ -211,7 +212,7 @@ def test_only_real_zone_names_are_accepted(zone: str) -> None:
     assert problem is not None and "is not a time zone name" in problem
     assert schedule.zone_error("Europe/Madrid") is None and schedule.zone_error("UTC") is None
     slot = schedule.parse(f"Mon 20:00 {zone}")
-    assert isinstance(slot, str) and "is not a time zone name" in slot
+    assert isinstance(slot, Refusal) and "is not a time zone name" in slot.reason
 
 
 def test_a_wall_time_the_clocks_skip_or_repeat_is_read_as_the_slots_are_and_said() -> None:

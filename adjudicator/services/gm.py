@@ -125,8 +125,8 @@ def _panel(asked: _Asked) -> Answer:
     issued = panel_links.issue(asked.session, asked.runtime, asked.game, asked.now)
     if isinstance(issued, panel_links.TooMany):
         return False, f"too many links requested, try again in {issued.minutes} min"
-    if isinstance(issued, str):
-        return False, issued
+    if isinstance(issued, Refusal):
+        return False, issued.reason
     return True, (
         f"open {issued.url} within {issued.hours} h to run the game on the web; the link works once"
     )
@@ -144,8 +144,8 @@ def _extend(asked: _Asked) -> Answer:
     span = schedule.length(asked.argument)
     if span is None:
         return False, "EXTEND takes a length such as 24h, 90m or 2d"
-    if isinstance(span, str):
-        return False, span
+    if isinstance(span, Refusal):
+        return False, span.reason
     if game.deadline is None:
         return False, "the game has no deadline to extend"
     problem = _out_of_reach(game.deadline, span, asked.now)
@@ -307,8 +307,8 @@ def _moment(argument: str, zone: str, now: datetime) -> Moment | Refusal:
             if span <= timedelta(0):
                 return Refusal(PASSED, "passed")
             return _out_of_reach(now, span, now) or Moment(now + span, zone)
-        if isinstance(span, str):
-            return Refusal(span, "length")
+        if isinstance(span, Refusal):
+            return span
     match = WHEN.match(argument)
     if not match:
         form = "write SET DEADLINE 2027-03-29 20:00 [Europe/Madrid] or SET DEADLINE +24h"

@@ -116,8 +116,8 @@ def _numbers(words: dict[str, str]) -> dict[str, int] | Refusal:
     numbers = {}
     for limit, default in ((limits.GRACE, "0"), (limits.REMIND, "12"), (limits.DELAY, "0")):
         value = limit.read(words.get(limit.word, default))
-        if isinstance(value, str):
-            return Refusal(value, "out-of-bounds")
+        if isinstance(value, Refusal):
+            return value
         numbers[limit.word] = value
     return numbers
 
@@ -143,16 +143,18 @@ def start_game(
         return Refusal(f"{rules.title} needs an address for each of {', '.join(rules.seats)}")
     problem = schedule.zone_error(settings.timezone)
     plan = schedule.parse(settings.schedule_text, settings.timezone)
-    if problem or isinstance(plan, str):
-        return Refusal(problem or str(plan), "bad-schedule")
+    if problem:
+        return Refusal(problem, schedule.BAD)
+    if isinstance(plan, Refusal):
+        return plan
     for limit, value in (
         (limits.GRACE, settings.grace_minutes),
         (limits.REMIND, settings.reminder_hours),
         (limits.DELAY, settings.early_delay_minutes),
     ):
         checked = limit.check(value)
-        if isinstance(checked, str):
-            return Refusal(checked, "out-of-bounds")
+        if isinstance(checked, Refusal):
+            return checked
     players = {
         seat: play.player_for(session, address) for seat, address in settings.addresses.items()
     }
@@ -205,7 +207,9 @@ def open_deadline(game: Game, opened: datetime) -> None:
         game.deadline = None
         return
     plan = schedule.parse(game.schedule, game.timezone)
-    if isinstance(plan, str):  # validated when the game was made; a bad row must not stop the tick
+    if isinstance(
+        plan, Refusal
+    ):  # validated when the game was made; a bad row must not stop the tick
         log.error("game %s has an unreadable schedule %r: %s", game.id, game.schedule, plan)
         game.deadline = None
         return

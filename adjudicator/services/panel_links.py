@@ -53,10 +53,12 @@ def _serializer(runtime: Runtime) -> URLSafeSerializer:
     return URLSafeSerializer([*reversed(config.previous_keys), config.secret_key], salt=SALT)
 
 
-def issue(session: Session, runtime: Runtime, game: Game, now: datetime) -> Issued | TooMany | str:
+def issue(
+    session: Session, runtime: Runtime, game: Game, now: datetime
+) -> Issued | TooMany | Refusal:
     """A new login link for the game's game master, recorded; refused past the hourly limit."""
     if game.gm_player_id is None:
-        return "this game has no game master"
+        return Refusal("this game has no game master", "no-game-master")
     config = runtime.config
     hour_ago = now - timedelta(hours=1)
     recent = list(
