@@ -1,0 +1,110 @@
+"""Musket & Pike map picture speed: where one Braddock Down map's time goes, and the palette's
+shades chosen at half size against at full size, side by side in one run.
+
+A map is drawn in RGB, put on a palette (every art colour kept true, the picture's own
+anti-aliasing shades chosen for it) and encoded as the smallest PNG. This prints, for the
+opening of Braddock Down (20x14 hexes) and a position some thirty decisions in: the whole
+picture, the drawing, the palette as drawn today (shades chosen from the picture at half size)
+and with the shades chosen at full size, the PNG encode, the palette ratio (full / half, higher
+is better) and the PNG sizes each way. Then the time of a step's two players' maps, which
+differ only in whose view they are: drawn once and then found.
+
+    .venv/bin/python bench/bench_musket_and_pike_render.py [--repeat 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+from adjudicator.core import picture
+from adjudicator.core.chance import Chance
+from adjudicator.games.musket_and_pike import render as drawing
+from adjudicator.games.musket_and_pike.game import MusketAndPike
+
+GAME = MusketAndPike()
+SEED = b"bench-musket-and-pike-render-32b"
+
+
+def timed(work: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The median seconds of ``repeat`` runs of ``work``, and its last result."""
+    times, result = [], None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), result
+
+
+def full_size_shades(image: Image.Image, exact: list[picture.Colour]) -> Image.Image:
+    """The palette as it was chosen before: median cut over the picture at full size."""
+    shades = image.quantize(picture.MAX_PALETTE - len(exact), dither=Image.Dither.NONE)
+    return picture.on_palette(image, picture.palette_of([*exact, *picture.colours_of(shades)]))
+
+
+def positions() -> dict[str, Any]:
+    opening = GAME.new_game({"scenario": "braddock-down"}, Chance(SEED, "bench", 0))
+    state, choose = opening, random.Random(3)
+    for step in range(30):
+        pending = GAME.pending(state)
+        if not pending:
+            break
+        orders = {seat: choose.choice(list(GAME.legal_orders(state, seat))) for seat in pending}
+        state = GAME.resolve(state, orders, Chance(SEED, "bench", step + 1)).state
+    return {"opening": opening, "thirty decisions in": state}
+
+
+def drawn_rgb(position: Any) -> Image.Image:
+    """The map in RGB, as drawn before its palette (the palette step is caught, not run)."""
+    caught: list[Image.Image] = []
+    keeping = picture.keeping
+
+    def catch(image: Image.Image, exact: Any) -> Image.Image:
+        caught.append(image)
+        return keeping(image, exact)
+
+    picture.keeping = catch
+    try:
+        drawing.render(position)
+    finally:
+        picture.keeping = keeping
+    return caught[0]
+
+
+def report(name: str, position: Any, exact: list[picture.Colour], repeat: int) -> None:
+    whole, png = timed(lambda: drawing.render(position), repeat)
+    rgb = drawn_rgb(position)
+    half, on_half = timed(lambda: picture.keeping(rgb, exact), repeat)
+    full, on_full = timed(lambda: full_size_shades(rgb, exact), repeat)
+    encode, _ = timed(lambda: picture.png(on_half, picture.SMALLEST), repeat)
+    full_png = picture.png(on_full, picture.SMALLEST)
+    print(f"== Braddock Down, {name}")
+    print(f"  whole picture            {whole * 1000:7.1f} ms  {len(png) / 1024:6.1f} KiB")
+    print(f"  palette, shades at half  {half * 1000:7.1f} ms")
+    print(f"  palette, shades at full  {full * 1000:7.1f} ms  ({len(full_png) / 1024:.1f} KiB)")
+    print(f"  PNG encode (smallest)    {encode * 1000:7.1f} ms")
+    print(f"  palette ratio full/half  {full / half:7.2f}")
+    view, other = GAME.view(position, "royalist"), GAME.view(position, "parliament")
+    first, _ = timed(lambda: GAME.render(view, None), 1)
+    second, _ = timed(lambda: GAME.render(other, None), 1)
+    print(f"  a step's two maps        {first * 1000:7.1f} ms + {second * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10)
+    args = parser.parse_args()
+    exact = drawing._art_colours()
+    print(f"median of {args.repeat} runs, one core")
+    for name, position in positions().items():
+        report(name, position, exact, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
