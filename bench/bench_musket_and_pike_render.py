@@ -1,13 +1,13 @@
 """Musket & Pike map picture speed: where one Braddock Down map's time goes, and the palette's
-shades chosen at half size against at full size, side by side in one run.
+shades chosen from a sample of the pixels against from every pixel, side by side in one run.
 
 A map is drawn in RGB, put on a palette (every art colour kept true, the picture's own
-anti-aliasing shades chosen for it) and encoded as the smallest PNG. This prints, for the
-opening of Braddock Down (20x14 hexes) and a position some thirty decisions in: the whole
-picture, the drawing, the palette as drawn today (shades chosen from the picture at half size)
-and with the shades chosen at full size, the PNG encode, the palette ratio (full / half, higher
-is better) and the PNG sizes each way. Then the time of a step's two players' maps, which
-differ only in whose view they are: drawn once and then found.
+anti-aliasing shades chosen for it) and encoded as the smallest PNG. For the opening of Braddock
+Down (20x14 hexes) and a position some thirty decisions in, this prints the whole picture, the
+palette as made today (shades from a sample of the pixels) and from every pixel, the PNG
+encode, the palette ratio (every pixel / sampled: higher is better) and the PNG sizes; then the
+time of a step's two players' maps, which differ only in whose view they are: drawn once, then
+found.
 
     .venv/bin/python bench/bench_musket_and_pike_render.py [--repeat 10]
 """
@@ -80,16 +80,16 @@ def drawn_rgb(position: Any) -> Image.Image:
 def report(name: str, position: Any, exact: list[picture.Colour], repeat: int) -> None:
     whole, png = timed(lambda: drawing.render(position), repeat)
     rgb = drawn_rgb(position)
-    half, on_half = timed(lambda: picture.keeping(rgb, exact), repeat)
+    sampled, on_sampled = timed(lambda: picture.keeping(rgb, exact), repeat)
     full, on_full = timed(lambda: full_size_shades(rgb, exact), repeat)
-    encode, _ = timed(lambda: picture.png(on_half, picture.SMALLEST), repeat)
+    encode, _ = timed(lambda: picture.png(on_sampled, picture.SMALLEST), repeat)
     full_png = picture.png(on_full, picture.SMALLEST)
     print(f"== Braddock Down, {name}")
     print(f"  whole picture            {whole * 1000:7.1f} ms  {len(png) / 1024:6.1f} KiB")
-    print(f"  palette, shades at half  {half * 1000:7.1f} ms")
-    print(f"  palette, shades at full  {full * 1000:7.1f} ms  ({len(full_png) / 1024:.1f} KiB)")
+    print(f"  palette, sampled         {sampled * 1000:7.1f} ms")
+    print(f"  palette, every pixel     {full * 1000:7.1f} ms  ({len(full_png) / 1024:.1f} KiB)")
     print(f"  PNG encode (smallest)    {encode * 1000:7.1f} ms")
-    print(f"  palette ratio full/half  {full / half:7.2f}")
+    print(f"  palette ratio full/sample {full / sampled:7.2f}")
     view, other = GAME.view(position, "royalist"), GAME.view(position, "parliament")
     first, _ = timed(lambda: GAME.render(view, None), 1)
     second, _ = timed(lambda: GAME.render(other, None), 1)
