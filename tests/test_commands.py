@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from zoneinfo import ZoneInfo
 
-from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
+from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, play_turn_one, start_dos_de_mayo
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
@@ -203,7 +203,12 @@ def test_format_text_sends_plain_text_with_the_picture_attached(runtime: Runtime
     assert "from now on your mail is plain text only" in text_of(reply)
     kinds = [part.get_content_type() for part in reply.walk()]
     assert "text/html" not in kinds
-    [picture] = [part for part in reply.walk() if part.get_content_type() == "image/png"]
+    # The turn report carries the map (a receipt has none): to this reader, as an attachment.
+    play_turn_one(runtime, seats)
+    report = last_to(runtime, SPAIN)
+    assert str(report["X-Pbem-Kind"]) == "report"
+    assert "text/html" not in [part.get_content_type() for part in report.walk()]
+    [picture] = [part for part in report.walk() if part.get_content_type() == "image/png"]
     assert picture.get_content_disposition() == "attachment"
     deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "STATUS"))
     assert "text/html" in [part.get_content_type() for part in last_to(runtime, FRANCE).walk()]

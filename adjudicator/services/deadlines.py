@@ -265,6 +265,7 @@ def _remind(
             template="notice",
             what="reminder",
             extra={"message": "a reminder: we have no orders from you for this turn yet."},
+            map=False,  # nothing has moved since the mail that showed this position
         )
         reports.mail_seat(session, runtime, game, seat, letter)
         reminded.append((game.id, seat.seat))

@@ -382,5 +382,11 @@ def _announce(
         what=what,
         extra={"message": message},
         words=words or {},
+        map=what in _SHOWS_MAP,
     )
     reports.mail_all_seats(asked.session, asked.runtime, asked.game, notice, overtaken)
+
+
+# The notices that carry the map: a rollback changes the position, a new player has never seen
+# it, and the game's end shows it last; the others (pause, deadline) change nothing on the board.
+_SHOWS_MAP = frozenset({"rolled-back", "replaced", "over"})

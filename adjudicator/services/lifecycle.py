@@ -307,7 +307,8 @@ def warn_idle(runtime: Runtime, game_id: int) -> bool:
             return False
         game.idle_warned_at = utcnow()
         key = f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}"
-        warning = reports.SeatLetter(key, "idle-warning", "idle_warning", "idle")
+        # Idle means nothing has moved: the player has this map already.
+        warning = reports.SeatLetter(key, "idle-warning", "idle_warning", "idle", map=False)
         _tell_idle(session, runtime, game, warning)
         return True
 

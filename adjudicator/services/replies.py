@@ -62,21 +62,29 @@ def receipt(
                 **(filing or {}),
             },
         },
+        # Orders change nothing until the turn is played: the player has this map already.
+        drawn=False,
     )
 
 
 def _to_seat(
-    reply: Reply, game: Game, seat: Seat, letter: tuple[str, str, str], extra: dict[str, Any]
+    reply: Reply,
+    game: Game,
+    seat: Seat,
+    letter: tuple[str, str, str],
+    extra: dict[str, Any],
+    drawn: bool = True,
 ) -> None:
     """The answer to ``reply``'s mail from a seat's player, in the game's thread: ``letter`` is
-    the mail's kind, its template and what its subject says (see ``subjects``)."""
+    the mail's kind, its template and what its subject says (see ``subjects``); ``drawn``:
+    whether it carries the map."""
     kind, template, what = letter
     mail_seat(
         reply.session,
         reply.runtime,
         game,
         seat,
-        SeatLetter(reply.key, kind, template, what, extra),
+        SeatLetter(reply.key, kind, template, what, extra, map=drawn),
         replying_to=reply.mail.message_id,
     )
 

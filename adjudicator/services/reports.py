@@ -39,19 +39,31 @@ def check_url(runtime: Runtime, game: Game, seat: Seat) -> str:
 
 
 def position(
-    runtime: Runtime, rules: Rules[Any], game: Game, seat: Seat, turn: Turn, facts: Any = None
-) -> tuple[dict[str, Any], Picture]:
-    """The seat's view of a turn in words and as a picture, plus what it may do next."""
+    runtime: Runtime,
+    rules: Rules[Any],
+    game: Game,
+    seat: Seat,
+    turn: Turn,
+    facts: Any = None,
+    *,
+    drawn: bool = True,
+) -> tuple[dict[str, Any], Picture | None]:
+    """The seat's view of a turn in words and, when ``drawn``, as a picture, plus what it may do
+    next."""
     state = rules.load(turn.state)
     view = rules.view(state, seat.seat)
     owed = rules.pending(state)
     decision = owed.get(seat.seat)
     description = rules.describe(view)
-    picture = Picture(
-        content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
-        png=_render(rules, view, facts, (turn.id, seat.seat)),
-        alt=description,
-        filename=f"game{game.id}-turn{turn.number}.png",
+    picture = (
+        Picture(
+            content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
+            png=_render(rules, view, facts, (turn.id, seat.seat)),
+            alt=description,
+            filename=f"game{game.id}-turn{turn.number}.png",
+        )
+        if drawn
+        else None
     )
     context = {
         "turn": turn.number,
@@ -60,14 +72,15 @@ def position(
         "legal": list(decision.legal) if decision else [],
         "waiting_for": sorted(owed),
         "owes": subjects.owes(owed),
-        "picture_cid": picture.content_id,
+        # No picture: the templates name the mail that has this map instead (email/_position.*).
+        "picture_cid": picture.content_id if picture else None,
         "picture_alt": description,
     }
     return context, picture
 
 
-# Turn snapshots never change, so a seat's picture of a turn is drawn once per process: every
-# receipt of a turn (players resend orders freely) would otherwise redraw the same map.
+# Turn snapshots never change, so a seat's picture of a turn is drawn once per process: the
+# invitation, the welcome and the notices showing that position would otherwise redraw it.
 _PICTURES: OrderedDict[tuple[int, str], bytes] = OrderedDict()
 _PICTURES_KEPT = 256
 
@@ -228,6 +241,10 @@ class SeatLetter:
     # Fixed for the mail that starts the game's thread (the first welcome); every other one's
     # is minted from its key.
     message_id: str | None = None
+    # The map, a good half of a mail's bytes, travels with the mails that show a new position
+    # (the welcome, turn reports, the game's end); one whose position the player already has
+    # (a receipt, a reminder) names the mail with the map instead.
+    map: bool = True
 
 
 @dataclass(frozen=True)
@@ -256,7 +273,7 @@ def mail_seat(
     rules = play.rules_for(game)
     turn = played.turn if played else play.latest_turn(session, game.id)
     facts = played.resolution.facts if played else None
-    context, picture = position(runtime, rules, game, seat, turn, facts)
+    context, picture = position(runtime, rules, game, seat, turn, facts, drawn=letter.map)
     now = utcnow()
     context.update(deadline_context(game, seat, now))
     in_reply_to, references = thread_headers(game, replying_to)
@@ -275,7 +292,7 @@ def mail_seat(
         subject=subjects.subject(game, rules.title, letter.what, **said),
         template=letter.template,
         context={**game_context(runtime, game, seat), **context, **letter.extra},
-        pictures=[picture],
+        pictures=[picture] if picture else [],
         attachments=deadline_calendar(runtime, game, turn.number + 1, now, overtaken),
         reply_to=play.seat_address(runtime, game, seat),
         # A mail with a fixed Message-ID starts the thread (answering at most the player's own
@@ -322,7 +339,6 @@ class Answering:
 def game_started(
     session: Session, runtime: Runtime, game: Game, answering: Answering | None = None
 ) -> None:
-    help_text = play.rules_for(game).help_text(game.options)
     for index, seat in enumerate(game.seats):
         answers = answering is not None and answering.seat.id == seat.id
         letter = SeatLetter(
@@ -330,10 +346,8 @@ def game_started(
             kind="start",
             template="game_started",
             what="started",
-            extra={
-                "help": help_text,
-                "sections": answering.sections.json() if answering and answers else None,
-            },
+            # The help is linked, not attached: the player's HELP mail brings it in full.
+            extra={"sections": answering.sections.json() if answering and answers else None},
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
         )
