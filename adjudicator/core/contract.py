@@ -233,6 +233,12 @@ class Game(abc.ABC, Generic[StateT]):
         options, the rules that differ between variants are stated as that game plays them;
         without (the web page, help@), each variant's."""
 
+    def variant_text(self, options: Mapping[str, str]) -> str:
+        """The rules that differ between variants, as a game with these options plays them, in
+        a sentence or two for the opening mail (which links the full help); empty where no
+        rule differs."""
+        return ""
+
     def card_texts(self) -> Sequence[CardText]:
         """The game's cards for the help page, from its card data; none where it has no cards."""
         return ()

@@ -339,6 +339,7 @@ class Answering:
 def game_started(
     session: Session, runtime: Runtime, game: Game, answering: Answering | None = None
 ) -> None:
+    rules = play.rules_for(game)
     for index, seat in enumerate(game.seats):
         answers = answering is not None and answering.seat.id == seat.id
         letter = SeatLetter(
@@ -347,7 +348,10 @@ def game_started(
             template="game_started",
             what="started",
             # The help is linked, not attached: the player's HELP mail brings it in full.
-            extra={"sections": answering.sections.json() if answering and answers else None},
+            extra={
+                "sections": answering.sections.json() if answering and answers else None,
+                "variant": rules.variant_text(game.options),
+            },
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
         )

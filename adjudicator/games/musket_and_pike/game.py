@@ -337,6 +337,9 @@ class MusketAndPike(Game[Position]):
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return help_text().replace(END_RULE_MARK, last_turn_rule_text(options))
 
+    def variant_text(self, options: Mapping[str, str]) -> str:
+        return " ".join(last_turn_rule_text(options).split())
+
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         return report.step_report(facts)
 
