@@ -33,8 +33,17 @@ def html_environment() -> Environment:
     )
 
 
+# Every HTML mail is a whole document: its language for screen readers, and the viewport a phone
+# mail app lays it out in (without one, a phone shows it shrunk to a 980 px page).
+DOCUMENT = (
+    '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>\n'
+    "<body>\n{}</body>\n</html>\n"
+)
+
+
 def render_pair(name: str, context: dict[str, object]) -> tuple[str, str]:
     """``email/<name>.txt`` and ``email/<name>.html`` rendered with the same context."""
     text = text_environment().get_template(f"email/{name}.txt").render(context)
     html = html_environment().get_template(f"email/{name}.html").render(context)
-    return text, html
+    return text, DOCUMENT.format(html)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from adjudicator import schedule
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.models import Game, OutboxMessage, utcnow
-from adjudicator.services import commands, panel_links, play, subjects
+from adjudicator.services import asks, commands, panel_links, play, subjects
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -40,15 +40,16 @@ def _gm_letter(
         to=reply.mail.sender,
         subject=subjects.subject(game, rules.title, what),
         template=template,
-        context={**_gm_context(runtime, game), **extra},
+        context={**_gm_context(reply.session, runtime, game), **extra},
         reply_to=gm_address(runtime, game),
         in_reply_to=reply.mail.message_id,
         references=[reply.mail.message_id] if reply.mail.message_id else [],
     )
 
 
-def _gm_context(runtime: Runtime, game: Game) -> dict[str, Any]:
+def _gm_context(session: Session, runtime: Runtime, game: Game) -> dict[str, Any]:
     return {
+        "ask": _ask(session, runtime, game).json(),
         "game_id": game.id,
         "title": play.rules_for(game).title,
         "gm_address": gm_address(runtime, game),
@@ -61,6 +62,16 @@ def _gm_context(runtime: Runtime, game: Game) -> dict[str, Any]:
         "schedule": game.schedule,
         "timezone": game.timezone,
     }
+
+
+def _ask(session: Session, runtime: Runtime, game: Game) -> asks.Ask:
+    """Who the game is waiting for, as the game master reads it first."""
+    zone = (game.gm.timezone if game.gm else "") or game.timezone
+    rules = play.rules_for(game)
+    turn = play.latest_turn(session, game.id)
+    pending = rules.pending(rules.load(turn.state))
+    moment = asks.moment(session, runtime, game, turn, pending, zone, utcnow())
+    return asks.for_gm(rules, game, moment)
 
 
 def gm_created(reply: Reply, game: Game) -> None:
@@ -129,7 +140,7 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
             game, rules.title, what, result=subjects.short_result(game.result)
         ),
         template="gm_notice",
-        context={**_gm_context(runtime, game), "message": message},
+        context={**_gm_context(session, runtime, game), "message": message},
         reply_to=gm_address(runtime, game),
         in_reply_to=first,
         references=[first] if first else [],

@@ -14,13 +14,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import schedule
+from adjudicator.core.contract import Decision, OrderReport, Resolution
 from adjudicator.core.contract import Game as Rules
-from adjudicator.core.contract import OrderReport, Resolution
+from adjudicator.core.words import listed
 from adjudicator.mail.addresses import check_signature
 from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import (
+    asks,
     commands,
     play,
     subjects,
@@ -47,9 +49,9 @@ def position(
     facts: Any = None,
     *,
     drawn: bool = True,
-) -> tuple[dict[str, Any], Picture | None]:
+) -> tuple[dict[str, Any], Picture | None, dict[str, Decision]]:
     """The seat's view of a turn in words and, when ``drawn``, as a picture, plus what it may do
-    next."""
+    next; and what every seat owes now."""
     state = rules.load(turn.state)
     view = rules.view(state, seat.seat)
     owed = rules.pending(state)
@@ -59,7 +61,7 @@ def position(
         Picture(
             content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
             png=_render(rules, view, facts, (turn.id, seat.seat)),
-            alt=description,
+            alt=map_alt(rules, turn.number, seat.seat, owed),
             filename=f"game{game.id}-turn{turn.number}.png",
         )
         if drawn
@@ -74,9 +76,22 @@ def position(
         "owes": subjects.owes(owed),
         # No picture: the templates name the mail that has this map instead (email/_position.*).
         "picture_cid": picture.content_id if picture else None,
-        "picture_alt": description,
+        "picture_alt": picture.alt if picture else "",
     }
-    return context, picture
+    return context, picture, owed
+
+
+def map_alt(rules: Rules[Any], turn: int, seat: str, owed: Mapping[str, Decision]) -> str:
+    """The map's alternative text in one sentence, what it shows and whose turn it is: the
+    position in words follows the picture once, in the mail itself."""
+    shown = (
+        f"Map of {rules.title} after {rules.turn_noun} {turn}, as {rules.seat_title(seat)} sees it"
+    )
+    if not owed:
+        return f"{shown}; the game is over."
+    brief = next((d.brief for d in owed.values() if d.brief), "send orders")
+    titles = listed([rules.seat_title(s) for s in sorted(owed)])
+    return f"{shown}; next, {titles} {'is' if len(owed) == 1 else 'are'} to {brief}."
 
 
 # Turn snapshots never change, so a seat's picture of a turn is drawn once per process: the
@@ -273,9 +288,12 @@ def mail_seat(
     rules = play.rules_for(game)
     turn = played.turn if played else play.latest_turn(session, game.id)
     facts = played.resolution.facts if played else None
-    context, picture = position(runtime, rules, game, seat, turn, facts, drawn=letter.map)
+    context, picture, owed = position(runtime, rules, game, seat, turn, facts, drawn=letter.map)
     now = utcnow()
     context.update(deadline_context(game, seat, now))
+    zone = seat.player.timezone or game.timezone
+    moment = asks.moment(session, runtime, game, turn, owed, zone, now)
+    context["ask"] = asks.for_seat(rules, game, seat, moment).json()
     in_reply_to, references = thread_headers(game, replying_to)
     said = {
         "noun": rules.turn_noun,

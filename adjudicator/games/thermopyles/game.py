@@ -91,7 +91,8 @@ class Thermopyles(Game[Position]):
             "Send one action: FIGHT <card> [SUPPORT n] or RETREAT [NODRAW]."
         )
         legal = tuple(legal_forms(state, SEAT))
-        return {SEAT: Decision(SEAT, prompt, legal, "RETREAT")}
+        brief = f"turn {state.turn + 1}: fight the near or the far card, or retreat"
+        return {SEAT: Decision(SEAT, prompt, legal, "RETREAT", brief)}
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
         return orders.parse_orders(state, seat, text)

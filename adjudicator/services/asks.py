@@ -1,0 +1,196 @@
+"""What a reader owes and by when: the first lines of every game mail.
+
+A player opens a game's mail to learn one thing first: is anything wanted from me, and by when.
+So every mail to a seat starts with its ``Ask`` (the one sentence of what this reader owes, or
+that nothing is, and who is being waited for), before what happened and the position. The
+deadline is shown as ``schedule.shown`` writes it: the reader's zone, UTC, and how long from now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from adjudicator import schedule
+from adjudicator.core.contract import Decision
+from adjudicator.core.contract import Game as Rules
+from adjudicator.core.words import listed
+from adjudicator.models import Game, Seat, Turn
+from adjudicator.services import play
+from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The first lines of a mail: ``headline`` says what the reader owes and by when (or that
+    nothing is owed), ``detail`` what stands if nothing comes, or who is being waited for."""
+
+    owed: bool
+    headline: str
+    detail: str = ""
+
+    def json(self) -> dict[str, Any]:
+        return {"owed": self.owed, "headline": self.headline, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What the ask is read against: the turn being ordered, the seats owing a decision and
+    those with orders on file for it, and the reader's clock and zone."""
+
+    next_turn: int
+    pending: Mapping[str, Decision]
+    on_file: frozenset[str]
+    now: datetime
+    zone: str
+    idle_close_days: int
+
+
+def moment(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    turn: Turn,
+    pending: Mapping[str, Decision],
+    zone: str,
+    now: datetime,
+) -> Moment:
+    """The game after ``turn``, where ``pending`` is owed, read at ``now`` in ``zone``."""
+    return Moment(
+        next_turn=turn.number + 1,
+        pending=pending,
+        on_file=frozenset(play.seats_with_orders(session, game.id, turn.number + 1)),
+        now=now,
+        zone=zone,
+        idle_close_days=runtime.config.idle_close_days,
+    )
+
+
+def seat_title(rules: Rules[Any], seat: str) -> str:
+    """A seat as players read it: its title, with the name of whoever plays it."""
+    return rules.seat_title(seat)
+
+
+def named(rules: Rules[Any], seat: Seat) -> str:
+    """A seat with its player's name where they gave one: "Spain (Luis Daoíz)"."""
+    name = play.display_name(seat.player)
+    title = seat_title(rules, seat.seat)
+    return f"{title} ({name})" if name else title
+
+
+def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
+    """What this seat's player owes now, in the words of the mail's first lines."""
+    if game.status == GameStatus.FORMING:
+        return Ask(
+            seat.joined_at is None,
+            f"Reply JOIN to take your seat as {seat_title(rules, seat.seat)}."
+            if seat.joined_at is None
+            else "Nothing is owed by you: you have joined.",
+            "The game starts when every player has joined.",
+        )
+    if game.status != GameStatus.ACTIVE:
+        return Ask(False, "Nothing is owed: the game is over.", game.result or "")
+    if game.paused:
+        return Ask(
+            False,
+            "Nothing is owed for now: the game master has paused the game.",
+            "You hear when it resumes, with the deadline it then has.",
+        )
+    due = _due(game, moment)
+    if rules.resolves_on_receipt:
+        return _decision(rules, game, seat, moment, due)
+    return _orders(rules, game, seat, moment, due)
+
+
+def _due(game: Game, moment: Moment) -> str:
+    if game.deadline is None:
+        return ""
+    return schedule.shown(game.deadline, moment.zone, moment.now)
+
+
+def _orders(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str) -> Ask:
+    """A game of simultaneous orders: each seat owes its set for the turn by the deadline."""
+    by = f" by {due}" if due else ""
+    waiting = [
+        named(rules, other)
+        for other in game.seats
+        if other.seat in moment.pending and other.seat not in moment.on_file
+    ]
+    if seat.seat not in moment.pending:
+        return Ask(False, f"Nothing is owed by you for turn {moment.next_turn}.", _waiting(waiting))
+    if seat.seat in moment.on_file:
+        return Ask(
+            False,
+            f"Your orders for turn {moment.next_turn} are on file: nothing more is owed by you.",
+            f"You may change them until {due or 'the turn is played'}. "
+            + (_waiting(waiting) or "Every player's orders are in."),
+        )
+    default = moment.pending[seat.seat].default.replace("\n", ", ")
+    return Ask(
+        True,
+        f"You owe your orders for turn {moment.next_turn}{by}.",
+        f"If none arrive by then, the default orders stand: {default}." if default else "",
+    )
+
+
+def _waiting(seats: list[str]) -> str:
+    return f"Waiting for {listed(seats)}." if seats else ""
+
+
+def _decision(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str) -> Ask:
+    """A game played one decision at a time: the seat owing it, what it is, and by when."""
+    owing = moment.pending.get(seat.seat)
+    if owing is not None:
+        what = owing.brief or f"your next {rules.turn_noun}"
+        default = f"If nothing arrives by then, this is taken for you: {owing.default}."
+        if due:
+            return Ask(True, f"Your decision: {what}, by {due}.", default if owing.default else "")
+        return Ask(
+            True,
+            f"Your move: {what}.",
+            f"There is no deadline; the game is closed after {moment.idle_close_days} days "
+            "without an action.",
+        )
+    others = [s for s in game.seats if s.seat in moment.pending]
+    if not others:
+        return Ask(False, "Nothing is owed by you now.")
+    return Ask(False, f"Nothing is owed by you now: {_owed_by(rules, others, moment, due)}.")
+
+
+def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> str:
+    """Who owes the decision and what it is: "Royalist is to choose the first wing, by …"."""
+    brief = next((d.brief for d in moment.pending.values() if d.brief), "decide")
+    verb = "is" if len(seats) == 1 else "are"
+    by = f", by {due}" if due else ""
+    return f"{listed([named(rules, seat) for seat in seats])} {verb} to {brief}{by}"
+
+
+def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:
+    """What a game's game master reads first: nothing is owed by them, and who the game waits
+    for (their commands change deadlines; they never owe one)."""
+    if game.status == GameStatus.FORMING:
+        unjoined = [named(rules, seat) for seat in game.seats if seat.joined_at is None]
+        return Ask(False, "Nothing is owed by you.", f"Waiting for {listed(unjoined)} to join.")
+    if game.status != GameStatus.ACTIVE:
+        return Ask(False, "Nothing is owed: the game is over.", game.result or "")
+    if game.paused:
+        return Ask(False, "Nothing is owed by you: the game is paused until you RESUME it.")
+    due = _due(game, moment)
+    by = f", due {due}" if due else ""
+    owing = [seat for seat in game.seats if seat.seat in moment.pending]
+    if rules.resolves_on_receipt:
+        return Ask(False, "Nothing is owed by you.", f"{_owed_by(rules, owing, moment, due)}.")
+    missing = [named(rules, seat) for seat in owing if seat.seat not in moment.on_file]
+    if not missing:
+        done = f"Every player's orders for turn {moment.next_turn} are in."
+        return Ask(False, "Nothing is owed by you.", done)
+    return Ask(
+        False,
+        "Nothing is owed by you.",
+        f"Waiting for orders for turn {moment.next_turn} from {listed(missing)}{by}.",
+    )
