@@ -184,12 +184,13 @@ def public_name(player: Player) -> str:
     return (local[:2] if len(local) > 3 else local[:1]) + "…"
 
 
-def _dice(events: list[Any]) -> list[DieShown]:
+def _dice(rules: Rules[Any], events: list[Any]) -> list[DieShown]:
     # A shuffle's permutation, read against the known card list, is the deck order: only dice.
+    # The label stays for the API (a code, for programs); people read the game's own words.
     return [
         DieShown(
             label=str(event["label"]),
-            purpose=str(event["label"]).replace("-", " "),
+            purpose=rules.chance_words(str(event["label"])),
             value=int(event["result"][0]),
         )
         for event in events
@@ -211,7 +212,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
             if o.get("public", True)
         ],
         description=rules.describe(view),
-        dice=_dice(turn.events),
+        dice=_dice(rules, turn.events),
         rolled_back=turn.rolled_back_at is not None,
         rollback_note=turn.rollback_note,
         combats=list(shown.get("combats", [])) if turn.number else [],

@@ -401,7 +401,7 @@ def turn_report(
             "lines": [line_json(line) for line in report.lines] if report else [],
             "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1),
             "dice": [
-                {"label": event.label, "value": event.result[0]}
+                {"label": rules.chance_words(event.label), "value": event.result[0]}
                 for event in resolution.events
                 if event.kind == "die"
             ],
