@@ -20,7 +20,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
-from adjudicator.services import play
+from adjudicator.services import play, reasons
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -87,7 +87,7 @@ class DieShown:
 @dataclass(frozen=True)
 class TurnPage:
     number: int
-    reason: str
+    reason: str  # the stored code, for the API; pages show ``why``
     created_at: datetime
     outcomes: list[dict[str, Any]]
     description: str
@@ -102,6 +102,7 @@ class TurnPage:
     view: dict[str, Any] = field(default_factory=dict)
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
     report: str = ""  # the game's step report from the public facts, where it writes one
+    why: str = ""  # the turn's reason in words
 
     @property
     def title(self) -> str:
@@ -205,6 +206,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
     return TurnPage(
         number=turn.number,
         reason=turn.reason,
+        why=reasons.turn_reason(turn.reason),
         created_at=turn.created_at,
         outcomes=[
             {key: o.get(key, "") for key in ("seat", "order", "code", "detail")}

@@ -23,6 +23,7 @@ from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import (
     commands,
     play,
+    reasons,
     subjects,
 )
 from adjudicator.services.answers import away, command_context, line_json
@@ -397,7 +398,8 @@ def turn_report(
         template="turn_report",
         what=report_subject(rules, game),
         extra={
-            "why": turn.reason,
+            # Words, never the stored code.
+            "why": reasons.turn_reason(turn.reason, yours=answering is not None),
             "lines": [line_json(line) for line in report.lines] if report else [],
             "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1),
             "dice": [
