@@ -275,8 +275,12 @@ def test_the_fairness_page_replays_every_draw_once_the_game_ends(runtime: Runtim
     assert f"Seed: <code>{seed}</code>" in page and "✓ Confirmed" in page
     assert page.count('title="matches">✓') == len(events) and "✗" not in page
     first = events[0]
-    row = f"<td>{first['label']}</td>\n<td>shuffle of {first['bound']}</td>"
-    assert row in page and " ".join(map(str, first["result"])) in page
+    # The purpose in the game's words; the label the replay hashes, for programs, on the row.
+    assert first["label"] == "france-deck"
+    row = f"<td>France's deck shuffled</td>\n<td>shuffle of {first['bound']}</td>"
+    assert html.unescape(row) in html.unescape(page), page
+    assert f'data-label="{first["label"]}" data-draw="0"' in page
+    assert " ".join(map(str, first["result"])) in page
     assert seed in text(client, f"/games/{game_id}")
     # A recorded draw changed after the fact no longer matches, and the page says so.
     with runtime.db.session() as session:

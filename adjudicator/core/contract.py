@@ -247,6 +247,13 @@ class Game(abc.ABC, Generic[StateT]):
         """The game's cards for the help page, from its card data; none where it has no cards."""
         return ()
 
+    def chance_words(self, label: str) -> str:
+        """What a recorded draw (a die or a shuffle, by its ``ChanceEvent.label``) was for, in
+        words a player reads beside its result: the label is a code, kept for the record and
+        the seed's replay, never shown. The default is for games whose labels are words
+        already."""
+        return label
+
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         """A resolution's public facts as a report in words (every die with its purpose and
         modifiers, what happened in order, what changed), for the turn mail and the archive;

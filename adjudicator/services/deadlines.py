@@ -19,7 +19,16 @@ from adjudicator import limits
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.models import Game, Player, Seat, Submission, utcnow
-from adjudicator.services import isolation, lifecycle, on_file, pipeline, play, preferences, reports
+from adjudicator.services import (
+    isolation,
+    lifecycle,
+    on_file,
+    pipeline,
+    play,
+    preferences,
+    reasons,
+    reports,
+)
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -30,7 +39,7 @@ log = logging.getLogger(__name__)
 class Adjudicated:
     game_id: int
     turn: int
-    why: str  # "deadline", "all-submitted", "forced" (stored as the turn's reason)
+    why: str  # reasons.DEADLINE, ALL_SUBMITTED or FORCED (stored as the turn's reason)
     defaulted: tuple[str, ...]  # seats whose orders were the NMR defaults
 
 
@@ -157,13 +166,13 @@ def adjudicate(
 
 def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:
     if force or game.forced_at is not None:
-        return "forced"
+        return reasons.FORCED
     if game.paused or game.deadline is None:
         return None
     if game.deadline + grace_of(game.grace_minutes) <= now:
-        return "deadline"
+        return reasons.DEADLINE
     if early_and_quiet(session, game, now):
-        return "all-submitted"
+        return reasons.ALL_SUBMITTED
     return None
 
 

@@ -18,6 +18,7 @@ from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
 from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow
+from adjudicator.services import reasons
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -137,7 +138,7 @@ def create_game(
             number=0,
             state=rules.dump(state),
             events=[event.to_json() for event in chance.events],
-            reason="start",
+            reason=reasons.START,
             public_png=rules.render(rules.view(state, None), None),
         )
     )

@@ -20,7 +20,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
-from adjudicator.services import play
+from adjudicator.services import play, reasons
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -87,7 +87,7 @@ class DieShown:
 @dataclass(frozen=True)
 class TurnPage:
     number: int
-    reason: str
+    reason: str  # the stored code, for the API; pages show ``why``
     created_at: datetime
     outcomes: list[dict[str, Any]]
     description: str
@@ -102,6 +102,7 @@ class TurnPage:
     view: dict[str, Any] = field(default_factory=dict)
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
     report: str = ""  # the game's step report from the public facts, where it writes one
+    why: str = ""  # the turn's reason in words
 
     @property
     def title(self) -> str:
@@ -184,12 +185,13 @@ def public_name(player: Player) -> str:
     return (local[:2] if len(local) > 3 else local[:1]) + "…"
 
 
-def _dice(events: list[Any]) -> list[DieShown]:
+def _dice(rules: Rules[Any], events: list[Any]) -> list[DieShown]:
     # A shuffle's permutation, read against the known card list, is the deck order: only dice.
+    # The label stays for the API (a code, for programs); people read the game's own words.
     return [
         DieShown(
             label=str(event["label"]),
-            purpose=str(event["label"]).replace("-", " "),
+            purpose=rules.chance_words(str(event["label"])),
             value=int(event["result"][0]),
         )
         for event in events
@@ -204,6 +206,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
     return TurnPage(
         number=turn.number,
         reason=turn.reason,
+        why=reasons.turn_reason(turn.reason),
         created_at=turn.created_at,
         outcomes=[
             {key: o.get(key, "") for key in ("seat", "order", "code", "detail")}
@@ -211,7 +214,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
             if o.get("public", True)
         ],
         description=rules.describe(view),
-        dice=_dice(turn.events),
+        dice=_dice(rules, turn.events),
         rolled_back=turn.rolled_back_at is not None,
         rollback_note=turn.rollback_note,
         combats=list(shown.get("combats", [])) if turn.number else [],

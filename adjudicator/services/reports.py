@@ -25,6 +25,7 @@ from adjudicator.services import (
     asks,
     commands,
     play,
+    reasons,
     subjects,
 )
 from adjudicator.services.answers import away, command_context, line_json
@@ -415,11 +416,12 @@ def turn_report(
         template="turn_report",
         what=report_subject(rules, game),
         extra={
-            "why": turn.reason,
+            # Words, never the stored code.
+            "why": reasons.turn_reason(turn.reason, yours=answering is not None),
             "lines": [line_json(line) for line in report.lines] if report else [],
             "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1),
             "dice": [
-                {"label": event.label, "value": event.result[0]}
+                {"label": rules.chance_words(event.label), "value": event.result[0]}
                 for event in resolution.events
                 if event.kind == "die"
             ],

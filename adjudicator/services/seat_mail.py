@@ -46,6 +46,7 @@ from adjudicator.services import (
     orders,
     play,
     preferences,
+    reasons,
     replies,
     reports,
     steps,
@@ -367,7 +368,7 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
     session, runtime, game, seat = context.session, context.runtime, context.game, context.seat
     report = context.report
     new_turn, resolution = play.apply_orders(
-        session, game, {seat.seat: report.orders}, reason="orders"
+        session, game, {seat.seat: report.orders}, reason=reasons.ORDERS
     )
     # The next decision gets its own deadline, opened before the reports so that they
     # announce it; the answered decision's calendar entry is withdrawn in them.
@@ -392,7 +393,9 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
 def send_receipt(context: SeatMail) -> Verdict | None:
     turn, record, got = context.turn, context.record, context.got
     # Processed after the turn it was written for had been resolved: say so, never drop it.
-    late = turn.number > 0 and turn.reason != "orders" and turn.created_at >= record.received_at
+    late = (
+        turn.number > 0 and turn.reason != reasons.ORDERS and turn.created_at >= record.received_at
+    )
     filing = {
         "for_turn": turn.number + 1,
         "merged": got.merged,

@@ -18,7 +18,8 @@ class EventCheck:
     """One recorded draw beside what the seed gives for it."""
 
     turn: int
-    label: str
+    label: str  # the code it was drawn under, which the replay hashes
+    purpose: str  # what it was for, in the game's words
     counter: int
     kind: str  # "die" or "shuffle"
     bound: int
@@ -65,6 +66,7 @@ def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verifica
         if not seed_ok:
             problems.append("the seed does not hash to the commitment sent at the start")
         checks: list[EventCheck] = []
+        rules = play.rules_for(game)
         for turn in session.scalars(
             select(Turn).where(Turn.game_id == game_id).order_by(Turn.number, Turn.id)
         ):
@@ -80,6 +82,7 @@ def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verifica
                 check = EventCheck(
                     turn=turn.number,
                     label=event.label,
+                    purpose=rules.chance_words(event.label),
                     counter=event.counter,
                     kind=event.kind,
                     bound=event.bound,

@@ -22,6 +22,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, open_orders, receipts
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.draws import draw_words
 from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
 from adjudicator.games.dos_de_mayo.setup import new_game
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side
@@ -140,6 +141,9 @@ class DosDeMayo(Game[Position]):
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return help_text()
+
+    def chance_words(self, label: str) -> str:
+        return draw_words(label)
 
     def orders_text(self, orders: JSON) -> str | None:
         from adjudicator.games.dos_de_mayo.orders import order_set_from_json

@@ -5,6 +5,8 @@ from __future__ import annotations
 from adjudicator.core.chance import Chance
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.draws import deck_label
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SPAIN
 from adjudicator.games.dos_de_mayo.state import Pair, Position, Settings
 
 
@@ -35,8 +37,8 @@ def new_game(settings: Settings, chance: Chance) -> Position:
         gone=Pair(0, 0),
         hands=Pair((), data.spain_start),
         decks=Pair(
-            tuple(chance.shuffle("france-deck", france_rest)),
-            tuple(chance.shuffle("spain-deck", spain_rest)),
+            tuple(chance.shuffle(deck_label(FRANCE), france_rest)),
+            tuple(chance.shuffle(deck_label(SPAIN), spain_rest)),
         ),
         played=(),
         discarded=(),

@@ -8,6 +8,7 @@ from typing import Any
 from adjudicator.core.chance import Chance
 from adjudicator.games.thermopyles.actions import Action
 from adjudicator.games.thermopyles.cards import PersianCard, card_data
+from adjudicator.games.thermopyles.draws import FREE_DIE, SUPPORT
 from adjudicator.games.thermopyles.state import Position
 
 
@@ -58,10 +59,10 @@ def fight(
     assert action.value is not None and position.near is not None
     # 1. Strength: the card, one d6 per support card, one free d6 on a free-die space.
     dice: list[dict[str, Any]] = [
-        {"purpose": "support", "value": chance.roll("support")} for _ in range(action.support)
+        {"purpose": SUPPORT, "value": chance.roll(SUPPORT)} for _ in range(action.support)
     ]
     if position.marker in data.free_die_spaces:
-        dice.append({"purpose": "free-die", "value": chance.roll("free-die")})
+        dice.append({"purpose": FREE_DIE, "value": chance.roll(FREE_DIE)})
     strength = action.value + sum(die["value"] for die in dice)
     facts["dice"] = dice
     facts["strength"] = strength

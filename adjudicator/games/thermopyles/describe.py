@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.words import counted
+from adjudicator.games.thermopyles.draws import draw_words
 
 STATUS_WORDS = {"playing": "in play", "won": "won", "lost": "lost"}
 
@@ -75,7 +76,12 @@ def result_lines(facts: Mapping[str, Any], own: bool) -> list[str]:
         )
         lines.append(f"Discarded {spent}.")
     if "strength" in facts:
-        dice = ", ".join(f"{d['purpose']} {d['value']}" for d in facts.get("dice", [])) or "no dice"
+        dice = (
+            ", ".join(
+                f"{draw_words(str(d['purpose']))} {d['value']}" for d in facts.get("dice", [])
+            )
+            or "no dice"
+        )
         lines.append(f"Dice: {dice}; strength {facts['strength']}.")
         fight = facts["fight"]
         lines.append(_fight_words(fight["near"], "Near") + " " + _fight_words(fight["far"], "Far"))

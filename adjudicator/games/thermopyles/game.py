@@ -24,6 +24,7 @@ from adjudicator.games.thermopyles import describe as words
 from adjudicator.games.thermopyles import orders, rules
 from adjudicator.games.thermopyles.actions import Action, action_from_json
 from adjudicator.games.thermopyles.cards import card_data
+from adjudicator.games.thermopyles.draws import draw_words
 from adjudicator.games.thermopyles.help import card_texts as help_cards
 from adjudicator.games.thermopyles.render import render as picture
 from adjudicator.games.thermopyles.state import (
@@ -154,6 +155,9 @@ class Thermopyles(Game[Position]):
 
     def card_texts(self) -> Sequence[CardText]:
         return help_cards()
+
+    def chance_words(self, label: str) -> str:
+        return draw_words(label)
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         package = resources.files("adjudicator.games.thermopyles")

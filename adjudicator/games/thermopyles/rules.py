@@ -12,6 +12,7 @@ from adjudicator.core.chance import Chance
 from adjudicator.games.thermopyles import battle
 from adjudicator.games.thermopyles.actions import Action
 from adjudicator.games.thermopyles.cards import card_data
+from adjudicator.games.thermopyles.draws import PERSIAN_DECK, SPARTAN_DECK
 from adjudicator.games.thermopyles.state import Position, Settings
 
 
@@ -37,8 +38,8 @@ class Turn:
 def new_game(settings: Settings, chance: Chance) -> Position:
     """Shuffle both decks, deal the near and far Persians and the opening hand."""
     data = card_data()
-    spartans = chance.shuffle("spartan-deck", data.spartans)
-    persians = chance.shuffle("persian-deck", [card.id for card in data.persians])
+    spartans = chance.shuffle(SPARTAN_DECK, data.spartans)
+    persians = chance.shuffle(PERSIAN_DECK, [card.id for card in data.persians])
     return Position(
         settings=settings,
         spartan_deck=tuple(spartans[data.opening_hand :]),

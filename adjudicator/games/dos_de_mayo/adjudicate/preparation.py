@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
+from adjudicator.games.dos_de_mayo.draws import discard_label
 from adjudicator.games.dos_de_mayo.sides import SIDES, Side, other
 from adjudicator.games.dos_de_mayo.state import PlayRecord, RemovedRecord
 
@@ -85,7 +86,7 @@ def _on_draw(work: Work, side: Side, card: Card) -> None:
             hand = work.hands[victim]
             if not hand:
                 break
-            pick = work.chance.roll(f"{card.id.lower()}-discard", len(hand)) - 1
+            pick = work.chance.roll(discard_label(card.id), len(hand)) - 1
             lost = hand.pop(pick)
             work.discarded.append(lost)
             note = f"drawn; {victim} discards {work.data.card(lost).en}"

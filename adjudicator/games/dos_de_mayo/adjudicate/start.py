@@ -11,6 +11,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.checks import check_items
+from adjudicator.games.dos_de_mayo.draws import deck_label
 from adjudicator.games.dos_de_mayo.legal import default_set
 from adjudicator.games.dos_de_mayo.orders import Play, Take, order_set_from_json
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, Side, other
@@ -46,7 +47,7 @@ def take_start_card(work: Work) -> None:
     chosen = work.orders[FRANCE].take or work.data.france_default
     rest = [card for card in work.start_choice if card != chosen]
     work.hands[FRANCE].append(chosen)
-    work.decks[FRANCE] = work.chance.shuffle("france-deck", work.decks[FRANCE] + rest)
+    work.decks[FRANCE] = work.chance.shuffle(deck_label(FRANCE), work.decks[FRANCE] + rest)
     work.start_choice = []
     name = work.data.card(chosen).en
     work.outcome(FRANCE, f"TAKE {work.data.card(chosen).keyword}", "took", f"{name} taken", False)
