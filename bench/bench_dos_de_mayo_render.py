@@ -4,7 +4,10 @@ The static layer (streets, areas, names, legend, panel frame) is drawn once and 
 picture copies it, draws the position on top and encodes the PNG. This prints the time of one
 full picture (PNG encode included), the time to encode the static layer alone with the same
 encoder, their ratio (the aim is 3 or less: drawing the position costs little next to the
-encode that every picture pays anyway) and the PNG sizes.
+encode that every picture pays anyway) and the PNG sizes. Then the PNG settings side by side on
+the same picture, size against encode time: the fixed palette's static shades and ramp steps,
+and zlib's default level against its search for the smallest file (``picture.SMALLEST``); the
+first row is the settings used before, the marked one those in ``art.toml`` now.
 
     .venv/bin/python bench/bench_dos_de_mayo_render.py [--repeat 200]
 """
@@ -12,12 +15,36 @@ encode that every picture pays anyway) and the PNG sizes.
 from __future__ import annotations
 
 import argparse
+import base64
+import io
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
-from adjudicator.games.dos_de_mayo.render import base_layer, encode, render
+from PIL import Image
+
+from adjudicator.core import picture as kit
+from adjudicator.games.dos_de_mayo.render import (
+    base_layer,
+    encode,
+    load_art,
+    palette_of,
+    picture,
+    render,
+)
+
+# (static shades kept, ramp steps, PNG options): the settings before, then the ones weighed.
+SETTINGS = [
+    (96, (0.25, 0.5, 0.75), kit.PLAIN),
+    (96, (0.25, 0.5, 0.75), kit.SMALLEST),
+    (48, (1 / 3, 2 / 3), kit.SMALLEST),
+    (32, (0.5,), kit.SMALLEST),
+    (16, (0.5,), kit.PLAIN),
+    (16, (0.5,), {"compress_level": 8}),
+    (16, (0.5,), kit.SMALLEST),
+    (8, (0.5,), kit.SMALLEST),
+]
 
 
 def move(side: str, path: list[str], units: int, result: str) -> dict[str, Any]:
@@ -98,16 +125,40 @@ def main() -> None:
     start = time.perf_counter()
     base = base_layer()
     print(f"static layer drawn once in {(time.perf_counter() - start) * 1000:.1f} ms")
-    full, picture = timed(lambda: render(view, None), args.repeat)
+    full, full_png = timed(lambda: render(view, None), args.repeat)
     static, static_png = timed(lambda: encode(base), args.repeat)
     print(f"picture: {base.width}x{base.height} px, median of {args.repeat} runs")
     rows = [
-        ("full mid-game picture (draw + PNG encode)", full, picture),
+        ("full mid-game picture (draw + PNG encode)", full, full_png),
         ("static layer PNG encode alone", static, static_png),
     ]
     for name, seconds, png in rows:
         print(f"  {name:<42} {seconds * 1000:7.2f} ms  {len(png):>7,} bytes")
     print(f"  ratio full / static encode: {full / static:.2f} (aim <= 3)")
+    compare(picture(view), max(10, args.repeat // 10))
+
+
+def compare(image: Image.Image, repeat: int) -> None:
+    """The mid-game picture under each of ``SETTINGS``: bytes, base64 bytes (as mailed, with
+    line ends), colours used and the median time to map it to the palette and encode it."""
+    look = load_art()
+    now = (look.palette, look.ramp_steps, kit.SMALLEST)
+    print(f"PNG settings, the mid-game picture, median of {repeat} runs:")
+    print(f"  {'shades':>6} {'steps':>5} {'options':<24} {'bytes':>7} {'mailed':>7} colours  time")
+    for kept, steps, options in SETTINGS:
+        palette = palette_of(kept, steps)
+
+        def encoded(palette: Image.Image = palette, options: Any = options) -> bytes:
+            return kit.png(kit.on_palette(image, palette), options)
+
+        seconds, png = timed(encoded, repeat)
+        used = len(Image.open(io.BytesIO(png)).getcolors() or [])
+        mailed = len(base64.encodebytes(png)) * 78 // 77  # 76 characters and CRLF a line
+        mark = " <- now" if (kept, tuple(steps), dict(options)) == (*now[:2], dict(now[2])) else ""
+        print(
+            f"  {kept:>6} {len(steps):>5} {dict(options)!s:<24} {len(png):>7,} {mailed:>7,}"
+            f" {used:>7} {seconds * 1000:5.1f} ms{mark}"
+        )
 
 
 if __name__ == "__main__":

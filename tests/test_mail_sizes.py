@@ -5,6 +5,8 @@ carrying it. Played by mail through the real pipeline; run with -s for the figur
 from __future__ import annotations
 
 from collections import defaultdict
+from email import policy
+from pathlib import Path
 
 from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, deliver_mail, outbox_files, parsed, sent_count, text_of
@@ -12,11 +14,30 @@ from playbymail import compose, deliver_mail, outbox_files, parsed, sent_count, 
 from adjudicator.models import Game
 from adjudicator.services.runtime import Runtime
 
-# A turn's mail was about 118 KB with the map in the receipt too; it is about 69-75 KB now. The
-# aim is 60 KB: what is over it is the report's own map (some 48 KB once encoded for mail).
-TURN_LIMIT = 76 * 1024
+# A turn's mail was about 118 KB with the map in the receipt too, then 69-75 KB with the map in
+# the report only; it is 56-64 KB now (the map on a palette of 16 static shades, saved at zlib's
+# best; a one-line alt text; calendars and HTML sent as they are; short boundaries). The aim is
+# 60 KB: some turns are up to 2.3 KB over it, all of it the map, 27-30 KB of PNG and 38-41 KB once
+# in base64. zlib gives no more; libdeflate at its highest level (oxipng) would save 10% of the
+# PNG, some 4 KB of mail, for ten times the encode time: a compiled dependency, not taken (on the
+# render bench's mid-game picture, 29.6 KB in some 45 ms against 26.6 KB in some 400 ms).
+TURN_LIMIT = 64 * 1024
 OPENING_LIMIT = 60 * 1024  # the welcome was about 72 KB with the whole help in it
 TURNS = 3
+
+
+def parts_of(path: Path) -> dict[str, int]:
+    """The bytes of each part of a mail as sent: its headers, then each body part by kind (text,
+    html, png, calendar...) with its own headers, added up per kind; the multipart frames'
+    boundaries are the rest of the mail."""
+    raw = path.read_bytes()
+    sizes = {"headers": len(raw.split(b"\r\n\r\n", 1)[0])}
+    for part in parsed(path).walk():
+        if not part.is_multipart():
+            kind = part.get_content_subtype()
+            sizes[kind] = sizes.get(kind, 0) + len(part.as_bytes(policy=policy.SMTP))
+    sizes["frames"] = len(raw) - sum(sizes.values())
+    return sizes
 
 
 def orders_for(runtime: Runtime, game_id: int, seat: str) -> str:
@@ -48,6 +69,7 @@ def turns_by_mail(runtime: Runtime) -> list[dict[str, tuple[int, list[str], int]
             shown = [part for part in mail.walk() if part.get_content_type() == "image/png"]
             kinds = [*kinds, str(mail["X-Pbem-Kind"])]
             mailed[str(mail["To"])] = (size + path.stat().st_size, kinds, pictures + len(shown))
+            print(f"  {mail['X-Pbem-Kind']} to {mail['To']}: {parts_of(path)}")
         print(f"turn {turn} (bytes, kinds, pictures) per player: {dict(mailed)}")
         played.append(dict(mailed))
         with runtime.db.session() as session:

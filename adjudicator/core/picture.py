@@ -30,7 +30,8 @@ BUILT_IN = "Aileron"
 MAX_PALETTE = 256  # an indexed PNG holds at most this many colours
 
 # The PNG save options, the one place they are set. ``SMALLEST`` lets zlib search for the
-# smallest file; ``PLAIN`` is Pillow's defaults (the 2 de Mayo map, already on a fixed palette).
+# smallest file (level 9: on the 2 de Mayo map 8% smaller than the default level for some 30 ms
+# more); ``PLAIN`` is Pillow's defaults, for a picture whose encode time counts more than bytes.
 SMALLEST: Mapping[str, Any] = MappingProxyType({"optimize": True})
 PLAIN: Mapping[str, Any] = MappingProxyType({})
 

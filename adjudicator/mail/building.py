@@ -8,10 +8,11 @@ Every message is marked as machine-sent so players' auto-responders leave it alo
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email import policy
+from email import policy, quoprimime
 from email.message import EmailMessage
 from email.utils import format_datetime
 
@@ -136,7 +137,8 @@ def build(
                 headers=_description(picture),
             )
     else:
-        msg.add_alternative(html, subtype="html", charset="utf-8")
+        html, cte = _plain_html(html)
+        msg.add_alternative(html, subtype="html", charset="utf-8", cte=cte)
         html_part = msg.get_body(preferencelist=("html",))
         assert html_part is not None  # just added
         for picture in pictures:
@@ -152,17 +154,74 @@ def build(
             )
     for attachment in attachments:
         # On a multipart/alternative this wraps it in multipart/mixed, as mail clients expect.
-        msg.add_attachment(
-            attachment.data,
-            maintype=attachment.maintype,
-            subtype=attachment.subtype,
-            filename=attachment.filename,
-            params=dict(attachment.params or {}),
-        )
+        _attach(msg, attachment)
     for part in msg.walk():
         if part is not msg:
             del part["MIME-Version"]  # the stdlib repeats it on every part it creates
+    _short_boundaries(msg)
     return msg.as_bytes()
+
+
+# RFC 5322's limit on a line, without its CRLF; 7bit text may use all of it (RFC 2045).
+_LONGEST_LINE = 998
+
+
+def _plain_html(html: str) -> tuple[str, str | None]:
+    """The HTML to send and its transfer encoding: "7bit", so it travels as it is, when it is
+    ASCII in lines that fit a mail line, or becomes so with its few other characters written as
+    character references (the same page to a browser: the templates have no <style> or
+    <script>, where references are not read), and that is shorter than quoted-printable, which
+    writes each "=" of its attributes as "=3D" and breaks its lines; otherwise the HTML as it is
+    and the stdlib's own choice (None)."""
+    ascii_html = html.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    if any(len(line) > _LONGEST_LINE for line in ascii_html.encode().splitlines()):
+        return html, None  # a line too long for a mail line: the stdlib's choice
+    if ascii_html != html and len(ascii_html) >= quoprimime.body_length(html.encode()):
+        return html, None  # many characters beyond ASCII: shorter in quoted-printable
+    return ascii_html, "7bit"
+
+
+def _short_boundaries(msg: EmailMessage) -> None:
+    """Boundaries of 18 characters instead of the stdlib's 35-odd, each written two to five
+    times per multipart. "=_" never starts a line of base64 or quoted-printable, and a random
+    tail is checked against every body sent as it is."""
+    bodies = [str(part.get_payload()) for part in msg.walk() if not part.is_multipart()]
+    for part in msg.walk():
+        if part.is_multipart():
+            boundary = f"=_{secrets.token_hex(8)}"
+            while any(boundary in body for body in bodies):
+                boundary = f"=_{secrets.token_hex(8)}"
+            part.set_boundary(boundary)
+
+
+def _attach(msg: EmailMessage, attachment: Attachment) -> None:
+    """Text in UTF-8 with CRLF line ends (a calendar entry) goes as text, so the stdlib sends it
+    as it is when it is ASCII in short lines, as an iCalendar file is, rather than in base64, a
+    third longer. Any other data goes as bytes in base64, and so does text with a lone CR or LF,
+    which the stdlib would rewrite as CRLF."""
+    params = dict(attachment.params or {})
+    data = attachment.data
+    if attachment.maintype == "text":
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and data.splitlines() == data.removesuffix(b"\r\n").split(b"\r\n"):
+            msg.add_attachment(
+                text,
+                subtype=attachment.subtype,
+                charset="utf-8",
+                filename=attachment.filename,
+                params=params,
+            )
+            return
+    msg.add_attachment(
+        attachment.data,
+        maintype=attachment.maintype,
+        subtype=attachment.subtype,
+        filename=attachment.filename,
+        params=params,
+    )
 
 
 def _description(picture: Picture) -> list[str] | None:

@@ -58,11 +58,14 @@ def position(
     owed = rules.pending(state)
     decision = owed.get(seat.seat)
     description = rules.describe(view)
+    # The picture's alt text and Content-Description name it in one sentence: the mail gives
+    # the whole position in words beside it, and a screen reader would read it twice.
+    alt = map_alt(rules, turn.number, seat.seat, owed)
     picture = (
         Picture(
             content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
             png=_render(rules, view, facts, (turn.id, seat.seat)),
-            alt=map_alt(rules, turn.number, seat.seat, owed),
+            alt=alt,
             filename=f"game{game.id}-turn{turn.number}.png",
         )
         if drawn
@@ -77,7 +80,7 @@ def position(
         "owes": subjects.owes(owed),
         # No picture: the templates name the mail that has this map instead (email/_position.*).
         "picture_cid": picture.content_id if picture else None,
-        "picture_alt": picture.alt if picture else "",
+        "picture_alt": alt,
     }
     return context, picture, owed
 

@@ -174,6 +174,34 @@ def test_non_ascii_round_trips() -> None:
     assert text_of(html_part).strip() == html
 
 
+def test_html_travels_as_it_is_with_its_few_other_characters_as_references() -> None:
+    html = '<p style="margin:0">Calle de Alcalá, “48h”</p>\n<p>' + "x " * 300 + "</p>\n"
+    part = parse(make(html=html, pictures=())).get_body(preferencelist=("html",))
+    assert part is not None and part["Content-Transfer-Encoding"] == "7bit"
+    assert text_of(part) == html.replace("á", "&#225;").replace("“", "&#8220;").replace(
+        "”", "&#8221;"
+    )
+    too_long = "<p>" + "x" * 1000 + "</p>"  # over a mail line: left to the stdlib
+    part = parse(make(html=too_long, pictures=())).get_body(preferencelist=("html",))
+    assert part is not None and part["Content-Transfer-Encoding"] == "quoted-printable"
+    assert text_of(part).strip() == too_long
+
+
+def test_boundaries_are_short_and_unique() -> None:
+    raw = build(
+        Headers(sender="pbem@pbem.localhost", to="a@example.com", subject="turn 3"),
+        Thread("<m.3@pbem.localhost>"),
+        text="due soon",
+        html='<p>due soon</p><img src="cid:map.12.3@pbem.example" alt="map">',
+        pictures=[MAP],
+        attachments=[Attachment("a.ics", "text", "calendar", b"A\r\n")],
+    )
+    msg = parse(raw)
+    boundaries = [part.get_boundary() for part in msg.walk() if part.is_multipart()]
+    assert len(boundaries) == 3 and len(set(boundaries)) == 3
+    assert all(b is not None and b.startswith("=_") and len(b) == 18 for b in boundaries)
+
+
 def test_wire_format_is_crlf_7bit_and_short_lines() -> None:
     raw = make(text="Привет\n" + "x" * 500 + "\n", subject="Ход " * 40)
     assert b"\n" not in raw.replace(b"\r\n", b"")
@@ -303,3 +331,30 @@ def test_attachments_wrap_the_alternative_in_mixed() -> None:
     assert attached.get_content_type() == "text/calendar"
     assert attached.get_param("method") == "PUBLISH"
     assert attached.get_payload(decode=True) == calendar
+
+
+def attached_alone(data: bytes, subtype: str = "calendar") -> MIMEPart:
+    raw = build(
+        Headers(sender="pbem@pbem.localhost", to="a@example.com", subject="turn 3"),
+        Thread("<m.2@pbem.localhost>"),
+        text="due soon",
+        html=None,
+        attachments=[Attachment("deadline.ics", "text", subtype, data, {"method": "PUBLISH"})],
+    )
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    [attached] = list(message.iter_attachments())
+    assert attached.get_payload(decode=True) == data
+    assert attached.get_content_type() == f"text/{subtype}"
+    assert attached.get_filename() == "deadline.ics" and attached.get_param("method") == "PUBLISH"
+    return attached
+
+
+def test_a_calendar_in_ascii_travels_as_it_is_and_other_text_safely() -> None:
+    calendar = b"BEGIN:VCALENDAR\r\nSUMMARY:Game 1\\, turn 3\r\nEND:VCALENDAR\r\n"
+    assert attached_alone(calendar)["Content-Transfer-Encoding"] == "7bit"
+    accented = "BEGIN:VCALENDAR\r\nSUMMARY:Alcalá\r\nEND:VCALENDAR\r\n".encode()
+    assert attached_alone(accented)["Content-Transfer-Encoding"] in ("quoted-printable", "base64")
+    # A lone CR or LF, and bytes that are not UTF-8, keep every byte in base64.
+    for data in (b"A\nB\r\n", b"A\rB\r\n", b"\xff\xfe\r\n", b""):
+        assert attached_alone(data)["Content-Transfer-Encoding"] == "base64"

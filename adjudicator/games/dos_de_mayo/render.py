@@ -12,7 +12,7 @@ arrows) and ``render_panel`` (header, key and panel), all with the brush of ``re
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -31,7 +31,7 @@ from adjudicator.games.dos_de_mayo.render_map import (
 from adjudicator.games.dos_de_mayo.render_moves import draw_move
 from adjudicator.games.dos_de_mayo.render_panel import header, legend, panel, panel_frame
 
-__all__ = ["Art", "base_layer", "encode", "load_art", "palette", "picture", "render"]
+__all__ = ["Art", "base_layer", "encode", "load_art", "palette", "palette_of", "picture", "render"]
 
 TITLE = "2 DE MAYO  ·  Madrid, 2 May 1808"
 
@@ -57,21 +57,28 @@ def base_layer() -> Image.Image:
 
 @functools.cache
 def palette() -> Image.Image:
-    """One fixed palette for every picture: the base layer's own colours, every art colour and
-    the anti-aliasing steps between the colours drawn on top of each other.
+    """One fixed palette for every picture: the base layer's main shades, every art colour and
+    the anti-aliasing steps between the colours drawn on top of each other (``art.toml``).
 
     Fixed rather than chosen per picture, so a change in one area changes only that area's
     pixels, and mapping to it is far cheaper than choosing one.
     """
     look = load_art()
+    return palette_of(look.palette, look.ramp_steps)
+
+
+def palette_of(kept: int, steps: Sequence[float]) -> Image.Image:
+    """The fixed palette with ``kept`` shades of the base layer and ``steps`` along each ramp;
+    ``palette`` takes both from the art, a benchmark may weigh others."""
+    look = load_art()
     static = base_layer().quantize(
-        colors=look.palette, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        colors=kept, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
-    colours = kit.colours_of(static)[: look.palette]
+    colours = kit.colours_of(static)[:kept]
     colours += look.colours.values()
     for top, ground in look.ramps:
         (r1, g1, b1), (r2, g2, b2) = look.colours[top], look.colours[ground]
-        for step in (0.25, 0.5, 0.75):
+        for step in steps:
             colours.append(
                 (
                     round(r1 + (r2 - r1) * step),
@@ -82,9 +89,11 @@ def palette() -> Image.Image:
     return kit.palette_of(dict.fromkeys(colours))
 
 
-def encode(image: Image.Image) -> bytes:
-    """A PNG on the fixed palette: flat map colours compress far below the mail budget."""
-    return kit.png(kit.on_palette(image, palette()), kit.PLAIN)
+def encode(image: Image.Image, on: Image.Image | None = None) -> bytes:
+    """A PNG on the fixed palette (or ``on``, another), zlib searching for the smallest file:
+    flat map colours on few shades compress far below the mail budget, and the search costs
+    some 30 ms a picture (bench/bench_dos_de_mayo_render.py)."""
+    return kit.png(kit.on_palette(image, palette() if on is None else on), kit.SMALLEST)
 
 
 def picture(view: Mapping[str, Any]) -> Image.Image:

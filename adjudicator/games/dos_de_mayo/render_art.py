@@ -30,6 +30,7 @@ class Art:
     corner: int
     palette: int
     ramps: tuple[tuple[str, str], ...]
+    ramp_steps: tuple[float, ...]
     colours: Mapping[str, Colour]
     centres: Mapping[str, Point]
     lines: Mapping[str, tuple[str, ...]]
@@ -84,6 +85,7 @@ def load_art() -> Art:
         corner=int(canvas["corner"]),
         palette=int(canvas["palette"]),
         ramps=tuple((str(top), str(ground)) for top, ground in canvas["ramps"]),
+        ramp_steps=tuple(float(step) for step in canvas["ramp_steps"]),
         colours={name: (int(c[0]), int(c[1]), int(c[2])) for name, c in data["colours"].items()},
         centres={str(a): (float(e["at"][0]), float(e["at"][1])) for a, e in areas.items()},
         lines={str(a): tuple(str(line) for line in e["lines"]) for a, e in areas.items()},
