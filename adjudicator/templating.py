@@ -37,13 +37,17 @@ def html_environment() -> Environment:
 # mail app lays it out in (without one, a phone shows it shrunk to a 980 px page).
 DOCUMENT = (
     '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8">'
-    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>\n'
-    "<body>\n{}</body>\n</html>\n"
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    # Said once here rather than on every cell: a receipt's table has three cells a line.
+    "<style>h3{margin:16px 0 4px}table{border-collapse:collapse}"
+    "td{padding:2px 8px;vertical-align:top}</style></head>\n"
+    "<body>\n"
 )
+END = "</body>\n</html>\n"
 
 
 def render_pair(name: str, context: dict[str, object]) -> tuple[str, str]:
     """``email/<name>.txt`` and ``email/<name>.html`` rendered with the same context."""
     text = text_environment().get_template(f"email/{name}.txt").render(context)
     html = html_environment().get_template(f"email/{name}.html").render(context)
-    return text, DOCUMENT.format(html)
+    return text, DOCUMENT + html + END
