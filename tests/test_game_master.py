@@ -176,7 +176,7 @@ def test_replace_hands_the_seat_to_a_new_player(runtime: Runtime) -> None:
     new_address = reply_to(runtime, "palafox@example.com")
     assert new_address != seats[SPAIN]
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-4"))
-    assert "does not hold the spain seat" in last_to(runtime, SPAIN)
+    assert "does not hold the Spain seat" in last_to(runtime, SPAIN)
     # The old address stops working even for the new player.
     deliver_mail(runtime, compose("palafox@example.com", seats[SPAIN], "9-4"))
     assert "not one this service handed out (replaced)" in last_to(runtime, "palafox@example.com")

@@ -187,7 +187,7 @@ def test_a_routed_units_path_is_asked_for_and_answered_by_mail(runtime: Runtime)
     assert set(asked) == set(PLAYERS.values())
     assert "rout phase: the path of each routed unit (R-HI-1)" in asked[ROYALIST]
     assert "<unit> ROUT <hex> <hex> ..." in asked[ROYALIST]
-    assert "Royalists owe step" in asked[PARLIAMENT]
+    assert "Royalists owes step" in asked[PARLIAMENT]
     seats, state = owed(runtime, game_id)
     assert seats == ["royalist"] and getattr(state, "step", None) == "rout_paths"
     # A path into the enemy is refused on its line, and nothing moves.

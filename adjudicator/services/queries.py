@@ -378,6 +378,7 @@ class SideStrength:
     on_map: dict[str, list[int]]
     losses: dict[str, list[int]]
     loss_limit: int | None
+    titles: dict[str, str] = field(default_factory=dict)  # each side as players read it
 
 
 def _strength_of(rules: Rules[Any], turns: list[TurnPage]) -> SideStrength | None:
@@ -393,6 +394,7 @@ def _strength_of(rules: Rules[Any], turns: list[TurnPage]) -> SideStrength | Non
         on_map={side: list(counts) for side, counts in found.on_map.items()},
         losses={side: list(counts) for side, counts in found.losses.items()},
         loss_limit=found.loss_limit,
+        titles={side: rules.seat_title(side) for side in found.on_map},
     )
 
 

@@ -191,7 +191,8 @@ def check_sender(context: SeatMail) -> Verdict | None:
         context.problem("bad-token", {"why": "no such game"})
         return Verdict(InboundStatus.REJECTED, "reply address names no game")
     if seat.player.address != context.mail.sender:
-        title = play.seat_title(game, seat.seat)
+        # "the France seat", "the Spartans seat": the mail puts its own "the" before the title.
+        title = play.seat_title(game, seat.seat).removeprefix("the ")
         context.problem("wrong-sender", {"game": game, "seat": title})
         return Verdict(
             InboundStatus.REJECTED, f"{context.mail.sender} does not hold seat {seat.seat}", game.id
