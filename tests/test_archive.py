@@ -117,10 +117,12 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
         iso = game.deadline.isoformat(timespec="seconds").replace("+00:00", "Z")
         turns = session.scalars(select(Turn).where(Turn.game_id == game_id)).all()
         public = {turn.number: DOS.describe(DOS.view(DOS.load(turn.state), None)) for turn in turns}
-    # Players by masked name; who has sent orders for turn 2, never what.
-    assert "<td>france</td><td>mu…</td>" in page and "<td>spain</td><td>da…</td>" in page
-    assert re.search(r"<td>france</td>.*?\n<td><span class=\"ok\">✓</span> submitted", page)
-    assert re.search(r"<td>spain</td>.*?\n<td>waiting</td>", page)
+    # Players who gave no name are their seat's player, never a part of their address; who has
+    # sent orders for turn 2, never what.
+    assert "<td>France</td><td>France's player</td>" in page
+    assert "<td>Spain</td><td>Spain's player</td>" in page and "mu…" not in page
+    assert re.search(r"<td>France</td>.*?\n<td><span class=\"ok\">✓</span> submitted", page)
+    assert re.search(r"<td>Spain</td>.*?\n<td>waiting</td>", page)
     assert "Orders for turn 2" in page
     for line in secret_moves:
         assert line not in page
@@ -132,8 +134,8 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
         assert f'id="turn-{number}"' in page and f'href="/games/{game_id}/turns/{number}"' in page
         assert f'src="/games/{game_id}/turns/{number}.png"' in page
         assert f"<pre>{public[number]}</pre>" in page
-    assert "<td>france</td><td><code>16-14 x1</code></td><td>1 unit moved</td>" in page
-    assert "<td>spain</td><td><code>9-14</code></td><td>1 unit moved</td>" in page
+    assert "<td>France</td><td><code>16-14 x1</code></td><td>1 unit moved</td>" in page
+    assert "<td>Spain</td><td><code>9-14</code></td><td>1 unit moved</td>" in page
     assert "<h3>Combat</h3>" in page and "France 2 against Spain 1" in page
     assert "TAKE" not in page  # France's start card is its own secret
     assert (
@@ -228,8 +230,22 @@ def test_the_api_gives_the_same_public_data(runtime: Runtime) -> None:
     game = client.get(f"/api/games/{game_id}").get_json()
     assert game["status"] == "active" and game["seed"] is None and game["next_turn"] == 2
     assert game["seats"] == [
-        {"seat": "france", "player": "mu…", "joined": True, "owes": True, "submitted": True},
-        {"seat": "spain", "player": "da…", "joined": True, "owes": True, "submitted": False},
+        {
+            "seat": "france",
+            "player": "France's player",
+            "joined": True,
+            "owes": True,
+            "submitted": True,
+            "title": "France",
+        },
+        {
+            "seat": "spain",
+            "player": "Spain's player",
+            "joined": True,
+            "owes": True,
+            "submitted": False,
+            "title": "Spain",
+        },
     ]
     assert [turn["number"] for turn in game["turns"]] == [0, 1]
     assert game["deadline"].endswith("Z") and game["timezone"] == "Europe/Madrid"

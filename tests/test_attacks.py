@@ -218,7 +218,7 @@ def test_mail_to_a_seat_from_anyone_but_its_player_is_refused(runtime: Runtime) 
             )
             assert mails == [], what
         else:
-            assert_one_polite_reply(mails, answered, "does not hold the france seat")
+            assert_one_polite_reply(mails, answered, "does not hold the France seat")
         assert (record.status, record.reason) == ("rejected", reason), what
     assert submissions(runtime) == []
     with runtime.db.session() as session:

@@ -74,11 +74,11 @@ def test_several_commands_get_one_reply_in_sections(runtime: Runtime) -> None:
 def test_status_says_who_has_sent_orders_never_what(runtime: Runtime) -> None:
     _, seats = new_game(runtime)
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "STATUS"))
-    assert "; still waiting for france, spain" in section(answer(runtime, SPAIN), "DONE")
+    assert "; still waiting for France, Spain" in section(answer(runtime, SPAIN), "DONE")
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-4"))
     deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "STATUS"))
     done = section(answer(runtime, FRANCE), "DONE")
-    assert "orders on file from spain; still waiting for france" in done
+    assert "orders on file from Spain; still waiting for France" in done
     assert "9-4" not in answer(runtime, FRANCE)
 
 
@@ -191,7 +191,7 @@ def test_a_player_on_vacation_gets_no_reminder_and_the_report_says_so(runtime: R
     assert isinstance(result, deadlines.Adjudicated)
     drain(runtime)
     for player in (FRANCE, SPAIN):
-        assert f"On vacation: spain ({day(0)} to {day(10)} (Europe/Madrid))." in answer(
+        assert f"On vacation: Spain ({day(0)} to {day(10)} (Europe/Madrid))." in answer(
             runtime, player
         )
 
@@ -244,7 +244,7 @@ def test_resign_once_and_the_rest_of_the_mail_is_accounted_for(runtime: Runtime)
     assert "HISTORY\n     -> done: every turn of game 1" in report
     deliver_mail(runtime, compose(LEONIDAS, seat, "RESIGN\nRETREAT\nRESIGN"))
     text = answer(runtime, LEONIDAS)
-    assert "is over: spartans resigned" in text
+    assert "is over: the Spartans resigned" in text
     assert "RESIGN\n     -> done: you resigned" in section(text, "DONE")
     ignored = section(text, "IGNORED")
     assert "RETREAT\n     -> not read: you resigned in the same mail" in ignored

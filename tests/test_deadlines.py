@@ -59,7 +59,7 @@ def test_both_orders_in_means_early_adjudication_with_reports_to_both(runtime: R
     assert set(reports) == {FRANCE, SPAIN}
     for text in reports.values():
         assert "turn 1 resolved (everyone had sent orders)" in text.replace("\r\n", " ")
-        assert "spain: 9-14: 1 unit moved" in text
+        assert "Spain: 9-14: 1 unit moved" in text
         assert "Orders for turn 2 are due" in text
     # France's secret start card: in France's own report, never in Spain's nor in the archive.
     assert "TAKE MURAT" in reports[FRANCE] and "MURAT" not in reports[SPAIN].upper().replace(

@@ -74,13 +74,13 @@ def test_invitations_then_join_start_the_game(runtime: Runtime) -> None:
     for player in (FRANCE, SPAIN):
         invitation = last_to(runtime, player)
         assert (
-            f"as {'france' if player == FRANCE else 'spain'}" in invitation and "JOIN" in invitation
+            f"as {'France' if player == FRANCE else 'Spain'}" in invitation and "JOIN" in invitation
         )
     spain = reply_to(runtime, SPAIN)
     deliver_mail(runtime, compose(SPAIN, spain, "What is this?"))
     assert "reply JOIN to take your seat" in last_to(runtime, SPAIN)
     deliver_mail(runtime, compose(SPAIN, spain, "JOIN"))
-    assert "the game starts when france joins too" in last_to(runtime, SPAIN)
+    assert "the game starts when France joins too" in last_to(runtime, SPAIN)
     with runtime.db.session() as session:
         assert session.get_one(Game, game_id).status == "forming"
     deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "join"))
@@ -172,11 +172,11 @@ def test_process_now_and_end(runtime: Runtime) -> None:
 def test_replace_hands_the_seat_to_a_new_player(runtime: Runtime) -> None:
     _, gm_address, seats = started(runtime)
     deliver_mail(runtime, compose(GM, gm_address, "REPLACE spain palafox@example.com"))
-    assert "spain is now played by palafox@example.com" in last_to(runtime, FRANCE)
+    assert "Spain is now played by palafox@example.com" in last_to(runtime, FRANCE)
     new_address = reply_to(runtime, "palafox@example.com")
     assert new_address != seats[SPAIN]
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-4"))
-    assert "does not hold the spain seat" in last_to(runtime, SPAIN)
+    assert "does not hold the Spain seat" in last_to(runtime, SPAIN)
     # The old address stops working even for the new player.
     deliver_mail(runtime, compose("palafox@example.com", seats[SPAIN], "9-4"))
     assert "not one this service handed out (replaced)" in last_to(runtime, "palafox@example.com")
@@ -239,7 +239,7 @@ def test_sides_by_lot_are_dealt_from_the_seed_and_verifiable(runtime: Runtime) -
         game_id = game.id
     assert [dealt["france"], dealt["spain"]] == expected
     assert any(event["label"] == "sides" for event in opening.events)
-    for player, seat in ((dealt["france"], "france"), (dealt["spain"], "spain")):
+    for player, seat in ((dealt["france"], "France"), (dealt["spain"], "Spain")):
         theirs = [text_of(m) for m in sent(runtime) if str(m["To"]) == player]
         assert any(f"as {seat}." in text for text in theirs), (player, seat)
     result = verification.verify_game(runtime, game_id, force=True)

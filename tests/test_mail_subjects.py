@@ -90,9 +90,9 @@ def test_the_game_master_is_told_the_game_started_and_how_it_ended(runtime: Runt
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "RESIGN"))
     over = last(runtime, GM)
     assert str(over["Subject"]) == tagged(
-        game_id, "2 de Mayo", "game over: spain resigned (game master)"
+        game_id, "2 de Mayo", "game over: Spain resigned (game master)"
     )
-    assert "the game is over: spain resigned" in text_of(over)
+    assert "the game is over: Spain resigned" in text_of(over)
     # Once each: the players' later mail tells the game master nothing new.
     deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "STATUS"))
     assert [str(m["Subject"]) for m in to(runtime, GM)][-2:] == [
@@ -166,7 +166,8 @@ def test_one_decision_at_a_time_names_the_step_and_who_owes_it(runtime: Runtime)
     assert rules is not None
     with runtime.db.session() as session:
         [seat] = rules.pending(rules.load(play.latest_turn(session, game_id).state))
-    assert subject == f"[pbem #{game_id}] Musket & Pike · step 1: {seat} to choose the first wing"
+    title = rules.seat_title(seat)
+    assert subject == f"[pbem #{game_id}] Musket & Pike · step 1: {title} to choose the first wing"
     assert subject == str(last(runtime, ROYALIST)["Subject"])
 
 

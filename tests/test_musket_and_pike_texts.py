@@ -114,7 +114,7 @@ def test_every_text_states_the_scenarios_rule_after_the_last_turn(
     if rule == "draw":
         assert result.startswith("No winner"), result
     else:
-        assert result.startswith("royalist wins"), result
+        assert result.startswith("Royalists win"), result
     assert f"after it {words}" in result
     for text in final.values():
         assert f"after it {words}" in text, text

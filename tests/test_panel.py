@@ -238,12 +238,12 @@ def test_replace_and_process_now_by_panel(runtime: Runtime) -> None:
     game_id, _, link = started(runtime)
     client = logged_in(runtime, link)
     shown = post(client, game_id, "replace", seat="spain", address="Palafox@Example.com")
-    assert "spain: daoiz@example.com replaced by palafox@example.com" in shown
+    assert "Spain: daoiz@example.com replaced by palafox@example.com" in shown
     assert "<td>palafox@example.com</td>" in shown
     drain(runtime)
-    assert "spain is now played by palafox@example.com" in last_to(runtime, FRANCE)
+    assert "Spain is now played by palafox@example.com" in last_to(runtime, FRANCE)
     # The new player is told too, from the seat's new reply address.
-    assert "spain is now played by palafox@example.com" in last_to(runtime, "palafox@example.com")
+    assert "Spain is now played by palafox@example.com" in last_to(runtime, "palafox@example.com")
     # An address with a second word cannot smuggle anything into the command.
     shown = post(client, game_id, "replace", seat="spain", address="a@b.org END")
     assert "Not done: give the new player's mail address" in shown

@@ -162,7 +162,7 @@ def test_a_stranger_cannot_play_a_seat(runtime: Runtime) -> None:
     deliver_mail(runtime, compose("xerxes@example.com", reply_to, "RETREAT"))
     reply = sent(runtime)[-1]
     assert reply["To"] == "xerxes@example.com"
-    assert "does not hold the spartans seat" in text_of(reply)
+    assert "does not hold the Spartans seat" in text_of(reply)
     assert position(runtime, game_id) == (number, view)
 
 

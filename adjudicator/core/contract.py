@@ -234,8 +234,9 @@ class Game(abc.ABC, Generic[StateT]):
         without (the web page, help@), each variant's."""
 
     def seat_title(self, seat: str) -> str:
-        """A seat as players read it ("France" for the seat ``france``)."""
-        return seat.capitalize()
+        """A seat as players read it in a sentence ("France", "the Spartans"), never its id;
+        the default writes the id's words with capitals ("north_wing" reads "North Wing")."""
+        return " ".join(word.capitalize() for word in seat.replace("_", " ").split())
 
     def variant_text(self, options: Mapping[str, str]) -> str:
         """The rules that differ between variants, as a game with these options plays them, in

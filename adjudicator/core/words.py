@@ -12,6 +12,19 @@ def counted(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
+def possessive(name: str) -> str:
+    """A name owning something: "France's", "the Spartans'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def agreeing(subject: str, singular: str, plural: str) -> str:
+    """``subject`` and the verb agreeing with it: "Parliament passes", "the Royalists pass" (a
+    name whose last word ends in one "s" counts as plural)."""
+    last = subject.split()[-1] if subject.split() else ""
+    many = last.endswith("s") and not last.endswith("ss")
+    return f"{subject} {plural if many else singular}"
+
+
 def listed(names: Sequence[str]) -> str:
     """Names joined as in prose: "a", "a and b", "a, b and c"."""
     if len(names) < 2:

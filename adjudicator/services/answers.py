@@ -75,8 +75,8 @@ def who_sent(session: Session, game: Game) -> str:
     sent = play.seats_with_orders(session, game.id, turn.number + 1)
     if not owed:
         return ""
-    have = [seat for seat in owed if seat in sent]
-    waiting = [seat for seat in owed if seat not in sent]
+    have = [rules.seat_title(seat) for seat in owed if seat in sent]
+    waiting = [rules.seat_title(seat) for seat in owed if seat not in sent]
     parts = []
     if have:
         parts.append("orders on file from " + ", ".join(have))
@@ -89,7 +89,7 @@ def away(game: Game, now: datetime) -> list[dict[str, str]]:
     """The seats whose players are on vacation now, for the turn report."""
     return [
         {
-            "seat": seat.seat,
+            "seat": play.seat_title(game, seat.seat),
             "until": preferences.vacation_text(seat.player, seat.player.timezone or game.timezone)
             or "",
         }

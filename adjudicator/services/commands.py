@@ -23,8 +23,8 @@ from adjudicator.mail import extract
 # Commands that stand alone on their line: a word after them makes the line something else.
 ALONE = ("STATUS", "ORDERS", "HISTORY", "RESIGN", "JOIN", "WAIT")
 # Commands followed by arguments (HELP's is optional: the name of a game).
-WITH_ARGUMENTS = ("HELP", "VACATION", "PREFERENCES", "FORMAT")
-WORDS = ("HELP", *ALONE, "VACATION", "PREFERENCES", "FORMAT")
+WITH_ARGUMENTS = ("HELP", "VACATION", "PREFERENCES", "FORMAT", "NAME")
+WORDS = ("HELP", *ALONE, "VACATION", "PREFERENCES", "FORMAT", "NAME")
 ALIASES = {"PREFERENCE": "PREFERENCES", "PREFS": "PREFERENCES"}
 # DKIM: "required" takes orders only from mail whose DKIM signature verifies for the sender's
 # domain (Game.require_dkim); "optional", the default, takes them from any mail.

@@ -234,13 +234,14 @@ def _replace(asked: _Asked) -> Answer:
     # A new key version: the old player's reply address stops working.
     seat.key_version += 1
     asked.session.flush()
+    title = play.seat_title(game, seat.seat)
     _announce(
         asked,
-        f"{seat.seat} is now played by {seat.player.address} (replacing {old}).",
+        f"{title} is now played by {seat.player.address} (replacing {old}).",
         "replaced",
-        {"seat": seat.seat},
+        {"seat": title},
     )
-    return True, f"{seat.seat}: {old} replaced by {seat.player.address}"
+    return True, f"{title}: {old} replaced by {seat.player.address}"
 
 
 def _end(asked: _Asked) -> Answer:

@@ -55,7 +55,13 @@ def _gm_context(session: Session, runtime: Runtime, game: Game) -> dict[str, Any
         "gm_address": gm_address(runtime, game),
         "archive_url": f"{runtime.config.base_url}/games/{game.id}",
         "seats": [
-            {"seat": seat.seat, "address": seat.player.address, "joined": bool(seat.joined_at)}
+            {
+                "seat": seat.seat,
+                "title": play.seat_title(game, seat.seat),
+                "name": play.display_name(seat.player),
+                "address": seat.player.address,
+                "joined": bool(seat.joined_at),
+            }
             for seat in game.seats
         ],
         "status": game.status,

@@ -243,7 +243,7 @@ def resign(reply: Reply, game: Game, seat: Seat, sections: commands.Sections | N
     the game master are told."""
     game.status = GameStatus.FINISHED
     game.finished_at = utcnow()
-    game.result = f"{seat.seat} resigned"
+    game.result = f"{play.seat_title(game, seat.seat)} resigned"
     game.score = [-1]
     reply.session.flush()
     replies.game_over(reply, game, seat, sections)

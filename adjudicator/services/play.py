@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict
 from datetime import timedelta
@@ -46,6 +47,40 @@ def display_name(player: Player) -> str:
     sees an address can harvest it, or forge mail from it."""
     name = " ".join(player.name.split())
     return name if "@" not in name else ""
+
+
+def seat_title(game: Game, seat: str) -> str:
+    """A seat of ``game`` as players read it ("France", "the Spartans"), never its id."""
+    return rules_for(game).seat_title(seat)
+
+
+# A name a player is shown by: a few words, as a From line's display name or NAME gives it.
+NAME_LENGTH = 60
+
+
+def usable_name(text: str) -> str | Refusal:
+    """``text`` as a name to show other players (spaces tidied), or why it cannot be one: too
+    long, holding an '@' (an address could be harvested or forged), or control characters."""
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in text.replace("\t", " ")):
+        return Refusal("a name may not hold control characters")
+    name = " ".join(text.split())
+    if not name:
+        return Refusal("write NAME and the name to be shown, e.g. NAME Joachim Murat")
+    if "@" in name:
+        return Refusal("a name may not hold an '@': other players see it, so no address")
+    if len(name) > NAME_LENGTH:
+        return Refusal(f"a name is at most {NAME_LENGTH} characters, not {len(name)}")
+    return name
+
+
+def note_name(player: Player, given: str) -> None:
+    """Keep the display name of a player's From line when they have none yet (and it is usable):
+    the name they joined with is the one other players see."""
+    if display_name(player):
+        return
+    name = usable_name(given)
+    if not isinstance(name, Refusal):
+        player.name = name
 
 
 def latest_turn(session: Session, game_id: int) -> Turn:

@@ -12,8 +12,10 @@ from zoneinfo import ZoneInfo
 
 from adjudicator import schedule
 from adjudicator.core import numbers
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.models import Player
+from adjudicator.services import play
 from adjudicator.services.commands import Command
 
 # A vacation is for a holiday, not for leaving a game unattended: longer absences are a matter
@@ -26,7 +28,10 @@ VACATION_USAGE = (
 
 
 def run(player: Player, command: Command, zone: str, now: datetime) -> tuple[bool, str]:
-    """Carry out a PREFERENCES, FORMAT or VACATION command; ``zone`` reads and shows dates."""
+    """Carry out a PREFERENCES, FORMAT, VACATION or NAME command; ``zone`` reads and shows
+    dates."""
+    if command.word == "NAME":
+        return name(player, command.argument)
     if command.word == "FORMAT":
         return mail_format(player, command.argument)
     if command.word == "VACATION":
@@ -57,6 +62,17 @@ def preference(player: Player, key: str, value: str) -> tuple[bool, str]:
         f"unknown preference {key or '(none)'}; write PREFERENCES TIMEZONE Europe/Madrid, "
         "PREFERENCES REMIND 6 or FORMAT TEXT"
     )
+
+
+def name(player: Player, value: str) -> tuple[bool, str]:
+    """NAME <words>: the name other players and the archive show for this player."""
+    shown = play.display_name(player)
+    given = play.usable_name(value)
+    if isinstance(given, Refusal):
+        now_is = f" (you are shown as {shown})" if shown else ""
+        return False, f"name not changed: {given.reason}{now_is}"
+    player.name = given
+    return True, f"you are now shown as {given}"
 
 
 def mail_format(player: Player, value: str) -> tuple[bool, str]:

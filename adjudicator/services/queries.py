@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from adjudicator import statuses
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.words import possessive
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
 from adjudicator.services import play, reasons
@@ -103,6 +104,7 @@ class TurnPage:
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
     report: str = ""  # the game's step report from the public facts, where it writes one
     why: str = ""  # the turn's reason in words
+    titles: dict[str, str] = field(default_factory=dict)  # each seat as players read it
 
     @property
     def title(self) -> str:
@@ -175,14 +177,11 @@ def game_counts(session: Session, filters: Filters) -> Counts:
     )
 
 
-def public_name(player: Player) -> str:
-    """A player as public pages name them: the name they gave, else the start of their address's
-    local part. Never the address itself, which anyone could harvest or forge mail from."""
-    name = play.display_name(player)
-    if name:
-        return name
-    local = player.address.split("@", 1)[0]
-    return (local[:2] if len(local) > 3 else local[:1]) + "…"
+def public_name(player: Player, seat_title: str) -> str:
+    """A player as public pages name them: the name they gave, else as their seat's player
+    ("France's player"). Never made from the address, which anyone could harvest or forge mail
+    from, not even in part."""
+    return play.display_name(player) or f"{possessive(seat_title)} player"
 
 
 def _dice(rules: Rules[Any], events: list[Any]) -> list[DieShown]:
@@ -224,6 +223,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         view=shown,
         noun=rules.turn_noun,
         report=rules.step_report(turn.facts) if isinstance(turn.facts, dict) else "",
+        titles={seat: rules.seat_title(seat) for seat in rules.seats},
     )
 
 
@@ -260,6 +260,7 @@ class SeatRow:
     joined: bool
     owes: bool  # the seat owes orders for the coming turn
     submitted: bool  # an accepted order set is on file for the coming turn
+    title: str = ""  # the seat as players read it (Game.seat_title)
 
 
 @dataclass(frozen=True)
@@ -291,10 +292,12 @@ def _seat_rows(
     session: Session, game: Game, next_turn: int | None, owed: set[str]
 ) -> list[SeatRow]:
     on_file = set() if next_turn is None else play.seats_with_orders(session, game.id, next_turn)
+    rules = play.rules_for(game)
     return [
         SeatRow(
             seat=seat.seat,
-            player=public_name(seat.player),
+            title=rules.seat_title(seat.seat),
+            player=public_name(seat.player, rules.seat_title(seat.seat)),
             joined=seat.joined_at is not None,
             owes=seat.seat in owed,
             submitted=seat.seat in on_file,
@@ -378,6 +381,7 @@ class SideStrength:
     on_map: dict[str, list[int]]
     losses: dict[str, list[int]]
     loss_limit: int | None
+    titles: dict[str, str] = field(default_factory=dict)  # each side as players read it
 
 
 def _strength_of(rules: Rules[Any], turns: list[TurnPage]) -> SideStrength | None:
@@ -393,6 +397,7 @@ def _strength_of(rules: Rules[Any], turns: list[TurnPage]) -> SideStrength | Non
         on_map={side: list(counts) for side, counts in found.on_map.items()},
         losses={side: list(counts) for side, counts in found.losses.items()},
         loss_limit=found.loss_limit,
+        titles={side: rules.seat_title(side) for side in found.on_map},
     )
 
 

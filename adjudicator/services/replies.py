@@ -216,7 +216,7 @@ def invitation_status(
     seat: Seat,
     sections: commands.Sections | None = None,
 ) -> None:
-    waiting = [other.seat for other in game.seats if other.joined_at is None]
+    waiting = [play.seat_title(game, other.seat) for other in game.seats if other.joined_at is None]
     if seat.joined_at is None:
         message = "you are invited to this game: reply JOIN to take your seat."
     else:

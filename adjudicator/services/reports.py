@@ -5,7 +5,7 @@ in ``replies``, mail to the game master in ``gm_letters``."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from email.utils import parseaddr
@@ -76,8 +76,8 @@ def position(
         "description": description,
         "prompt": decision.prompt if decision else "",
         "legal": list(decision.legal) if decision else [],
-        "waiting_for": sorted(owed),
-        "owes": subjects.owes(owed),
+        "waiting_for": [rules.seat_title(owing) for owing in sorted(owed)],
+        "owes": subjects.owes(owed, rules.seat_title),
         # No picture: the templates name the mail that has this map instead (email/_position.*).
         "picture_cid": picture.content_id if picture else None,
         "picture_alt": alt,
@@ -227,6 +227,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "game_id": game.id,
         "title": rules.title,
         "seat": seat.seat,
+        "seat_title": rules.seat_title(seat.seat),
         "commitment": game.commitment,
         "challenge": game.challenge.name if game.challenge else None,
         "challenge_deadline": game.challenge.deadline if game.challenge else None,
@@ -382,14 +383,19 @@ def game_started(
     tell_gm(session, runtime, game)
 
 
-def outcome_lines(resolution: Resolution[Any], seat: str, several: bool) -> list[str]:
-    """Every result this seat may know: all of its own, and the others' public ones."""
+def outcome_lines(
+    resolution: Resolution[Any], seat: str, several: bool, title: Callable[[str], str] = str
+) -> list[str]:
+    """Every result this seat may know: all of its own, and the others' public ones, each named
+    by its seat's ``title`` where there are several."""
     lines = []
     for outcome in resolution.outcomes:
         if outcome.seat != seat and not outcome.public:
             continue
         lines.append(
-            f"{outcome.seat}: {outcome.order}: {outcome.detail}" if several else outcome.detail
+            f"{title(outcome.seat)}: {outcome.order}: {outcome.detail}"
+            if several
+            else outcome.detail
         )
     return lines
 
@@ -422,7 +428,7 @@ def turn_report(
             # Words, never the stored code.
             "why": reasons.turn_reason(turn.reason, yours=answering is not None),
             "lines": [line_json(line) for line in report.lines] if report else [],
-            "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1),
+            "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1, rules.seat_title),
             "dice": [
                 {"label": rules.chance_words(event.label), "value": event.result[0]}
                 for event in resolution.events

@@ -57,7 +57,7 @@ from adjudicator.services.verdict import Verdict
 from adjudicator.statuses import GameStatus, InboundStatus
 
 # Commands that change the player's own settings, done whatever the game's state.
-_PERSONAL = ("PREFERENCES", "FORMAT", "VACATION")
+_PERSONAL = ("PREFERENCES", "FORMAT", "VACATION", "NAME")
 
 
 @dataclass
@@ -192,11 +192,14 @@ def check_sender(context: SeatMail) -> Verdict | None:
         context.problem("bad-token", {"why": "no such game"})
         return Verdict(InboundStatus.REJECTED, "reply address names no game")
     if seat.player.address != context.mail.sender:
-        context.problem("wrong-sender", {"game": game, "seat": seat.seat})
+        # "the France seat", "the Spartans seat": the mail puts its own "the" before the title.
+        title = play.seat_title(game, seat.seat).removeprefix("the ")
+        context.problem("wrong-sender", {"game": game, "seat": title})
         return Verdict(
             InboundStatus.REJECTED, f"{context.mail.sender} does not hold seat {seat.seat}", game.id
         )
     context.seat = seat
+    play.note_name(seat.player, context.mail.sender_name)
     return None
 
 

@@ -8,7 +8,7 @@ never starts with "Re:": an answer to a player's mail is one by In-Reply-To alre
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from adjudicator.core.contract import Decision
@@ -66,11 +66,12 @@ def short_result(result: str | None) -> str:
     return text.rstrip(".")
 
 
-def owes(pending: Mapping[str, Decision]) -> str:
-    """Who owes the next decision and what it is, as every player may read it."""
+def owes(pending: Mapping[str, Decision], title: Callable[[str], str] = str) -> str:
+    """Who owes the next decision and what it is, as every player may read it: each seat by its
+    ``title``."""
     if not pending:
         return "nothing owed"
-    seats = sorted(pending)
+    seats = [title(seat) for seat in sorted(pending)]
     brief = next((d.brief for d in pending.values() if d.brief), "")
     return f"{listed(seats)} to {brief or 'answer'}"
 

@@ -116,7 +116,7 @@ def strength_chart(data: SideStrength) -> bytes:
                 _dashed(draw, sample, colour)
             else:
                 draw.line(sample, fill=colour, width=3)
-            text = f"{side.capitalize()} {what}"
+            text = f"{data.titles.get(side, side.capitalize())} {what}"
             picture.label(draw, (legend_x + 32, 50), text, font(13), INK, anchor="lm")
             legend_x += 40 + int(picture.length(text, font(13))) + 12
     return picture.png(image, picture.SMALLEST)
@@ -128,7 +128,8 @@ def strength_alt(data: SideStrength) -> str:
     for side in data.on_map:
         on_map = ", ".join(map(str, data.on_map[side]))
         lost = ", ".join(map(str, data.losses[side]))
-        parts.append(f"{side.capitalize()} units on the map {on_map}; losses so far {lost}")
+        title = data.titles.get(side, side.capitalize())
+        parts.append(f"{title} units on the map {on_map}; losses so far {lost}")
     limit = f" The loss limit is {data.loss_limit}." if data.loss_limit is not None else ""
     return f"Chart of strength and losses by turn ({span}). " + ". ".join(parts) + "." + limit
 

@@ -393,7 +393,7 @@ def test_a_side_that_owes_nothing_is_refused() -> None:
     position = _royalist_wing_activated()
     assert position.step == "preempt" and position.active == "royalist"
     refused = sequence.answer(position, "royalist", "no preempt", Chance(b"s", "t", 1), RULES)
-    assert refused == Refusal("royalist owes no decision now", "not-owed")
+    assert refused == Refusal("Royalists owe no decision now", "not-owed")
 
 
 def test_an_answer_of_the_wrong_form_is_refused_as_malformed_and_one_not_open_as_illegal() -> None:

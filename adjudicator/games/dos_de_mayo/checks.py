@@ -27,7 +27,7 @@ from adjudicator.games.dos_de_mayo.orders import (
     Play,
     Take,
 )
-from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, Side, other
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, Side, other, title
 from adjudicator.games.dos_de_mayo.state import Position
 
 # The closed set of rejection codes a line receipt (or an outcome at adjudication) may carry.
@@ -245,7 +245,7 @@ def _draw(check: _Check, item: Draw) -> Verdict:
 def _card_problem(check: _Check, card: Card) -> Verdict | None:
     position = check.position
     if card.side != check.side:
-        return _reject("wrong-side", f"{card.keyword} is a {card.side} card")
+        return _reject("wrong-side", f"{card.keyword} is a {title(card.side)} card")
     if card.window == "on-draw":
         return _reject("card-on-draw", f"{card.keyword} takes effect when drawn; it is not played")
     if card.id in position.in_play:
@@ -310,7 +310,7 @@ def _aim(check: _Check, item: Aim) -> Verdict:
     if not card.effect.aim or item.area not in board().index:
         return _reject("malformed", f"{aim} takes an area, for a card that aims")
     if card.side != check.side:
-        return _reject("wrong-side", f"{aim} is a {card.side} order")
+        return _reject("wrong-side", f"{aim} is a {title(card.side)} order")
     played_now = any(play.card == card.id for play in check.plays.values())
     if card.id not in check.position.in_play and not played_now:
         if card.id in check.hand():

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adjudicator.games.dos_de_mayo.sides import title
+
 ART_FILE = Path(__file__).with_name("art.toml")
 BOARD_FILE = Path(__file__).with_name("board.toml")
 SIDES = ("france", "spain")
-SIDE_NAMES = {"france": "France", "spain": "Spain"}
 RESULT_WORDS = {
     "moved": "moved",
     "stopped": "stopped by a head-on swap (stayed in its area)",
@@ -89,7 +90,7 @@ def area_order(area: str) -> tuple[int, str]:
 
 
 def side_name(side: str | None) -> str:
-    return SIDE_NAMES.get(side or "", str(side))
+    return title(side)
 
 
 def plural(count: int, word: str) -> str:

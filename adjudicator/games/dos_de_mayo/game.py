@@ -25,7 +25,7 @@ from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.draws import draw_words
 from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
 from adjudicator.games.dos_de_mayo.setup import new_game
-from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side, title
 from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
 from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden, strength
 from adjudicator.games.dos_de_mayo.view import view as view_of
@@ -73,9 +73,10 @@ class DosDeMayo(Game[Position]):
                 )
                 hand += f" (your start card: {options})"
             prompt = (
-                f"Turn {state.turn} of {the_board.rules.turns}: {side}'s orders. Losses France "
+                f"Turn {state.turn} of {the_board.rules.turns}: {title(side)}'s orders. "
+                "Losses France "
                 f"{state.losses.france} (limit {state.loss_limit()}), Spain {state.losses.spain}; "
-                f"initiative {state.initiative()}. Your hand: {hand}. One order per line; "
+                f"initiative {title(state.initiative())}. Your hand: {hand}. One order per line; "
                 "groups without orders hold."
             )
             default = "\n".join(legal.default_set(state, side).lines())
@@ -139,6 +140,9 @@ class DosDeMayo(Game[Position]):
     def card_texts(self) -> Sequence[CardText]:
         return help_cards()
 
+    def seat_title(self, seat: str) -> str:
+        return title(seat)
+
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return help_text()
 
@@ -172,7 +176,8 @@ def help_text() -> str:
     rules = the_board.rules
     cards = []
     for card in card_data().cards:
-        cards.append(f"  {card.keyword:<13} {card.en} ({card.es}), {card.side}, {card.window}")
+        side = title(card.side)
+        cards.append(f"  {card.keyword:<13} {card.en} ({card.es}), {side}, {card.window}")
         cards += [f"      {line}" for line in textwrap.wrap(card.help, 72)]
     template = resources.files("adjudicator.games.dos_de_mayo").joinpath("help.txt")
     return template.read_text(encoding="utf-8").format(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from adjudicator.core.contract import CardText
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
+from adjudicator.games.dos_de_mayo.sides import title
 
 _WINDOWS = {
     "on-draw": "takes effect when drawn",
@@ -33,5 +34,5 @@ def card_texts() -> list[CardText]:
         if card.id in data.spain_start:
             when.append("start card, in hand from turn 1")
         name = card.en if card.en == card.es else f"{card.en} ({card.es})"
-        rows.append(CardText(name, card.side, "; ".join(when), card.help))
+        rows.append(CardText(name, title(card.side), "; ".join(when), card.help))
     return rows

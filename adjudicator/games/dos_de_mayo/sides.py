@@ -8,6 +8,13 @@ Side = Literal["france", "spain"]
 FRANCE: Side = "france"
 SPAIN: Side = "spain"
 SIDES: tuple[Side, Side] = (FRANCE, SPAIN)
+# Each side as players read it: a seat id ("france") is for addresses and data, never for text.
+TITLES: dict[str, str] = {FRANCE: "France", SPAIN: "Spain"}
+
+
+def title(side: str | None) -> str:
+    """A side's title ("France"); any other value as given."""
+    return TITLES.get(side or "", str(side))
 
 
 def other(side: Side) -> Side:

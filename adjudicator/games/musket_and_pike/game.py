@@ -32,7 +32,7 @@ from adjudicator.core.contract import (
     Resolution,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import counted
+from adjudicator.core.words import agreeing, counted
 from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
@@ -59,6 +59,7 @@ from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_reso
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
+from adjudicator.games.musket_and_pike.titles import side_title
 from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view
 
 DEFAULT_SCENARIO = "braddock-down"
@@ -135,6 +136,9 @@ class MusketAndPike(Game[Position]):
     schema_version = SCHEMA
     resolves_on_receipt = True
     turn_noun = "step"
+
+    def seat_title(self, seat: str) -> str:
+        return side_title(DEFAULT_SCENARIO, seat)
 
     # --- starting and asking ----------------------------------------------------------------
 
@@ -294,13 +298,18 @@ class MusketAndPike(Game[Position]):
     def outcome(self, state: Position) -> Outcome:
         first, second = state.sides
         losses = ", ".join(
-            f"{side} lost {state.lost(side)} of {state.break_level(side)} SP"
+            f"{side_title(state.scenario, side)} lost {state.lost(side)} of "
+            f"{state.break_level(side)} SP"
             for side in state.sides
         )
         if state.phase != "over":
             return Outcome(False, summary=f"Turn {state.turn} of {state.last_turn}: {losses}.")
         winners = (state.winner,) if state.winner else ()
-        head = f"{state.winner} wins" if state.winner else "No winner"
+        head = (
+            agreeing(side_title(state.scenario, state.winner), "wins", "win")
+            if state.winner
+            else "No winner"
+        )
         reason = state.end_reason or ""
         battle = _battle(state.scenario)
         if reason == "last turn played" and battle is not None:

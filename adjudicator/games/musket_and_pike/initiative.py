@@ -18,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.words import agreeing, possessive
 from adjudicator.games.musket_and_pike.command import opposed_roll
 from adjudicator.games.musket_and_pike.state import Event, Position, Roll, Wing
+from adjudicator.games.musket_and_pike.titles import side_title
 
 SENIORITY = ("charge", "make_ready", "receive_charge")  # Rally never takes part
 # A runaway re-roll loop is impossible with a fair die, but a broken Chance must not hang a worker.
@@ -112,7 +114,8 @@ def determine(position: Position, chance: Chance) -> Initiative:
         # All Rally: only a side with a wing to activate can use the initiative.
         if not mine[first] or not mine[second]:
             side = first if mine[first] else second
-            why = f"only {side} has a wing that can be activated"
+            has = agreeing(side_title(position.scenario, side), "has", "have")
+            why = f"only {has} a wing that can be activated"
             return _won(position, side, None, why, ())
         side_or_none, rolls = _die_off(position, chance, "initiative all rally")
         why = "all wings hold Rally: die roll"
@@ -122,13 +125,15 @@ def determine(position: Position, chance: Chance) -> Initiative:
     if count[first] != count[second]:
         side = first if count[first] > count[second] else second
         against = count[position.other(side)]
-        why = f"{side} has more wings holding {senior} ({count[side]} to {against})"
+        has = agreeing(side_title(position.scenario, side), "has", "have")
+        why = f"{has} more wings holding {senior} ({count[side]} to {against})"
         return _won(position, side, senior, why, ())
     rating = {side: _best_rating(position, holding[side]) for side in holding}
     if rating[first] != rating[second]:
         side = first if rating[first] < rating[second] else second
         why = (
-            f"equal wings holding {senior}; {side}'s best commander holding it is rated "
+            f"equal wings holding {senior}; {possessive(side_title(position.scenario, side))} "
+            "best commander holding it is rated "
             f"{rating[side]} against {rating[position.other(side)]}"
         )
         return _won(position, side, senior, why, ())
@@ -141,7 +146,8 @@ def _won(
     position: Position, side: str, senior: str | None, why: str, rolls: tuple[Roll, ...]
 ) -> Initiative:
     choices = first_wings(position, side, senior)
-    event = Event("initiative", side=side, text=f"{side} wins the initiative: {why}", rolls=rolls)
+    wins = agreeing(side_title(position.scenario, side), "wins", "win")
+    event = Event("initiative", side=side, text=f"{wins} the initiative: {why}", rolls=rolls)
     return Initiative(side, senior, choices, (event,))
 
 

@@ -15,6 +15,7 @@ from adjudicator.core.words import counted
 from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
+from adjudicator.games.musket_and_pike.titles import side_title
 
 JSON = Any
 
@@ -151,7 +152,7 @@ def changes(before: Position, after: Position) -> list[str]:
             f"turn {after.turn}, {PHASE_WORDS.get(after.phase, after.phase)}"
         )
     if after.initiative and after.initiative != before.initiative:
-        lines.append(f"initiative: {after.initiative}")
+        lines.append(f"initiative: {side_title(after.scenario, after.initiative)}")
     old_units = {u.id: u for u in before.units}
     lines += [
         f"{unit.id}: {'; '.join(said)}"
@@ -173,11 +174,13 @@ def changes(before: Position, after: Position) -> list[str]:
     for side in after.sides:
         if after.lost(side) != before.lost(side):
             lines.append(
-                f"{side} losses: {before.lost(side)} → {after.lost(side)} SP "
+                f"{side_title(after.scenario, side)} losses: "
+                f"{before.lost(side)} → {after.lost(side)} SP "
                 f"(withdraws at {after.break_level(side)})"
             )
     if after.phase == "over" and before.phase != "over":
-        lines.append(f"the battle is over: {after.winner or 'no winner'} ({after.end_reason})")
+        won = side_title(after.scenario, after.winner) if after.winner else "no winner"
+        lines.append(f"the battle is over: {won} ({after.end_reason})")
     return lines
 
 

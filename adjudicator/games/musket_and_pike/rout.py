@@ -35,6 +35,7 @@ from adjudicator.games.musket_and_pike.field import (
 from adjudicator.games.musket_and_pike.hexes import Hex, neighbours
 from adjudicator.games.musket_and_pike.scenario import Scenario
 from adjudicator.games.musket_and_pike.state import Position, Unit
+from adjudicator.games.musket_and_pike.titles import side_title
 
 
 def _away(position: Position, field: Field, router: Unit, where: Hex) -> tuple[int, int]:
@@ -211,7 +212,8 @@ def rout_side(
     stray = [unit_id for unit_id in chosen if unit_id not in running]
     if stray:
         return Refusal(
-            f"{stray[0]} is not a routed unit of {side}; routing: {', '.join(running) or 'none'}",
+            f"{stray[0]} is not a routed unit of {side_title(position.scenario, side)}; "
+            f"routing: {', '.join(running) or 'none'}",
             "illegal",
         )
     events: list[Event] = []

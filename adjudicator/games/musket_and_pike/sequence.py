@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.words import agreeing
 from adjudicator.games.musket_and_pike import decisions
 from adjudicator.games.musket_and_pike.command import CommandRules, command_roll
 from adjudicator.games.musket_and_pike.handover import (
@@ -51,6 +52,7 @@ from adjudicator.games.musket_and_pike.owed import (
     setup,
 )
 from adjudicator.games.musket_and_pike.state import Event, Position
+from adjudicator.games.musket_and_pike.titles import side_title
 from adjudicator.games.musket_and_pike.turn import (
     after_fighting,
     begin,
@@ -96,7 +98,8 @@ def answer(
     (the position is then unchanged).
     """
     if side not in owing(position):
-        return Refusal(f"{side} owes no decision now", "not-owed")
+        owes = agreeing(side_title(position.scenario, side), "owes", "owe")
+        return Refusal(f"{owes} no decision now", "not-owed")
     parsed = decisions.read(position.step, reply)
     if isinstance(parsed, Refusal):
         return parsed
@@ -155,7 +158,8 @@ def _answer_setup(
         )
     secret = (*position.secret_orders, (side, given.orders))
     waiting = replace(position, secret_orders=secret)
-    event = Event("orders-in", side=side, text=f"{side} has handed in its wing orders")
+    handed = agreeing(side_title(position.scenario, side), "has", "have")
+    event = Event("orders-in", side=side, text=f"{handed} handed in its wing orders")
     if len(secret) < len(position.sides):
         return waiting, (event,)
     # Both are in: reveal together and start the first turn.

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import counted
+from adjudicator.core.words import agreeing, counted
 from adjudicator.games.musket_and_pike.command import (
     MAX_ACTIVATIONS,
     CommandRules,
@@ -26,6 +26,7 @@ from adjudicator.games.musket_and_pike.handover import (
 from adjudicator.games.musket_and_pike.initiative import can_activate, determine, eligible
 from adjudicator.games.musket_and_pike.owed import current_wing, preempt_candidates
 from adjudicator.games.musket_and_pike.state import Event, Hex, Leader, Position
+from adjudicator.games.musket_and_pike.titles import side_title
 
 
 def start_turn(
@@ -88,7 +89,8 @@ def after_fighting(position: Position, events: Events, ctx: Ctx) -> Advance:
     if position.retreats:
         unit_id, hexes = position.retreats[0]
         side = next(u.side for u in position.units if u.id == unit_id)
-        text = f"{side} chooses the path of {unit_id}'s retreat ({counted(hexes, 'hex', 'hexes')})"
+        who = agreeing(side_title(position.scenario, side), "chooses", "choose")
+        text = f"{who} the path of {unit_id}'s retreat ({counted(hexes, 'hex', 'hexes')})"
         ask = Event("retreat-path", side=side, wing=position.current, text=text)
         return replace(position, step="retreat_path", active=side), (*events, ask)
     return _after_actions(replace(position, active=current_wing(position).side), events, ctx)
@@ -155,7 +157,8 @@ def pass_turn(
 ) -> Advance:
     passes = position.passes + 1
     why = " (no wing it can activate)" if automatic else ""
-    events = (*events, Event("pass", side, None, f"{side} passes{why}"))
+    said = agreeing(side_title(position.scenario, side), "passes", "pass")
+    events = (*events, Event("pass", side, None, f"{said}{why}"))
     position = replace(position, passes=passes)
     if passes >= 2:
         events = (*events, Event("pass-pass", None, None, "both sides passed in a row"))
@@ -175,7 +178,8 @@ def rout_from(position: Position, index: int, events: Events, ctx: Ctx) -> Advan
     that chooses its paths (and has routers) is asked, and the phase waits for it."""
     for side in position.sides[index:]:
         if position.routers(side) and position.standing(side, "retreat") == CHOOSE_PATHS:
-            ask = Event("rout-paths", side=side, text=f"{side} chooses its routed units' paths")
+            who = agreeing(side_title(position.scenario, side), "chooses", "choose")
+            ask = Event("rout-paths", side=side, text=f"{who} the paths of its routed units")
             return replace(position, step="rout_paths", active=side), (*events, ask)
         done = ctx.resolvers.rout(position, ctx.chance, side, ())
         assert not isinstance(done, Refusal), done  # default moves are never refused
@@ -209,7 +213,8 @@ def _markers(position: Position, events: Events, ctx: Ctx) -> Advance:
         winner = _last_turn_winner(position, rule)
         text = f"turn {position.turn} was the last: the battle ends"
         if winner is not None:
-            text += f"; {winner} holds the field, having lost the smaller share of its army"
+            holds = agreeing(side_title(position.scenario, winner), "holds", "hold")
+            text += f"; {holds} the field, having lost the smaller share of its army"
         elif rule == "fewer_losses":
             text += ", drawn: both sides lost the same share of their break levels"
         else:

@@ -73,6 +73,9 @@ class Thermopyles(Game[Position]):
     # A shared deal ranks by the game's score; beside it, how many Persians fell.
     ranking_axis = RankingAxis("Persians in the Graveyard", 1)
 
+    def seat_title(self, seat: str) -> str:
+        return "the Spartans" if seat == SEAT else super().seat_title(seat)
+
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
         chosen = self.check_options(options)
         if isinstance(chosen, Refusal):

@@ -9,7 +9,7 @@ from adjudicator.games.dos_de_mayo.adjudicate.start import effect_key
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.orders import Play
-from adjudicator.games.dos_de_mayo.sides import FRANCE, SPAIN, Side, other
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SPAIN, Side, other, title
 from adjudicator.games.dos_de_mayo.state import CombatRecord, Pair, RemovedRecord
 
 
@@ -79,7 +79,7 @@ def _register(work: Work, effect: _Effect, field: _Field) -> None:
         if (effect.card.id, area) in field.silenced:
             effect.note = f"{effect.card.en} gives no bonus in {area} this turn"
         elif work.at(side, area) == 0:
-            effect.note = f"no {side} units in {area}"
+            effect.note = f"no {title(side)} units in {area}"
         else:
             field.bonus[(side, area)] = field.bonus.get((side, area), 0) + amount
     elif kind == "loss_shield":

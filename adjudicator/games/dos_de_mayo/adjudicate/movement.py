@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.checks import stays
 from adjudicator.games.dos_de_mayo.orders import Move
-from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, title
 from adjudicator.games.dos_de_mayo.state import MoveRecord
 
 Edge = tuple[str, str]
@@ -101,7 +101,7 @@ def swaps(work: Work, moves: list[Moving]) -> None:
 
 def _swap_words(won: int, lost: int, a: str, b: str, winner: Side, work: Work) -> str:
     tie = " (a tie: initiative decides)" if won == lost else ""
-    return f"head-on with {winner}'s {won} moving {a}-{b} against {lost}{tie}"
+    return f"head-on with {title(winner)}'s {won} moving {a}-{b} against {lost}{tie}"
 
 
 def execute(work: Work, moves: list[Moving]) -> None:

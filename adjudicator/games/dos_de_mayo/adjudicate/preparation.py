@@ -6,7 +6,7 @@ from __future__ import annotations
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.draws import discard_label
-from adjudicator.games.dos_de_mayo.sides import SIDES, Side, other
+from adjudicator.games.dos_de_mayo.sides import SIDES, Side, other, title
 from adjudicator.games.dos_de_mayo.state import PlayRecord, RemovedRecord
 
 
@@ -89,7 +89,7 @@ def _on_draw(work: Work, side: Side, card: Card) -> None:
             pick = work.chance.roll(discard_label(card.id), len(hand)) - 1
             lost = hand.pop(pick)
             work.discarded.append(lost)
-            note = f"drawn; {victim} discards {work.data.card(lost).en}"
+            note = f"drawn; {title(victim)} discards {work.data.card(lost).en}"
     elif kind == "shrink_stack":
         stacks = work.stacks
         if any(stacks):

@@ -14,7 +14,7 @@ from adjudicator.games.dos_de_mayo.checks import check_items
 from adjudicator.games.dos_de_mayo.draws import deck_label
 from adjudicator.games.dos_de_mayo.legal import default_set
 from adjudicator.games.dos_de_mayo.orders import Play, Take, order_set_from_json
-from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, Side, other
+from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, Side, other, title
 from adjudicator.games.dos_de_mayo.state import PlayRecord
 
 
@@ -117,13 +117,13 @@ def _apply(work: Work, side: Side, card: Card, target: str | None) -> str:
         return f"the group in {target} leaves whole"
     if kind == "cancel_order" and target:
         work.cancelled[other(side)].add(target)
-        return f"the {other(side)} order from {target} is cancelled"
+        return f"the {title(other(side))} order from {target} is cancelled"
     if kind == "block_entry" and target:
         work.blocked[other(side)].add(target)
-        return f"{other(side)} moves into {target} fail this turn"
+        return f"{title(other(side))} moves into {target} fail this turn"
     if kind == "draw_now":
         drawn = sum(1 for _ in range(amount) if work.draw_card(side) is not None)
-        return f"{side} drew {drawn} card{'s' if drawn != 1 else ''}" if drawn else ""
+        return f"{title(side)} drew {drawn} card{'s' if drawn != 1 else ''}" if drawn else ""
     if kind == "place_set_aside" and target:
         return _place(work, side, card, target)
     return ""
@@ -136,4 +136,4 @@ def _place(work: Work, side: Side, card: Card, target: str) -> str:
         return ""
     work.set_aside[side] -= placed
     work.add(side, target, placed)
-    return f"{placed} set-aside {side} unit{'s' if placed > 1 else ''} placed on {target}"
+    return f"{placed} set-aside {title(side)} unit{'s' if placed > 1 else ''} placed on {target}"
