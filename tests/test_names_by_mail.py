@@ -158,6 +158,13 @@ def test_name_sets_the_name_shown_and_is_confirmed(runtime: Runtime) -> None:
     with runtime.db.session() as session:
         player = session.scalars(select(Player).where(Player.address == SPAIN)).one()
         assert player.name == "Pedro Velarde"
+    # Chat that happens to start with the word renames no one; nor does a subject.
+    for line in ("Name the fort after me.", "Name one good reason why!", "NAME? What is that?"):
+        deliver_mail(runtime, compose(SPAIN, spain, line))
+    deliver_mail(runtime, compose(SPAIN, spain, "9-4", subject="Name change"))
+    with runtime.db.session() as session:
+        player = session.scalars(select(Player).where(Player.address == SPAIN)).one()
+        assert player.name == "Pedro Velarde"
     # HELP lists the command.
     before = sent_count(runtime)
     deliver_mail(runtime, compose(SPAIN, spain, "HELP"))

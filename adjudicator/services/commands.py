@@ -29,6 +29,8 @@ ALIASES = {"PREFERENCE": "PREFERENCES", "PREFS": "PREFERENCES"}
 # DKIM: "required" takes orders only from mail whose DKIM signature verifies for the sender's
 # domain (Game.require_dkim); "optional", the default, takes them from any mail.
 SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS", "DELAY", "DKIM")
+# A name is a few words ("Luis Daoíz", "Juan Martín Díez el Empecinado"); many more read as prose.
+NAME_WORDS = 10
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 # How alike a word must be to a command to be offered as "did you mean": STAUTS and HISTROY are,
 # while chatter such as HELLO, STATE or WAITING is not.
@@ -147,9 +149,20 @@ def command_of(
         if argument.strip(_PUNCTUATION) and game_name(argument, games) is None:
             return None
         return Command(word, argument.strip(_PUNCTUATION), text, from_subject)
+    if word == "NAME" and not _a_name(argument, from_subject):
+        return None
     if word in WITH_ARGUMENTS:
         return Command(word, argument, text, from_subject)
     return None
+
+
+def _a_name(argument: str, from_subject: bool) -> bool:
+    """Whether NAME is followed by a name, not prose: "Name the fort after me." or a subject
+    "Name change" is chatter, which must never rename anyone."""
+    words = argument.split()
+    if from_subject or len(words) > NAME_WORDS:
+        return False
+    return not argument.endswith(("!", "?", "."))
 
 
 def read(
