@@ -187,7 +187,7 @@ def test_a_routed_units_path_is_asked_for_and_answered_by_mail(runtime: Runtime)
     assert set(asked) == set(PLAYERS.values())
     assert "rout phase: the path of each routed unit (R-HI-1)" in asked[ROYALIST]
     assert "<unit> ROUT <hex> <hex> ..." in asked[ROYALIST]
-    assert "Royalists owes step" in asked[PARLIAMENT]
+    assert "is owed by Royalists" in asked[PARLIAMENT]
     seats, state = owed(runtime, game_id)
     assert seats == ["royalist"] and getattr(state, "step", None) == "rout_paths"
     # A path into the enemy is refused on its line, and nothing moves.
@@ -304,7 +304,7 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
     assert seats == ["parliament"] and getattr(state, "step", None) == "retreat_path"
     assert "close combat: P-LI-1 falls back 1 hex:" in mails[PARLIAMENT]
     assert "P-LI-1 RETREAT <hex> ..." in mails[PARLIAMENT]
-    assert "Parliament owes step" in mails[ROYALIST]
+    assert "is owed by Parliament" in mails[ROYALIST]
     # A path toward the enemy is refused on its line, with the reason; nothing moves.
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "P-LI-1 RETREAT 2.3"))

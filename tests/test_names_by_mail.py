@@ -212,7 +212,7 @@ def test_musket_and_pike_mail_names_its_sides_by_the_scenario(runtime: Runtime) 
     assert_titles_only(runtime, game_id, ("royalist", "parliament"), steps)
     texts = [text_of(m) for m in sent(runtime)]
     assert any("You play Royalists." in text for text in texts)
-    assert any("Parliament owes step" in text for text in texts)
+    assert any("is owed by Parliament" in text for text in texts)
     page = html.unescape(pages(runtime, game_id, 0)[f"/games/{game_id}"])
     assert "<td>Royalists</td><td>Ralph Hopton</td>" in page
 

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from adjudicator import schedule
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
-from adjudicator.core.words import listed
+from adjudicator.core.words import agreeing, listed
 from adjudicator.models import Game, Seat, Turn
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
@@ -165,9 +165,12 @@ def _decision(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: st
 def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> str:
     """Who owes the decision and what it is: "Royalist is to choose the first wing, by …"."""
     brief = next((d.brief for d in moment.pending.values() if d.brief), "decide")
-    verb = "is" if len(seats) == 1 else "are"
     by = f", by {due}" if due else ""
-    return f"{listed([named(rules, seat) for seat in seats])} {verb} to {brief}{by}"
+    names = listed([named(rules, seat) for seat in seats])
+    # One side's title may be plural ("Royalists"): its verb agrees with the title alone.
+    titles = listed([seat_title(rules, seat.seat) for seat in seats])
+    verb = agreeing(titles, "is", "are").split()[-1] if len(seats) == 1 else "are"
+    return f"{names} {verb} to {brief}{by}"
 
 
 def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:

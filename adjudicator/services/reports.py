@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from adjudicator import schedule
 from adjudicator.core.contract import Decision, OrderReport, Resolution
 from adjudicator.core.contract import Game as Rules
-from adjudicator.core.words import listed
+from adjudicator.core.words import agreeing, listed
 from adjudicator.mail.addresses import check_signature
 from adjudicator.mail.building import Attachment, Picture
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
@@ -95,7 +95,8 @@ def map_alt(rules: Rules[Any], turn: int, seat: str, owed: Mapping[str, Decision
         return f"{shown}; the game is over."
     brief = next((d.brief for d in owed.values() if d.brief), "send orders")
     titles = listed([rules.seat_title(s) for s in sorted(owed)])
-    return f"{shown}; next, {titles} {'is' if len(owed) == 1 else 'are'} to {brief}."
+    owing = agreeing(titles, "is", "are") if len(owed) == 1 else f"{titles} are"
+    return f"{shown}; next, {owing} to {brief}."
 
 
 # Turn snapshots never change, so a seat's picture of a turn is drawn once per process: the
