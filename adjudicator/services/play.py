@@ -50,7 +50,7 @@ def display_name(player: Player) -> str:
 
 
 def seat_title(game: Game, seat: str) -> str:
-    """A seat of ``game`` as players read it ("France", "the Spartans"), never its id."""
+    """A seat of ``game`` as players read it (its title from the game), never its id."""
     return rules_for(game).seat_title(seat)
 
 

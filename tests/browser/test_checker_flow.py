@@ -78,7 +78,7 @@ def test_the_public_checker_reads_orders_and_submits_nothing(
     assert database_rows(live.runtime) == before
     assert len(sent(live.runtime)) == mails
     page.goto(live.at(f"/games/{game_id}"))
-    expect(page.get_by_role("row", name=re.compile(r"^france"))).to_contain_text("waiting")
+    expect(page.get_by_role("row", name=re.compile(r"^France"))).to_contain_text("waiting")
     assert watch.errors == [], watch.errors
 
 
@@ -96,7 +96,7 @@ def test_a_players_private_checker_reads_the_real_position(
     assert found is not None and found.group(1).startswith(live.url)
     before, mails = database_rows(live.runtime), len(sent(live.runtime))
     page.goto(found.group(1))
-    expect(page.locator("h1")).to_have_text(f"Check your orders: 2 de Mayo, game {game_id}, france")
+    expect(page.locator("h1")).to_have_text(f"Check your orders: 2 de Mayo, game {game_id}, France")
     expect(page.locator("select#seat")).to_have_count(0)  # only this seat's own
     check(page, "16-14 x1\nPLAY MURATT\nNODRAW")
     expect(page.locator("#receipt")).to_have_text("Partly accepted")
