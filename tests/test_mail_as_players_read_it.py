@@ -57,6 +57,16 @@ PHRASE_SHAPES = [
 ]
 
 
+# Wording only a machine writes: a count disagreeing with its noun, "(s)" for either, a heading
+# that calls nothing a need, the same word twice running.
+MACHINE_WORDING = [
+    re.compile(r"(?<![\d.,])\b1 (groups|units|cards|turns|steps|hexes|days|lines|players)\b"),
+    re.compile(r"\w\(s\)"),
+    re.compile(r"Still needed: no"),
+    re.compile(r"\b(the|a|to|of|and) \1\b", re.IGNORECASE),
+]
+
+
 @pytest.fixture
 def listener(runtime: Runtime) -> Iterator[int]:
     """The SMTP listener as `pbem serve` starts it, on a free loopback port."""
@@ -188,6 +198,10 @@ def read_as_a_player(mail: EmailMessage, titles: dict[int, str]) -> list[str]:
     text = "\n".join(lines_of(mail))
     if re.search(r"\b\w{1,2}…", text):
         wrong.append(f"{subject}: someone named by an address fragment")
+    for machine in MACHINE_WORDING:
+        found = machine.search(text)
+        if found:
+            wrong.append(f"{subject}: reads as a machine: {found.group(0)!r}")
     return wrong
 
 
@@ -246,6 +260,15 @@ def test_a_mail_without_its_ask_is_caught(tmp_path: Path) -> None:
     assert read_as_a_player(mail, {1: "2 de Mayo"}) == [
         "[pbem #1] 2 de Mayo · turn 3 results: no ask in the first lines: "
         "['2 de Mayo, game 1: turn 3 resolved.', 'WHAT HAPPENED', 'france: 16-14']"
+    ]
+    mail.set_content(
+        "You owe your orders for turn 4 by Fri 04 Dec 2026 05:25 UTC (in 48 h).\n"
+        "You have 1 cards and the the deck; join(s).\n"
+    )
+    assert read_as_a_player(mail, {1: "2 de Mayo"}) == [
+        "[pbem #1] 2 de Mayo · turn 3 results: reads as a machine: '1 cards'",
+        "[pbem #1] 2 de Mayo · turn 3 results: reads as a machine: 'n(s)'",
+        "[pbem #1] 2 de Mayo · turn 3 results: reads as a machine: 'the the'",
     ]
     mail.replace_header("Subject", "Re: turn 3")
     assert read_as_a_player(mail, {1: "2 de Mayo"}) == ["subject without its game: Re: turn 3"]
