@@ -192,7 +192,7 @@ def check_sender(context: SeatMail) -> Verdict | None:
         context.problem("bad-token", {"why": "no such game"})
         return Verdict(InboundStatus.REJECTED, "reply address names no game")
     if seat.player.address != context.mail.sender:
-        # "the <title> seat": the mail puts its own "the" before the title (which may begin with one).
+        # "the <title> seat": the mail puts its own "the" before the title (which may hold one).
         title = play.seat_title(game, seat.seat).removeprefix("the ")
         context.problem("wrong-sender", {"game": game, "seat": title})
         return Verdict(
