@@ -1,5 +1,5 @@
-"""What every picture shares: fonts found with a fallback, text measured and cut to a width,
-colours mapped to a palette, and the PNG bytes.
+"""What every picture shares: fonts found with a fallback, text measured and wrapped to a width,
+a canvas drawn at any scale, colours mapped to a palette, and the PNG bytes.
 
 The game maps and the archive's charts are all Pillow drawings sent by mail or served on the
 web; each draws its own marks, but none should find fonts, fit labels or write PNGs its own way.
@@ -9,12 +9,15 @@ compressed is one edit.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import io
 import itertools
 import math
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -24,7 +27,6 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
 
-ELLIPSIS = "…"
 # Pillow's own scalable font (bundled with Pillow since 10.1): the face every lookup ends with.
 BUILT_IN = "Aileron"
 MAX_PALETTE = 256  # an indexed PNG holds at most this many colours
@@ -73,21 +75,138 @@ def length(text: str, face: Font) -> float:
     return float(face.getlength(text))
 
 
-def fit(text: str, face: Font, width: float) -> str:
-    """``text`` cut with an ellipsis so it runs at most ``width`` pixels; unchanged if it fits."""
-    if length(text, face) <= width:
-        return text
-    while text and length(text + ELLIPSIS, face) > width:
-        text = text[:-1]
-    return text.rstrip() + ELLIPSIS
+def wrap(text: str, face: Font, width: float) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` pixels, every word kept: a
+    player reads a card or a place by its whole name, so nothing is ever cut short. A single
+    word wider than ``width`` gets a line of its own (and runs over) rather than lose letters."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and length(f"{lines[-1]} {word}", face) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One text as a picture drew it: the words and the font size, in picture units."""
+
+    text: str
+    size: float
+
+
+_DRAWN: contextvars.ContextVar[list[Drawn] | None] = contextvars.ContextVar("drawn", default=None)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Every text ``label`` draws while inside, in order: how a test reads what a picture
+    says (and how big) without reading pixels."""
+    found: list[Drawn] = []
+    token = _DRAWN.set(found)
+    try:
+        yield found
+    finally:
+        _DRAWN.reset(token)
 
 
 def label(
-    draw: ImageDraw.ImageDraw, xy: Point, text: str, face: Font, fill: Colour, anchor: str = "la"
+    draw: ImageDraw.ImageDraw | Canvas,
+    xy: Point,
+    text: str,
+    face: Font,
+    fill: Colour,
+    anchor: str = "la",
 ) -> None:
-    """Draw ``text`` at ``xy`` by ``anchor`` (Pillow's two letters: "lm" is left, middle); cut
-    it with ``fit`` first to keep it to a width, and measure it with ``length`` to follow it."""
+    """Draw ``text`` at ``xy`` by ``anchor`` (Pillow's two letters: "lm" is left, middle); break
+    it with ``wrap`` first to keep it to a width, and measure it with ``length`` to follow it."""
+    found = _DRAWN.get()
+    if found is not None:
+        found.append(Drawn(text, float(getattr(face, "size", 0))))
     draw.text(xy, text, fill=fill, font=face, anchor=anchor)
+
+
+# --- a canvas at any scale ------------------------------------------------------------------
+
+
+@functools.cache
+def _scaled_face(face: Font, scale: int) -> Font:
+    if scale == 1 or not isinstance(face, ImageFont.FreeTypeFont):
+        return face
+    return face.font_variant(size=face.size * scale)
+
+
+class Canvas:
+    """Pillow's drawing calls in picture units on an image ``scale`` times as large: every
+    point, line width, corner and font size is multiplied, so one drawing gives the mail's
+    picture (scale 1) and a sharp one for zooming on the web (scale 2), and text measured in
+    picture units still fits."""
+
+    def __init__(self, image: Image.Image, scale: int = 1) -> None:
+        self.draw = ImageDraw.Draw(image)
+        self.scale = scale
+
+    def _points(self, points: Sequence[Point]) -> list[Point]:
+        k = self.scale
+        return [(x * k, y * k) for x, y in points]
+
+    def _box(self, box: Sequence[float]) -> tuple[float, float, float, float]:
+        k = self.scale
+        return (box[0] * k, box[1] * k, box[2] * k, box[3] * k)
+
+    def line(
+        self, points: Sequence[Point], fill: Colour, width: int = 1, joint: str | None = None
+    ) -> None:
+        self.draw.line(self._points(points), fill=fill, width=width * self.scale, joint=joint)
+
+    def polygon(
+        self, points: Sequence[Point], fill: Colour | None = None, outline: Colour | None = None
+    ) -> None:
+        self.draw.polygon(self._points(points), fill=fill, outline=outline, width=self.scale)
+
+    def rectangle(
+        self,
+        box: Sequence[float],
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: int = 1,
+    ) -> None:
+        self.draw.rectangle(self._box(box), fill=fill, outline=outline, width=width * self.scale)
+
+    def rounded_rectangle(
+        self,
+        box: Sequence[float],
+        radius: float = 0,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: int = 1,
+    ) -> None:
+        self.draw.rounded_rectangle(
+            self._box(box),
+            radius * self.scale,
+            fill=fill,
+            outline=outline,
+            width=width * self.scale,
+        )
+
+    def ellipse(
+        self,
+        box: Sequence[float],
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: int = 1,
+    ) -> None:
+        self.draw.ellipse(self._box(box), fill=fill, outline=outline, width=width * self.scale)
+
+    def text(self, xy: Point, text: str, fill: Colour, font: Font, anchor: str = "la") -> None:
+        self.draw.text(
+            (xy[0] * self.scale, xy[1] * self.scale),
+            text,
+            fill=fill,
+            font=_scaled_face(font, self.scale),
+            anchor=anchor,
+        )
 
 
 # --- lines ----------------------------------------------------------------------------------
@@ -131,7 +250,7 @@ def dashes(
 
 
 def dashed(
-    draw: ImageDraw.ImageDraw,
+    draw: ImageDraw.ImageDraw | Canvas,
     points: Sequence[Point],
     fill: Colour,
     width: int,

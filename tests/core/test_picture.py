@@ -1,4 +1,4 @@
-"""The picture kit: fonts with a fallback, text cut to a width, dashes, palettes and PNG bytes."""
+"""The picture kit: fonts, text wrapped to a width, a scaled canvas, dashes, palettes, PNG bytes."""
 
 from __future__ import annotations
 
@@ -48,25 +48,41 @@ def test_accents_are_dropped_only_where_the_font_cannot_show_them() -> None:
         assert picture.plain("José", real) == "José"
 
 
-def test_fit_cuts_with_an_ellipsis_to_the_width_and_leaves_short_text_alone() -> None:
+def test_wrap_keeps_every_word_and_each_line_within_the_width() -> None:
     face = picture.font(12)
-    assert picture.fit("short", face, 200) == "short"
+    assert picture.wrap("short", face, 200) == ["short"]
     text = "a rather long card name that cannot fit"
-    cut = picture.fit(text, face, 80)
-    assert cut.endswith(picture.ELLIPSIS) and len(cut) < len(text)
-    assert picture.length(cut, face) <= 80
-    assert text.startswith(cut[:-1].rstrip())
-    assert picture.fit(text, face, 0) == picture.ELLIPSIS
+    lines = picture.wrap(text, face, 80)
+    assert len(lines) > 1 and " ".join(lines) == text
+    assert all(picture.length(line, face) <= 80 for line in lines)
+    # A word wider than the width is kept whole on a line of its own.
+    assert picture.wrap("unbreakable word", face, 5) == ["unbreakable", "word"]
 
 
-def test_a_label_cut_to_a_width_stays_inside_it() -> None:
+def test_recording_lists_each_label_with_its_size_and_only_inside() -> None:
     face = picture.font(12)
-    image = Image.new("RGB", (200, 30), (255, 255, 255))
-    cut = picture.fit("x" * 80, face, 60)
-    picture.label(ImageDraw.Draw(image), (2, 2), cut, face, (0, 0, 0))
-    assert 0 < picture.length(cut, face) <= 60
-    box = Image.eval(image, lambda value: 255 - value).getbbox()
-    assert box is not None and box[2] <= 2 + 61
+    draw = ImageDraw.Draw(Image.new("RGB", (200, 30)))
+    with picture.recording() as drawn:
+        picture.label(draw, (2, 2), "Calle Mayor", face, (0, 0, 0))
+    picture.label(draw, (2, 2), "outside", face, (0, 0, 0))
+    assert drawn == [picture.Drawn("Calle Mayor", 12.0)]
+
+
+def test_a_canvas_at_scale_two_draws_the_same_picture_twice_as_large() -> None:
+    def drawing(scale: int) -> Image.Image:
+        image = Image.new("RGB", (60 * scale, 30 * scale), (255, 255, 255))
+        canvas = picture.Canvas(image, scale)
+        canvas.rectangle((5, 5, 25, 25), fill=(0, 0, 0))
+        picture.label(canvas, (30, 15), "x", picture.font(12), (0, 0, 0), "lm")
+        return image
+
+    one, two = drawing(1), drawing(2)
+    assert two.size == (2 * one.width, 2 * one.height)
+    assert two.crop((10, 10, 50, 50)).getcolors() == [(1600, (0, 0, 0))]
+    ink = Image.eval(two, lambda value: 255 - value).crop((60, 0, 120, 60)).getbbox()
+    small = Image.eval(one, lambda value: 255 - value).crop((30, 0, 60, 30)).getbbox()
+    assert ink is not None and small is not None
+    assert abs((ink[3] - ink[1]) - 2 * (small[3] - small[1])) <= 2
 
 
 def test_dashes_run_on_round_corners_or_restart_on_each_segment() -> None:

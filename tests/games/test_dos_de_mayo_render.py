@@ -364,3 +364,87 @@ def test_describe_of_the_start_and_the_public_view() -> None:
     assert "Your hand" not in text and "Last turn's moves" not in text
     assert "Hands: France 0 cards, Spain 1 card." in text
     assert "Your hand: José Blas Molina y Soriano." in words.describe(start_view("spain"))
+
+
+# The longest texts the panel shows: card names, a card's words, and hands of them.
+LONGEST_CARDS = [
+    {"id": "S-PRE", "name": "Prisoners of the Castle Court", "side": "spain"},
+    {"id": "F-BAN", "name": "Murat's proclamation", "side": "france"},
+]
+LONGEST_PLAYED = [
+    {"id": "S-MOL", "name": "José Blas Molina y Soriano", "side": "spain", "args": "1-2-3"},
+    {"id": "S-RUI", "name": "Lieutenant Jacinto Ruiz", "side": "spain", "args": "14"},
+    {"id": "S-PRE", "name": "Prisoners of the Castle Court", "side": "spain", "args": "20"},
+    {"id": "F-BAN", "name": "Murat's proclamation", "side": "france", "args": "1 6 16 20"},
+]
+LONGEST_HAND = [
+    {"id": "S-PRE", "name": "Prisoners of the Castle Court"},
+    {"id": "S-MOL", "name": "José Blas Molina y Soriano"},
+    {"id": "S-RUI", "name": "Lieutenant Jacinto Ruiz"},
+    {"id": "S-LEA", "name": "Loyal troops"},
+    {"id": "S-RIS", "name": "Rise"},
+]
+
+
+def test_the_longest_texts_are_drawn_whole() -> None:
+    from adjudicator.core import picture as kit
+
+    view = finished_view()
+    view.update(
+        {
+            "seat": "spain",
+            "cards_in_play": LONGEST_CARDS,
+            "cards_played_last_turn": LONGEST_PLAYED[:2],
+            "hand": LONGEST_HAND,
+            "end_reason": max(words.END_WORDS, key=lambda key: len(words.END_WORDS[key])),
+        }
+    )
+    picture.base_layer.cache_clear()  # the area names are drawn once, into the base layer
+    with kit.recording() as drawn:
+        image = draw(view)
+    said = " ".join(text.text for text in drawn)
+    assert not [text.text for text in drawn if "…" in text.text]
+    wanted = [words.card_words({**card, "side": None}) for card in view["cards_in_play"]]
+    wanted += [words.card_words({**card, "side": None}) for card in LONGEST_PLAYED[:2]]
+    wanted += [str(card["name"]) for card in LONGEST_HAND]
+    wanted += [words.END_WORDS[view["end_reason"]]]
+    wanted += [name for name in words.board().names.values()]
+    for text in wanted:
+        assert text in said, f"{text!r} is not drawn whole"
+    # The hand runs on below the panel: the picture grows to hold it, and only then.
+    assert image.height > picture.load_art().height
+    assert draw(midgame_view("spain")).height == picture.load_art().height
+
+
+def test_cards_beyond_the_rows_are_counted_not_cut() -> None:
+    from adjudicator.core import picture as kit
+
+    view = midgame_view(None)
+    view["cards_played_last_turn"] = LONGEST_PLAYED
+    with kit.recording() as drawn:
+        draw(view)
+    texts = [text.text for text in drawn]
+    assert not [text for text in texts if "…" in text]
+    more = [text for text in texts if text.startswith("and ") and text.endswith(" more")]
+    assert len(more) == 1
+    hidden = int(more[0].split()[1])
+    said = " ".join(texts)
+    shown = [words.card_words({**card, "side": None}) for card in LONGEST_PLAYED[:-hidden]]
+    assert all(text in said for text in shown)
+
+
+def test_a_picture_at_scale_two_is_twice_the_size_and_the_mail_picture_unchanged() -> None:
+    view = midgame_view("spain")
+    one = picture.render(view, None)
+    two = decode(picture.render(view, None, scale=2))
+    assert two.size == (2 * decode(one).width, 2 * decode(one).height)
+    assert picture.render(view, None) == one
+    # The same drawing: halved, the 2x picture is close to the 1x one.
+    half = two.resize(decode(one).size, Image.Resampling.BOX)
+    assert (
+        ImageChops.difference(half, decode(one))
+        .convert("L")
+        .point(lambda v: 255 if v > 96 else 0)
+        .histogram()[255]
+        < 0.02 * half.width * half.height
+    )

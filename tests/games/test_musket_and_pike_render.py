@@ -3,17 +3,34 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops
 
+from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.render import colour, render, side_colour
+from adjudicator.games.musket_and_pike.render import (
+    art,
+    colour,
+    font,
+    hex_label_size,
+    layout,
+    render,
+    side_colour,
+)
 from adjudicator.games.musket_and_pike.scenario import scenario
 
 PNG_BUDGET = 150_000
+# The narrowest place a player reads the map: the mail shows it with max-width:100% inside a
+# 720-px div (templates/email/_position.html), less its 1-px border on each side. The archive
+# pages show it wider (base.html: a 52rem body of 17px type, 12px padding, some 860 px).
+MAILED_WIDTH = 720 - 2
+LEGIBLE = 10  # pixels: the smallest label height a player reads without zooming
+SCENARIOS = ("braddock-down", "skirmish")
 
 
 def picture(data: bytes) -> Image.Image:
@@ -67,3 +84,41 @@ def test_secret_orders_are_not_drawn_during_setup() -> None:
     assert render(start) == render(charged)
     playing = replace(start, phase="activation")
     assert render(playing) != render(replace(charged, phase="activation"))
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_hex_is_labelled_legibly_at_the_width_mail_shows_it(name: str) -> None:
+    battle = scenario(name)
+    with kit.recording() as drawn:
+        image = picture(render(battle.opening))
+    labels = [text for text in drawn if re.fullmatch(r"\d+\.\d+", text.text)]
+    every = {f"{column}.{row}" for column in range(battle.width) for row in range(battle.height)}
+    assert {text.text for text in labels} == every
+    shown = min(text.size for text in labels) * MAILED_WIDTH / image.width
+    assert shown >= LEGIBLE, f"hex labels show {shown:.1f} px high in mail"
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_a_hex_label_clears_the_counter_below_it_and_the_hex_edges(name: str) -> None:
+    place = layout(scenario(name))
+    look, counter = art()["hex_label"], art()["counter"]
+    face = font(hex_label_size(), bool(look["bold"]))
+    widest = f"{scenario(name).width - 1}.{scenario(name).height - 1}"
+    left, top, right, bottom = face.getbbox(widest, anchor="mm")
+    middle = -float(look["above"]) * place.radius
+    counter_top = (float(counter["below"]) - float(counter["half"])) * place.radius
+    assert middle + bottom < counter_top
+    # A counter facing north: its tick ends below the label too.
+    assert middle + bottom < counter_top - float(counter["tick"]) * place.radius
+    # The hex narrows toward its top edge: the label's corners stay inside it.
+    half_width = place.radius - abs(middle + top) / 3**0.5
+    assert right - left <= 2 * half_width + 2  # a pixel over each edge still reads
+
+
+def test_a_map_at_scale_two_is_twice_the_size_with_labels_as_the_mail_has_them() -> None:
+    opening = scenario("skirmish").opening
+    one, two = picture(render(opening)), picture(render(opening, scale=2))
+    assert two.size == (2 * one.width, 2 * one.height)
+    half = two.resize(one.size, Image.Resampling.BOX)
+    far = ImageChops.difference(half, one).convert("L").point(lambda v: 255 if v > 96 else 0)
+    assert far.histogram()[255] < 0.02 * one.width * one.height

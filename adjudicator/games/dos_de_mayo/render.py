@@ -29,7 +29,13 @@ from adjudicator.games.dos_de_mayo.render_map import (
     units,
 )
 from adjudicator.games.dos_de_mayo.render_moves import draw_move
-from adjudicator.games.dos_de_mayo.render_panel import header, legend, panel, panel_frame
+from adjudicator.games.dos_de_mayo.render_panel import (
+    extra_height,
+    header,
+    legend,
+    panel,
+    panel_frame,
+)
 
 __all__ = ["Art", "base_layer", "encode", "load_art", "palette", "palette_of", "picture", "render"]
 
@@ -37,11 +43,12 @@ TITLE = "2 DE MAYO  ·  Madrid, 2 May 1808"
 
 
 @functools.cache
-def base_layer() -> Image.Image:
-    """Everything that never changes, drawn once: callers must draw on a copy."""
+def base_layer(scale: int = 1) -> Image.Image:
+    """Everything that never changes, drawn once at each scale: callers must draw on a copy."""
     look = load_art()
-    image = Image.new("RGB", (look.width, look.height), look.colours["background"])
-    paint = Painter(image, look)
+    size = (look.width * scale, look.height * scale)
+    image = Image.new("RGB", size, look.colours["background"])
+    paint = Painter(image, look, scale)
     paint.draw.rectangle((0, 0, look.width, look.header), fill=paint.colour["header"])
     paint.text((12, look.header / 2), TITLE, 16, "header_ink", "lm", bold=True)
     streets(paint)
@@ -96,11 +103,21 @@ def encode(image: Image.Image, on: Image.Image | None = None) -> bytes:
     return kit.png(kit.on_palette(image, palette() if on is None else on), kit.SMALLEST)
 
 
-def picture(view: Mapping[str, Any]) -> Image.Image:
-    """The map for one view, as an RGB image."""
+def picture(view: Mapping[str, Any], scale: int = 1) -> Image.Image:
+    """The map for one view, as an RGB image; ``scale`` 2 draws it twice the size, for the web."""
     look = load_art()
-    image = base_layer().copy()
-    paint = Painter(image, look)
+    image = base_layer(scale).copy()
+    paint = Painter(image, look, scale)
+    grow = extra_height(paint, view)
+    if grow:
+        # A hand longer than the panel: the panel runs on below, its rules with it.
+        size = (look.width * scale, (look.height + grow) * scale)
+        taller = Image.new("RGB", size, look.colours["panel"])
+        taller.paste(image)
+        image, paint = taller, Painter(taller, look, scale)
+        for x in (look.panel["cards_x"] - 10, look.panel["hand_rect"][0]):
+            bottom = look.height + grow - 10
+            paint.draw.line([(x, look.height - 10), (x, bottom)], look.colours["panel_rule"], 1)
     header(paint, view)
     for area in contested(view):
         if area in look.centres:
@@ -115,7 +132,8 @@ def picture(view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
-def render(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
-    """The map PNG; everything drawn comes from the view, so ``facts`` is not needed."""
+def render(view: Mapping[str, Any], facts: Mapping[str, Any] | None, scale: int = 1) -> bytes:
+    """The map PNG; everything drawn comes from the view, so ``facts`` is not needed. The
+    fixed palette serves every scale: a 2x picture has the same colours, only more pixels."""
     del facts
-    return encode(picture(view))
+    return encode(picture(view, scale))

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Font, Point
@@ -111,9 +111,9 @@ def font(size: int, bold: bool = False) -> Font:
 class Painter:
     """Drawing helpers bound to one image and the art."""
 
-    def __init__(self, image: Image.Image, look: Art) -> None:
+    def __init__(self, image: Image.Image, look: Art, scale: int = 1) -> None:
         self.image = image
-        self.draw = ImageDraw.Draw(image)
+        self.draw = picture.Canvas(image, scale)
         self.art = look
         self.colour = look.colours
 
@@ -126,14 +126,23 @@ class Painter:
         anchor: str = "la",
         bold: bool = False,
         width: float | None = None,
-    ) -> float:
-        """Draw text (cut with an ellipsis to ``width`` if given); returns its drawn length."""
+        leading: float | None = None,
+    ) -> int:
+        """Draw text, wrapped to ``width`` if given (never cut short), its lines ``leading``
+        pixels apart (the size and a quarter unless given); returns how many lines it took."""
         face = font(size, bold)
         shown = picture.plain(text, face)
-        if width is not None:
-            shown = picture.fit(shown, face, width)
-        picture.label(self.draw, xy, shown, face, self.colour[colour], anchor)
-        return picture.length(shown, face)
+        lines = [shown] if width is None else picture.wrap(shown, face, width)
+        step = size * 1.25 if leading is None else leading
+        for index, line in enumerate(lines):
+            at = (xy[0], xy[1] + index * step)
+            picture.label(self.draw, at, line, face, self.colour[colour], anchor)
+        return len(lines)
+
+    def lines(self, text: str, size: int, width: float, bold: bool = False) -> int:
+        """How many lines ``text`` takes wrapped to ``width`` (as ``text`` would draw it)."""
+        face = font(size, bold)
+        return len(picture.wrap(picture.plain(text, face), face, width))
 
     def polyline(self, points: Sequence[Point], colour: Colour, width: int) -> None:
         self.draw.line(list(points), fill=colour, width=width, joint="curve")
@@ -168,7 +177,7 @@ class Painter:
             self.draw.rounded_rectangle(shape, 3, fill=fill, outline=tone, width=1 if lost else 2)
         else:
             self.draw.ellipse(shape, fill=fill, outline=tone, width=1 if lost else 2)
-        self.draw.text((x, y + 0.5), label, fill=ink, font=font(12, True), anchor="mm")
+        picture.label(self.draw, (x, y + 0.5), label, font(12, True), ink, anchor="mm")
 
     def badge(self, x: float, y: float, label: str, gate: bool) -> None:
         """An area's number: a disc, or for a gate a small crenellated tower, at top-left (x, y)."""

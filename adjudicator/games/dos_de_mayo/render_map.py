@@ -7,9 +7,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.core.picture import Point
+from adjudicator.core.picture import Point, wrap
 from adjudicator.games.dos_de_mayo.describe import SIDES, area_order, board, side_name
-from adjudicator.games.dos_de_mayo.render_art import Painter
+from adjudicator.games.dos_de_mayo.render_art import Painter, font
 
 
 def streets(paint: Painter) -> None:
@@ -54,12 +54,12 @@ def draw_area(paint: Painter, area: str, highlight: bool = False) -> None:
         (x0, y0, x1, y1), look.corner, fill=fill, outline=edge, width=width
     )
     paint.badge(x0 + 5, y0 + 5, area, gate)
-    names = look.lines[area]
+    # The art splits each name into lines; one too wide for the box wraps onto a line more.
+    room = x1 - x0 - 36
+    names = [part for line in look.lines[area] for part in wrap(line, font(12, True), room)]
     top = y0 + (16 if len(names) == 1 else 10)
     for index, line in enumerate(names):
-        paint.text(
-            (x0 + 32, top + index * 13), line, 12, "ink", "lm", bold=True, width=x1 - x0 - 36
-        )
+        paint.text((x0 + 32, top + index * 13), line, 12, "ink", "lm", bold=True)
 
 
 def stack_frame(paint: Painter, stack: str) -> None:

@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Point, along, unit
 from adjudicator.games.dos_de_mayo.describe import area_order
 from adjudicator.games.dos_de_mayo.render_art import Art, Painter, Rect, font
@@ -129,4 +130,4 @@ def _tag(paint: Painter, at: Point, label: str, colour: Colour) -> None:
     paint.draw.ellipse(
         (x - 7, y - 7, x + 7, y + 7), fill=paint.colour["area"], outline=colour, width=2
     )
-    paint.draw.text((x, y + 0.5), label, fill=colour, font=font(10, True), anchor="mm")
+    picture.label(paint.draw, (x, y + 0.5), label, font(10, True), colour, anchor="mm")

@@ -12,6 +12,7 @@ from adjudicator.games.dos_de_mayo.render_art import Painter, font
 from adjudicator.games.dos_de_mayo.render_moves import ARROW_WIDTH
 
 HAND_PAD = 10  # the hand's words keep this far inside the hand's part of the panel
+HAND_ROWS, HAND_LEADING = 3, 15  # the hand's lines the art's panel holds, and their spacing
 
 
 def legend(paint: Painter) -> None:
@@ -91,13 +92,17 @@ def header(paint: Painter, view: Mapping[str, Any]) -> None:
         paint.text((12, look.header / 2), verdict, 16, "header_ink", "lm", bold=True)
         used = length(verdict + "   ", font(16, True))
         if reason:
+            # A reason too long for the band's one line takes two, centred on the band.
+            width, leading = look.width - used - 130, 14
+            rows = paint.lines(reason, 13, width)
             paint.text(
-                (12 + used, look.header / 2),
+                (12 + used, look.header / 2 - (rows - 1) * leading / 2),
                 reason,
                 13,
                 "header_ink",
                 "lm",
-                width=look.width - used - 130,
+                width=width,
+                leading=leading,
             )
     turn = f"Turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
     paint.text((look.width - 12, look.header / 2), turn, 16, "header_ink", "rm", bold=True)
@@ -145,25 +150,30 @@ def _card_list(
     line: int,
     width: float,
 ) -> None:
+    """The cards in ``rows`` lines: a long card wraps onto the next line, whole; the cards
+    that find no line left are counted ("and 2 more"), never drawn cut short."""
     if not cards:
         paint.text((x, y), "none", 12, "muted", "lm")
         return
-    shown = cards if len(cards) <= rows else cards[: rows - 1]
-    for index, card in enumerate(shown):
-        at = y + index * line
+    texts = [card_words({**card, "side": None}) for card in cards]
+    needs = [paint.lines(words, 12, width - 14) for words in texts]
+    shown, used = 0, 0
+    for index, taken in enumerate(needs):
+        # The last card may use the last row; any other leaves one for "and N more".
+        left = rows - used - (0 if index == len(cards) - 1 else 1)
+        if taken > left and shown:
+            break
+        shown, used = shown + 1, used + taken
+    at = y
+    for card, words in zip(cards[:shown], texts, strict=False):
         side = str(card.get("side", ""))
         if side in SIDES:
             paint.draw.rectangle((x, at - 4, x + 8, at + 4), fill=paint.colour[side])
-        words = card_words({**card, "side": None})
-        paint.text((x + 14, at), words, 12, "ink", "lm", width=width - 14)
-    if len(shown) < len(cards):
-        paint.text(
-            (x + 14, y + len(shown) * line),
-            f"and {len(cards) - len(shown)} more",
-            12,
-            "muted",
-            "lm",
+        at += line * paint.text(
+            (x + 14, at), words, 12, "ink", "lm", width=width - 14, leading=line
         )
+    if shown < len(cards):
+        paint.text((x + 14, at), f"and {len(cards) - shown} more", 12, "muted", "lm")
 
 
 def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
@@ -191,15 +201,28 @@ def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
     y = y0 + 80
     paint.text((x0, y), "YOUR HAND", 11, "muted", bold=True)
     names = [str(card["name"]) for card in hand] or ["empty"]
-    columns = 1 if len(names) <= 3 else 2
-    column_width = (x1 - x0 - 8) / columns
-    for index, name in enumerate(names[: 3 * columns]):
-        column, row = divmod(index, 3)
-        paint.text(
-            (x0 + column * column_width, y + 22 + row * 15),
+    # One name a line, the column's full width: a whole name always fits there; a hand of more
+    # names than the panel's rows makes the picture taller (``extra_height``).
+    row = 0
+    for name in names:
+        row += paint.text(
+            (x0, y + 22 + row * HAND_LEADING),
             name,
             12,
             "ink",
             "lm",
-            width=column_width - 6,
+            width=x1 - x0,
+            leading=HAND_LEADING,
         )
+
+
+def extra_height(paint: Painter, view: Mapping[str, Any]) -> int:
+    """How much taller than the art's canvas the picture must be to show the viewer's whole
+    hand; 0 for the public picture and for a hand of up to ``HAND_ROWS`` lines."""
+    hand = view.get("hand")
+    if not hand:
+        return 0
+    left, _, right, _ = paint.art.panel["hand_rect"]
+    width = right - left - 2 * HAND_PAD
+    rows = sum(paint.lines(str(card["name"]), 12, width) for card in hand)
+    return max(0, rows - HAND_ROWS) * HAND_LEADING

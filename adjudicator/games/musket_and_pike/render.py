@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Font, Point
@@ -116,8 +116,10 @@ def layout(battle: Scenario) -> Layout:
 
 
 class _Painter:
-    def __init__(self, image: Image.Image, place: Layout, position: Position) -> None:
-        self.draw = ImageDraw.Draw(image)
+    def __init__(
+        self, image: Image.Image, place: Layout, position: Position, scale: int = 1
+    ) -> None:
+        self.draw = picture.Canvas(image, scale)
         self.place = place
         self.position = position
 
@@ -142,19 +144,26 @@ class _Painter:
         self.draw.polygon(head, fill=fill)
 
 
+def hex_label_size() -> int:
+    """The font size of the hex labels ("3.7"), in pixels of the mailed picture."""
+    return int(art()["hex_label"]["size"])
+
+
 def _terrain(paint: _Painter, battle: Scenario, rules: Ruleset) -> None:
     shades = art()["terrain"]
-    small = paint.place.radius >= 20
+    look = art()["hex_label"]
     for row in range(battle.height):
         for column in range(battle.width):
             where = (column, row)
             name = rules.letters[battle.letter(where)]
             fill = _colour(shades.get(name, art()["colours"]["background"]))
             paint.draw.polygon(paint.place.corners(where), fill=fill, outline=colour("hex_edge"))
-            if small:
-                x, y = paint.place.centre(where)
-                label = f"{column}.{row}"
-                paint.text((x, y - 0.7 * paint.place.radius), label, 8, colour("muted"))
+            # Every hex is labelled: players write orders by these coordinates.
+            x, y = paint.place.centre(where)
+            label = f"{column}.{row}"
+            at = (x, y - float(look["above"]) * paint.place.radius)
+            ink = colour("hex_label_light" if name in look["light_on"] else "hex_label")
+            paint.text(at, label, hex_label_size(), ink, bool(look["bold"]))
 
 
 def _badge(paint: _Painter, xy: Point, words: str, fill: Colour, ink: Colour) -> None:
@@ -168,12 +177,18 @@ def _counter(paint: _Painter, piece: Unit) -> None:
     assert piece.hex is not None
     place = paint.place
     x, y = place.centre(piece.hex)
-    half = 0.56 * place.radius
+    look = art()["counter"]
+    # The counter sits below the hex's middle, leaving the hex's label above it readable.
+    y += float(look["below"]) * place.radius
+    half = float(look["half"]) * place.radius
     body = side_colour(paint.position, piece.side)
     routed = piece.morale_state == "routed"
-    tick_from = place.toward(piece.hex, piece.facing, 0.56)
-    tick_to = place.toward(piece.hex, piece.facing, 0.84)
-    paint.draw.line([tick_from, tick_to], fill=body, width=4)
+    # The facing tick runs out from the counter's edge only a little, so a tick to the north
+    # ends below the hex's label instead of crossing it.
+    bearing = math.radians(60 * piece.facing)
+    reach = half + float(look["tick"]) * place.radius
+    tick_to = (x + reach * math.sin(bearing), y - reach * math.cos(bearing))
+    paint.draw.line([(x, y), tick_to], fill=body, width=int(look["tick_width"]))
     edge = colour("routed") if routed else colour("ink")
     paint.draw.rounded_rectangle(
         (x - half, y - half, x + half, y + half),
@@ -208,6 +223,8 @@ def _leaders(paint: _Painter) -> None:
     size = max(6.0, 0.24 * paint.place.radius)
     for where, chiefs in stacks.items():
         x, y = paint.place.centre(where)
+        # Level with the counter, below the hex's label.
+        y += float(art()["counter"]["below"]) * paint.place.radius
         for number, chief in enumerate(chiefs):
             cx, cy = x - 0.72 * paint.place.radius, y - size * (len(chiefs) - 1) + 2 * size * number
             fill = colour("leader_finished") if chief.finished else colour("leader")
@@ -292,13 +309,15 @@ def render(
     *,
     rules: Ruleset | None = None,
     battle: Scenario | None = None,
+    scale: int = 1,
 ) -> bytes:
-    """The position (and the given events' arrows) as PNG bytes."""
+    """The position (and the given events' arrows) as PNG bytes; ``scale`` 2 draws the same
+    picture at twice the size, sharp, for zooming on the web (mail keeps 1)."""
     rules = rules or ruleset()
     battle = battle or scenario(position.scenario)
     place = layout(battle)
-    image = Image.new("RGB", (place.width, place.height), colour("background"))
-    paint = _Painter(image, place, position)
+    image = Image.new("RGB", (place.width * scale, place.height * scale), colour("background"))
+    paint = _Painter(image, place, position, scale)
     _header(paint, battle)
     _terrain(paint, battle, rules)
     shown = list(events)
