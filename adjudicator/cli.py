@@ -303,7 +303,11 @@ def game() -> None:
     help="'48h', '3d', or weekly slots like 'Mon, Thu 20:00 Europe/Madrid' "
     "[default: 48h turns; a game of one decision at a time, its decision_hours].",
 )
-@click.option("--timezone", default="UTC", show_default=True, help="The game's time zone.")
+@click.option(
+    "--timezone",
+    default="",
+    help="The game's time zone [default: the zone the schedule names, else UTC].",
+)
 @click.option("--option", "options", multiple=True, help="key=value game option.")
 @click.option(
     "--grace", default="0", show_default=True, help="Minutes of grace after a deadline, 0 to 10080."

@@ -19,9 +19,16 @@ from adjudicator.core.refusal import Refusal
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DURATION = re.compile(r"^\s*(\d+)\s*(m|min|h|hours?|d|days?)\s*$", re.IGNORECASE)
+ZONE_NAME = r"[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*"
 SLOTS = re.compile(
     r"^\s*(?P<days>[a-z]{3}(?:\s*,\s*[a-z]{3})*)\s+(?P<hour>\d{1,2}):(?P<minute>\d{2})"
-    r"(?:\s+(?P<zone>[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*))?\s*$",
+    rf"(?:\s+(?P<zone>{ZONE_NAME}))?\s*$",
+    re.IGNORECASE,
+)
+# "48h Europe/Madrid": a length per turn and the zone its deadlines are told in. The zone does
+# not move an interval's deadlines; it is written there because game masters write it there.
+LENGTH_IN_ZONE = re.compile(
+    rf"^\s*(?P<length>\d+\s*(?:m|min|h|hours?|d|days?))\s+(?P<zone>{ZONE_NAME})\s*$",
     re.IGNORECASE,
 )
 
@@ -60,6 +67,12 @@ BAD = "bad-schedule"
 
 def parse(text: str, default_zone: str = "UTC") -> Schedule | Refusal:
     """A schedule from a game master's words, or a refusal saying what is wrong."""
+    in_zone = LENGTH_IN_ZONE.match(text)
+    if in_zone:
+        problem = zone_error(in_zone.group("zone"))
+        if problem:
+            return Refusal(problem, BAD)
+        text = in_zone.group("length")
     span = length(text)
     if isinstance(span, timedelta):
         if span < timedelta(minutes=5):
@@ -84,6 +97,15 @@ def parse(text: str, default_zone: str = "UTC") -> Schedule | Refusal:
     if problem:
         return Refusal(problem, BAD)
     return Slots(tuple(sorted(set(weekdays))), time(hour, minute), zone)
+
+
+def named_zone(text: str) -> str | None:
+    """The time zone a schedule's words name ("Mon, Thu 20:00 Europe/Madrid", "48h UTC"), as
+    written; None when they name none. It becomes the game's zone unless TIMEZONE says otherwise,
+    as a game master who writes a zone once means it for the whole game."""
+    found = SLOTS.match(text) or LENGTH_IN_ZONE.match(text)
+    zone = found.group("zone") if found else None
+    return zone or None
 
 
 def length(text: str) -> timedelta | Refusal | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from flask.testing import FlaskClient
@@ -86,6 +87,14 @@ def post(client: FlaskClient, game_id: int, action: str, **form: str) -> str:
     response = client.post(f"/games/{game_id}/manage/{action}", data=form)
     assert response.status_code == 302, (response.status_code, response.get_data(as_text=True))
     return page(client, game_id)
+
+
+def ask(client: FlaskClient, game_id: int, action: str, **form: str) -> str:
+    """Post a form whose change cannot be undone, without its confirmation: the question page."""
+    form.setdefault("csrf_token", csrf_of(client, game_id))
+    response = client.post(f"/games/{game_id}/manage/{action}", data=form)
+    assert response.status_code == 200, (response.status_code, response.get_data(as_text=True))
+    return response.get_data(as_text=True)
 
 
 def game_of(runtime: Runtime, game_id: int) -> Game:
@@ -248,7 +257,11 @@ def test_replace_and_process_now_by_panel(runtime: Runtime) -> None:
     shown = post(client, game_id, "replace", seat="spain", address="a@b.org END")
     assert "Not done: give the new player's mail address" in shown
     assert game_of(runtime, game_id).status == "active"
-    shown = post(client, game_id, "process")
+    question = words(ask(client, game_id, "process"))
+    assert f"Process turn 1 of game {game_id} now?" in question
+    assert "No orders are on file for france, spain: those seats get the defaults." in question
+    assert game_of(runtime, game_id).forced_at is None
+    shown = post(client, game_id, "process", confirmed="yes")
     assert "PROCESS NOW: done — the turn will be processed at once" in shown
     drain(runtime)
     assert "turn 1 resolved (forced by the game master)" in last_to(runtime, FRANCE)
@@ -277,7 +290,9 @@ def test_the_zone_picker_reads_the_time_on_the_chosen_clock(runtime: Runtime) ->
     # 20:00 on the New York clock in December (EST, UTC-5) is 01:00 UTC the next day.
     assert game_of(runtime, game_id).deadline == datetime(year, 12, 25, 1, 0, tzinfo=UTC)
     assert f"SET DEADLINE {year}-12-24 20:00 America/New_York: done" in shown
-    assert f"{year}-12-25 01:00 UTC" in shown
+    # Shown on the game's clock (Madrid, UTC+1 in winter), with UTC beside it.
+    christmas = datetime(year, 12, 25, 2, 0)
+    assert f"{christmas:%a %d %b %Y} 02:00 CET = 01:00 UTC" in shown
     drain(runtime)
     assert "The deadline has moved (set by the game master)" in last_to(runtime, SPAIN)
     for bad in ({"zone": "Mars/Olympus"}, {"time": "25:00"}, {"date": "2026-02-30"}):
@@ -297,19 +312,16 @@ def test_rollback_asks_for_confirmation_first(runtime: Runtime) -> None:
     mails = row_count(runtime, OutboxMessage)
     token = csrf_of(client, game_id)
     reason = "France <script>alert(1)</script> misread"
-    asked = client.post(
-        f"/games/{game_id}/manage/rollback", data={"reason": reason, "csrf_token": token}
-    )
-    assert asked.status_code == 200
-    body = asked.get_data(as_text=True)
-    assert 'id="rollback-confirm"' in body and "Roll back turn 1" in body
+    body = ask(client, game_id, "rollback", reason=reason, csrf_token=token)
+    assert 'id="confirm"' in body and "Roll back turn 1" in body
     assert "<script>alert" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body
     # Nothing has happened yet.
     with runtime.db.session() as session:
         assert session.scalar(select(func.count()).where(Turn.rolled_back_at.is_not(None))) == 0
     assert row_count(runtime, OutboxMessage) == mails
     confirmed = client.post(
-        f"/games/{game_id}/manage/rollback/confirm", data={"reason": reason, "csrf_token": token}
+        f"/games/{game_id}/manage/rollback",
+        data={"reason": reason, "csrf_token": token, "confirmed": "yes"},
     )
     assert confirmed.status_code == 302
     assert "turn 1 rolled back" in page(client, game_id)
@@ -330,9 +342,14 @@ def test_a_post_without_the_right_csrf_token_changes_nothing(
     before, mails = game_of(runtime, game_id), row_count(runtime, OutboxMessage)
     data = {"hours": "24"} if token is None else {"hours": "24", "csrf_token": token}
     assert client.post(f"/games/{game_id}/manage/extend", data=data).status_code == 400
-    rollback = {"reason": "x"} if token is None else {"reason": "x", "csrf_token": token}
-    path = f"/games/{game_id}/manage/rollback/confirm"
-    assert client.post(path, data=rollback).status_code == 400
+    # A confirmed change is checked the same: the "yes" alone opens nothing.
+    for action in ("rollback", "process", "end"):
+        confirmed = {"reason": "x", "confirmed": "yes"}
+        if token is not None:
+            confirmed["csrf_token"] = token
+        path = f"/games/{game_id}/manage/{action}"
+        assert client.post(path, data=confirmed).status_code == 400, action
+    assert game_of(runtime, game_id).status == "active"
     after = game_of(runtime, game_id)
     assert after.deadline == before.deadline and after.deadline_sequence == before.deadline_sequence
     assert row_count(runtime, OutboxMessage) == mails
@@ -402,3 +419,85 @@ def test_a_session_lasts_only_its_hours(runtime: Runtime) -> None:
     assert isinstance(late, Refusal) and "session has ended" in late.reason
     wrong = panel_links.check_session(runtime, game_id + 1, nonce, opened)
     assert isinstance(wrong, Refusal)
+
+
+def test_the_panel_shows_the_deadline_on_the_games_clock_from_now_and_in_utc(
+    runtime: Runtime,
+) -> None:
+    # The zone comes from the schedule alone: no TIMEZONE line.
+    new = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE Mon, Thu 20:00 Europe/Madrid\n"
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", new))
+    found = LINK.search(last_to(runtime, GM))
+    assert found, last_to(runtime, GM)
+    for player in (FRANCE, SPAIN):
+        deliver_mail(runtime, compose(player, reply_to(runtime, player), "JOIN"))
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game)).one()
+        game_id, deadline = game.id, game.deadline
+    assert deadline is not None
+    client = logged_in(runtime, found.group(1))
+    shown = words(page(client, game_id))
+    madrid = deadline.astimezone(ZoneInfo("Europe/Madrid"))
+    assert f"{madrid:%a %d %b %Y %H:%M} {madrid.tzname()} = " in shown
+    hours = round((deadline - utcnow()).total_seconds() / 3600)
+    utc = deadline.astimezone(UTC)
+    in_utc = f"{utc:%H:%M}" if utc.date() == madrid.date() else f"{utc:%a %d %b %H:%M}"
+    ahead = f"in {hours} h" if hours < 72 else f"in {round(hours / 24)} days"
+    assert f"= {in_utc} UTC ({ahead})" in shown, shown
+    assert f'datetime="{utc:%Y-%m-%dT%H:%M:%SZ}"' in page(client, game_id)
+    assert "the game's zone: Europe/Madrid" in shown
+    # A game master whose own clock is another zone also reads it there.
+    with runtime.db.session() as session:
+        session.scalars(select(Player).where(Player.address == GM)).one().timezone = "Asia/Tokyo"
+    tokyo = deadline.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert f"on your clock {tokyo:%a %d %b %Y %H:%M} JST" in words(page(client, game_id))
+
+
+@pytest.mark.parametrize("action", ["process", "rollback", "end"])
+def test_a_change_that_cannot_be_undone_asks_first_and_does_nothing_until_yes(
+    runtime: Runtime, action: str
+) -> None:
+    game_id, _, link = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "9-14"))
+    client = logged_in(runtime, link)
+    panel_page = page(client, game_id)
+    # On the panel these forms stand apart, in the warning style, and say they will ask.
+    assert re.search(rf'<form id="{action}" class="danger"', panel_page)
+    assert "Changes that cannot be undone" in panel_page
+    before, mails = game_of(runtime, game_id), row_count(runtime, OutboxMessage)
+    turns = row_count(runtime, Turn)
+    token = csrf_of(client, game_id)
+    # The same post with anything but "yes" in the confirmation field only asks again.
+    for confirmed in ({}, {"confirmed": "no"}, {"confirmed": ""}):
+        question = ask(client, game_id, action, csrf_token=token, reason="a slip", **confirmed)
+        assert 'id="confirm"' in question and 'name="confirmed" value="yes"' in question
+        assert f'name="csrf_token" value="{token}"' in question
+        assert f'id="keep" class="button" href="/games/{game_id}/manage"' in question
+    heading = {
+        "process": f"Process turn 2 of game {game_id} now?",
+        "rollback": f"Roll back turn 1 of game {game_id}?",
+        "end": f"Really end game {game_id}?",
+    }[action]
+    assert f"<h1>{heading}</h1>" in question
+    after = game_of(runtime, game_id)
+    assert (after.status, after.paused, after.forced_at, after.deadline) == (
+        before.status,
+        before.paused,
+        before.forced_at,
+        before.deadline,
+    )
+    with runtime.db.session() as session:
+        assert session.scalar(select(func.count()).where(Turn.rolled_back_at.is_not(None))) == 0
+    assert row_count(runtime, OutboxMessage) == mails and row_count(runtime, Turn) == turns
+    # Yes: done, as the same command by mail.
+    done = post(client, game_id, action, csrf_token=token, reason="a slip", confirmed="yes")
+    said = {
+        "process": "PROCESS NOW: done",
+        "rollback": "ROLLBACK a slip: done — turn 1 rolled back",
+        "end": "END: done — ended; the seed is revealed",
+    }[action]
+    assert said in done, done
+    if action == "end":
+        assert game_of(runtime, game_id).status == "finished"
+        assert "nothing can change, so the panel only shows it" in words(done)

@@ -168,6 +168,7 @@ QUERY_NAMES = ["game", "status", "token", "orders", "seat", "rcpt", "from"]
 FORM_NAMES = [
     "orders", "seat", "csrf_token", "date", "time", "zone", "hours", "address", "reason",
     "email", "envelope", "body-mime", "timestamp", "token", "signature", "recipient", "sender",
+    "confirmed",
 ]  # fmt: skip
 CONTENT_TYPES = [
     "application/json", "text/plain; charset=UTF-8", "application/x-www-form-urlencoded",
@@ -566,7 +567,6 @@ def form_posts(draw: st.DrawFn, site: Site) -> Request:
         st.sampled_from(
             [
                 *(f"/games/{site.gm_game}/manage/{action}" for action in panel.ACTIONS),
-                f"/games/{site.gm_game}/manage/rollback/confirm",
                 f"/games/{game_id}/check/{seat}/{signature}",
                 *(f"/help/{key}/check" for key in sorted(registry.games())),
             ]

@@ -263,6 +263,15 @@ def _example_game() -> str:
     return (solo or list(registry.games()) or ["<game>"])[0].upper()
 
 
+def asked_game(lines: list[str]) -> str | None:
+    """The game a NEW line names, even when the rest of the line cannot be read."""
+    for line in lines:
+        words = line.strip().split()
+        if words and words[0].upper() == "NEW":
+            return words[1].lower() if len(words) > 1 else None
+    return None
+
+
 def parse_new(lines: list[str]) -> NewGame | Refusal | None:
     """The first line starting with NEW, read as a request; None when there is none."""
     for index, line in enumerate(lines):

@@ -95,12 +95,13 @@ def read_settings(
         return numbers
     options = dict(options)
     options.update({k[7:]: v for k, v in words.items() if k.startswith("option:")})
+    plan = words.get("SCHEDULE") or default_schedule(rules, options)
     return GameSettings(
         rules.key,
         addresses,
         options,
-        words.get("SCHEDULE") or default_schedule(rules, options),
-        words.get("TIMEZONE", "UTC"),
+        plan,
+        game_zone(plan, words.get("TIMEZONE", "")),
         numbers[limits.GRACE.word],
         words.get("EARLY", "yes").lower() not in _NO,
         gm_address,
@@ -109,6 +110,21 @@ def read_settings(
         numbers[limits.DELAY.word],
         words.get("DKIM", "").lower() == "required",
     )
+
+
+def game_zone(schedule_text: str, timezone: str) -> str:
+    """The game's zone: TIMEZONE when given, else the zone the schedule names, else UTC."""
+    return timezone.strip() or schedule.named_zone(schedule_text) or "UTC"
+
+
+def new_hint(game_key: str | None) -> dict[str, Any]:
+    """What a refused NEW's problem mail needs to show the request for the game asked for: its
+    name, and for a game of several players its seats (each needs a line of its own)."""
+    rules = registry.get(game_key) if game_key else None
+    if rules is None:
+        return {}
+    seats = [seat.upper() for seat in rules.seats] if len(rules.seats) > 1 else []
+    return {"asked": rules.key.upper(), "seats": seats}
 
 
 def _numbers(words: dict[str, str]) -> dict[str, int] | Refusal:

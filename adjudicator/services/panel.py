@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
@@ -58,9 +58,13 @@ COMMON_ZONES = (
     "America/Anchorage",
     "Pacific/Honolulu",
 )
-ACTIONS = ("deadline", "extend", "pause", "resume", "process", "replace", "rollback")
-# What the panel may run: never END (not offered) nor PANEL (a link must go out by mail only).
+ACTIONS = ("deadline", "extend", "pause", "resume", "process", "replace", "rollback", "end")
+# Changes no later command takes back (a turn played, a turn undone, a game over): the panel asks
+# once more before it runs them, on a page of their own.
+CONFIRM = ("process", "rollback", "end")
+# What the panel may run: never PANEL (a link must go out by mail only).
 ALLOWED = ("SET DEADLINE ", "EXTEND ", "PAUSE", "RESUME", "PROCESS NOW", "REPLACE ", "ROLLBACK")
+ENDING = "END"  # matched whole: a prefix would let "ENDx" through
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 CLOCK = re.compile(r"^(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::\d{2})?$")
 ADDRESS = re.compile(r"^[^@\s<>\"(),;:]+@[^@\s<>\"(),;:]+\.[^@\s<>\"(),;:]+$")
@@ -88,8 +92,9 @@ class Panel:
     timezone: str
     command_address: str  # the game master's reply address, for commands by mail
     gm_zone: str
-    deadline_local: str | None
-    deadline_utc: str | None
+    deadline_local: str | None  # on the game's clock, with UTC and how long from now
+    deadline_iso: str | None  # the instant, for <time datetime>
+    deadline_gm: str | None  # on the game master's own clock, when that is another zone
     seats: list[SeatLine]
     live_turn: int  # the latest turn not rolled back; 0 is the opening position
     next_turn: int | None
@@ -145,7 +150,12 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
             command_address=gm_letters.gm_address(runtime, game),
             gm_zone=gm_zone,
             deadline_local=schedule.shown(deadline, game.timezone, now) if deadline else None,
-            deadline_utc=f"{deadline:%Y-%m-%d %H:%M} UTC" if deadline else None,
+            deadline_iso=f"{deadline.astimezone(UTC):%Y-%m-%dT%H:%M:%SZ}" if deadline else None,
+            deadline_gm=(
+                schedule.shown(deadline, gm_zone, now)
+                if deadline and gm_zone and gm_zone != game.timezone
+                else None
+            ),
             seats=[
                 SeatLine(
                     seat.seat,
@@ -201,6 +211,8 @@ def command_line(action: str, form: Mapping[str, str], seats: Sequence[str]) -> 
         return action.upper()
     if action == "process":
         return "PROCESS NOW"
+    if action == "end":
+        return ENDING
     if action == "replace":
         seat = form.get("seat", "").strip().lower()
         address = form.get("address", "").strip().lower()
@@ -221,7 +233,7 @@ def act(
     runtime: Runtime, game_id: int, line: str, key: str, now: datetime | None = None
 ) -> gm.Result:
     """Run one panel command as the game master, exactly as if it had been mailed."""
-    assert line.upper().startswith(ALLOWED), line
+    assert line.upper() == ENDING or line.upper().startswith(ALLOWED), line
     now = now or utcnow()
     with runtime.db.session() as session:
         query = select(Game).where(Game.id == game_id)

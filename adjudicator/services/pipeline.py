@@ -288,34 +288,36 @@ def handle(
     return steps.run(STEPS, Inbound(session, runtime, record, first), to_the_seat)
 
 
+def refuse_new(reply: Reply, why: str, game_key: str | None) -> Verdict:
+    """A NEW that cannot be done: the problem mail, its example written for the game asked for."""
+    replies.problem(reply, "bad-new", {"why": why, **lifecycle.new_hint(game_key)})
+    return Verdict(InboundStatus.REJECTED, why)
+
+
 def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
-    request = commands.parse_new(mail_lines(mail))
+    lines = mail_lines(mail)
+    request = commands.parse_new(lines)
+    reply = Reply(session, runtime, mail, record.id)
     if request is None or isinstance(request, Refusal):
         why = request.reason if request else "no NEW line found"
-        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
-        return Verdict(InboundStatus.REJECTED, why)
+        return refuse_new(reply, why, commands.asked_game(lines))
     rules = registry.get(request.game_key)
     if rules is None:
-        why = f"there is no game called {request.game_key!r}"
-        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": why})
-        return Verdict(InboundStatus.REJECTED, why)
+        return refuse_new(reply, f"there is no game called {request.game_key!r}", None)
     if len(rules.seats) != 1:
         return start_gm_game(session, runtime, mail, record, request)
     challenge = None
     if request.challenge:
         found = play.open_challenge(session, runtime, rules.key, request.challenge, request.options)
         if isinstance(found, Refusal):
-            details = {"why": found.reason}
-            replies.problem(Reply(session, runtime, mail, record.id), "bad-new", details)
-            return Verdict(InboundStatus.REJECTED, found.reason)
+            return refuse_new(reply, found.reason, rules.key)
         challenge = found
     player = play.player_for(session, mail.sender, mail.sender_name)
     game = play.create_game(
         session, runtime, rules, {rules.seats[0]: player}, request.options, challenge
     )
     if isinstance(game, Refusal):
-        replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": game.reason})
-        return Verdict(InboundStatus.REJECTED, game.reason)
+        return refuse_new(reply, game.reason, rules.key)
     reports.game_started(session, runtime, game)
     return Verdict(InboundStatus.DONE, f"started game {game.id}", game.id)
 
@@ -339,8 +341,7 @@ def start_gm_game(
     if isinstance(made, Game):
         gm_letters.gm_created(Reply(session, runtime, mail, record.id), made)
         return Verdict(InboundStatus.DONE, f"game {made.id} formed; invitations sent", made.id)
-    replies.problem(Reply(session, runtime, mail, record.id), "bad-new", {"why": made.reason})
-    return Verdict(InboundStatus.REJECTED, made.reason)
+    return refuse_new(Reply(session, runtime, mail, record.id), made.reason, request.game_key)
 
 
 def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:

@@ -35,6 +35,7 @@ from adjudicator.web.converters import ID_MAX
 
 blueprint = Blueprint("panel", __name__)
 SESSION_KEY = "panel"
+CONFIRMED = "confirmed"  # the field only a question page's "yes" form carries
 
 
 def _runtime() -> Runtime:
@@ -181,26 +182,18 @@ def change(game_id: int, action: str) -> ResponseReturnValue:
     line = _line_or_back(action, guarded)
     if not isinstance(line, str):
         return line
-    if action == "rollback":
-        # Undoing a turn is the one change that cannot be taken back: ask once more.
+    if action in panel.CONFIRM and request.form.get(CONFIRMED) != "yes":
+        # Nothing runs yet: the page asks, and only its own form (carrying this session's CSRF
+        # token, so no other site can post it) says yes. Plain HTML, so it works without scripts.
         return render_template(
-            "manage_rollback.html",
+            "manage_confirm.html",
+            action=action,
             panel=guarded,
-            reason=line.removeprefix("ROLLBACK").strip(),
+            reason=line.removeprefix("ROLLBACK").strip() if action == "rollback" else "",
+            confirmed=CONFIRMED,
             csrf_field=csrf.FIELD,
             csrf_token=csrf.token(),
         )
-    return _run(game_id, line)
-
-
-@blueprint.post("/games/<int:game_id>/manage/rollback/confirm")
-def rollback_confirmed(game_id: int) -> ResponseReturnValue:
-    guarded = _guard_post(game_id)
-    if not isinstance(guarded, panel.Panel):
-        return guarded
-    line = _line_or_back("rollback", guarded)
-    if not isinstance(line, str):
-        return line
     return _run(game_id, line)
 
 
