@@ -254,7 +254,7 @@ def test_the_private_checker_reads_the_current_position(runtime: Runtime) -> Non
     mailed = mail_reply(runtime, LEONIDAS, address, f"FIGHT {missing}")
     assert receipt(check(client, path, f"FIGHT {missing}")) in mailed
     assert codes(checked) == {1: "card-not-in-hand"}
-    assert f"-> accepted: FIGHT {state.hand[0]}" in receipt(checked)
+    assert receipt(checked).endswith(f"  2. FIGHT {state.hand[0]}\n     -> accepted")
 
 
 def test_a_private_link_must_be_signed_for_the_seat_now(runtime: Runtime) -> None:
@@ -353,4 +353,4 @@ def test_an_oversized_text_is_refused_politely(runtime: Runtime) -> None:
         assert "paste only your orders" in response.get_data(as_text=True)
     assert counts(runtime) == before
     # Just under the limit, the text is read as usual.
-    assert "-> accepted: RETREAT" in receipt(check(client, url, "RETREAT\n" + "x" * 19_000))
+    assert "  1. RETREAT\n     -> accepted\n" in receipt(check(client, url, "RETREAT\n" + "x" * 19_000))
