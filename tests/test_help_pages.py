@@ -353,4 +353,5 @@ def test_an_oversized_text_is_refused_politely(runtime: Runtime) -> None:
         assert "paste only your orders" in response.get_data(as_text=True)
     assert counts(runtime) == before
     # Just under the limit, the text is read as usual.
-    assert "  1. RETREAT\n     -> accepted\n" in receipt(check(client, url, "RETREAT\n" + "x" * 19_000))
+    under = receipt(check(client, url, "RETREAT\n" + "x" * 19_000))
+    assert "  1. RETREAT\n     -> accepted\n" in under
