@@ -259,7 +259,7 @@ def test_replace_and_process_now_by_panel(runtime: Runtime) -> None:
     assert game_of(runtime, game_id).status == "active"
     question = words(ask(client, game_id, "process"))
     assert f"Process turn 1 of game {game_id} now?" in question
-    assert "No orders are on file for france, spain: those seats get the defaults." in question
+    assert "No orders are on file for France, Spain: those seats get the defaults." in question
     assert game_of(runtime, game_id).forced_at is None
     shown = post(client, game_id, "process", confirmed="yes")
     assert "PROCESS NOW: done — the turn will be processed at once" in shown

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from adjudicator import schedule
 from adjudicator.core import numbers
 from adjudicator.models import Game, Submission, utcnow
-from adjudicator.services import gm, gm_letters, play
+from adjudicator.services import asks, gm, gm_letters, play
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -79,6 +79,8 @@ class SeatLine:
     joined: bool
     owes: bool
     submitted: bool
+    # The seat as players read it, with its player's name ("France (Joachim Murat)").
+    shown: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
                     seat.joined_at is not None,
                     seat.seat in owed,
                     seat.seat in on_file,
+                    asks.named(play.rules_for(game), seat),
                 )
                 for seat in game.seats
             ],

@@ -118,7 +118,7 @@ def test_the_deadline_on_the_games_clock_and_changes_that_ask_first(
     count = len(sent(live.runtime))
     click(gm, "form#process button")
     expect(gm.locator("h1")).to_have_text(f"Process turn 1 of game {game_id} now?")
-    expect(gm.locator(".warning")).to_contain_text("No orders are on file for france, spain")
+    expect(gm.locator(".warning")).to_contain_text("No orders are on file for France, Spain")
     fits(gm)
     screenshot(gm, "process-question")
     click(gm, "#keep")

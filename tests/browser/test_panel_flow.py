@@ -202,7 +202,7 @@ def test_a_rollback_is_confirmed_and_a_player_replaced(
     phone.locator("form#replace input[name=address]").fill("palafox@example.com")
     submit(phone, "replace")
     expect(phone.locator(".flash.ok")).to_contain_text("replaced by palafox@example.com")
-    expect(phone.get_by_role("row", name=re.compile(r"^spain"))).to_contain_text(
+    expect(phone.get_by_role("row", name=re.compile(r"^Spain"))).to_contain_text(
         "palafox@example.com"
     )
     screenshot(phone, "replaced")
