@@ -246,6 +246,13 @@ class Game(abc.ABC, Generic[StateT]):
         out here, so the page lists them once. The default is ``help_text()``."""
         return self.help_text()
 
+    def preview_facts(self, state: StateT, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
+        """A checked, not yet resolved, order set of ``seat`` as facts ``render`` draws over
+        ``view(state, seat)`` (arrows for moves, marks for cards and holds), for the order
+        checker's picture; nothing is resolved and nothing outside that view is used. None (the
+        default): the game draws no preview."""
+        return None
+
     def seat_title(self, seat: str) -> str:
         """A seat as players read it in a sentence ("France", "the Spartans"), never its id;
         the default writes the id's words with capitals ("north_wing" reads "North Wing")."""

@@ -5,8 +5,8 @@ opening position as the game draws it), order syntax, examples (the game's own e
 each checked against the parser by the tests), its cards and the mail commands.
 ``/help/<key>/check`` reads orders against a public opening position; the private
 ``/games/<id>/check/<seat>/<sig>`` reads them against a real game's current position for one
-seat. Both answer with the receipt the mail would give (``services.checker``) and store
-nothing.
+seat. Both answer with the receipt the mail would give (``services.checker``) and the orders
+drawn on the map, and store nothing.
 """
 
 from __future__ import annotations
@@ -152,7 +152,9 @@ def _checker_page(
         text = request.form.get("orders", "")
         if len(text.encode("utf-8")) > checker.LIMIT_BYTES:
             raise RequestEntityTooLarge()
-        result = checker.check(rules, state, seat, text, earlier)
+        # The private checker draws the seat's own view; the public one the public view.
+        viewer = seat if context["private"] else None
+        result = checker.check(rules, state, seat, text, earlier, viewer)
     return render_template(
         "check.html",
         game=rules,

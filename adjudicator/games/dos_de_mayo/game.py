@@ -24,6 +24,7 @@ from adjudicator.games.dos_de_mayo import (
     codec,
     legal,
     open_orders,
+    preview,
     receipts,
 )
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
@@ -136,7 +137,12 @@ class DosDeMayo(Game[Position]):
         # without it and without the imaging library.
         from adjudicator.games.dos_de_mayo.render import render as picture
 
+        if facts is not None and facts.get(preview.PREVIEW):
+            return preview.draw(view, facts)
         return picture(view, facts)
+
+    def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
+        return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
         from adjudicator.games.dos_de_mayo.describe import describe as words
