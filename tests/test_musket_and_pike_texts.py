@@ -56,15 +56,17 @@ def test_every_text_states_the_scenarios_rule_after_the_last_turn(
 
     def changed(ident: str) -> Scenario:
         battle = packaged(ident)
-        return replace(battle, last_turn_rule=rule) if ident == "skirmish" else battle
+        return replace(battle, last_turn_rule=rule)
 
     monkeypatch.setattr(game_module, "scenario", changed)
     words = LAST_TURN_WORDS[rule]
     others = [w for r, w in LAST_TURN_WORDS.items() if r != rule]
 
-    # The web help page gives each scenario's rule.
+    # The web help page gives each scenario's rule: each one offered to players (the test
+    # scenario is not).
     page = flat(html.unescape(create_app(runtime).test_client().get("/help/musketpike").text))
-    assert f"Skirmish (test): {words}." in page, page
+    assert f"{packaged('braddock-down').title}: {words}." in page, page
+    assert "Skirmish" not in page
 
     # The opening mail of a skirmish gives this game's rule, and no other.
     body = f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {ROYALIST}\nPARLIAMENT {PARLIAMENT}\n"

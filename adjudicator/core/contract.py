@@ -29,6 +29,13 @@ class Option:
     default: str
     choices: tuple[str, ...]
     help: str
+    # Choices kept for the tests and tools (a tiny test scenario), never offered to players.
+    unlisted: tuple[str, ...] = ()
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """The choices players are offered: ``choices`` less the unlisted ones."""
+        return tuple(choice for choice in self.choices if choice not in self.unlisted)
 
 
 @dataclass(frozen=True)
@@ -232,6 +239,19 @@ class Game(abc.ABC, Generic[StateT]):
         """The order syntax with examples, for HELP and the web help page. Given a game's
         options, the rules that differ between variants are stated as that game plays them;
         without (the web page, help@), each variant's."""
+
+    def page_help_text(self) -> str:
+        """The order syntax as the web help page shows it, above its own table of the cards
+        (``card_texts``): a game whose ``help_text`` lists the cards for the mail leaves that list
+        out here, so the page lists them once. The default is ``help_text()``."""
+        return self.help_text()
+
+    def preview_facts(self, state: StateT, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
+        """A checked, not yet resolved, order set of ``seat`` as facts ``render`` draws over
+        ``view(state, seat)`` (arrows for moves, marks for cards and holds), for the order
+        checker's picture; nothing is resolved and nothing outside that view is used. None (the
+        default): the game draws no preview."""
+        return None
 
     def seat_title(self, seat: str) -> str:
         """A seat as players read it in a sentence ("France", "the Spartans"), never its id;

@@ -14,6 +14,7 @@ tests/test_help_pages.py compares its answer with the mail actually sent.
 
 from __future__ import annotations
 
+import base64
 import functools
 import tomllib
 from dataclasses import dataclass
@@ -59,6 +60,9 @@ class Checked:
     orders: bool  # False when the text held no order line at all (commands or chatter only)
     context: dict[str, Any]
     text: str
+    # The accepted orders drawn on the map as a data: URI (``preview``); None where the game
+    # draws no preview or nothing was accepted.
+    picture: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,9 +119,15 @@ def prompt(rules: Rules[Any], state: Any, seat: str) -> str:
 
 
 def check(
-    rules: Rules[Any], state: Any, seat: str, text: str, earlier: str | None = None
+    rules: Rules[Any],
+    state: Any,
+    seat: str,
+    text: str,
+    earlier: str | None = None,
+    viewer: str | None = None,
 ) -> Checked:
-    """Read ``text`` as the body of a mail from ``seat`` (see the module's docstring)."""
+    """Read ``text`` as the body of a mail from ``seat`` (see the module's docstring); its
+    picture is drawn over what ``viewer`` may see (None: the public view)."""
     own = extract.own_text(text)
     body = [line for line in own.lines if line.strip()]
     games = [(key, game.title) for key, game in registry.games().items()]
@@ -133,7 +143,22 @@ def check(
         context = replies.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
     rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
-    return Checked(bool(context["accepted"]), found, context, rendered.strip("\n"))
+    picture = None
+    if got.report is not None and got.report.orders is not None:
+        picture = preview(rules, state, seat, got.report.orders, viewer)
+    return Checked(bool(context["accepted"]), found, context, rendered.strip("\n"), picture)
+
+
+def preview(
+    rules: Rules[Any], state: Any, seat: str, orders: Any, viewer: str | None
+) -> str | None:
+    """Parsed orders drawn by the game's own renderer over ``viewer``'s view, as a data: URI:
+    the page carries its picture, so nothing is stored and no order travels in an address."""
+    facts = rules.preview_facts(state, seat, orders)
+    if facts is None:
+        return None
+    png = rules.render(rules.view(state, viewer), facts)
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def seat_check(runtime: Runtime, game_id: int, seat: str, signature: str) -> SeatCheck | None:

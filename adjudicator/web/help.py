@@ -1,17 +1,20 @@
 """Order-syntax help pages and the order checker, public and per seat.
 
-``/help`` lists the games; ``/help/<key>`` gives a game's order syntax, examples (the game's own
-examples.toml, each checked against the parser by the tests), its cards and the mail commands.
+``/help`` lists the games; ``/help/<key>`` gives a game's board (``/help/<key>/board.png``, the
+opening position as the game draws it), order syntax, examples (the game's own examples.toml,
+each checked against the parser by the tests), its cards and the mail commands.
 ``/help/<key>/check`` reads orders against a public opening position; the private
 ``/games/<id>/check/<seat>/<sig>`` reads them against a real game's current position for one
-seat. Both answer with the receipt the mail would give (``services.checker``) and store nothing.
+seat. Both answer with the receipt the mail would give (``services.checker``) and the orders
+drawn on the map, and store nothing.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -73,9 +76,35 @@ def help_page(key: str | None = None) -> ResponseReturnValue:
         game=rules,
         examples=checker.samples(rules).examples if rules else (),
         cards=list(rules.card_texts()) if rules else [],
+        board_words=_board_words(rules.key) if rules else "",
         commands_text=_commands_text(),
         domain=_runtime().config.mail_domain,
     )
+
+
+@functools.cache
+def _board_words(key: str) -> str:
+    """The opening picture in words, for its alt text."""
+    rules = _rules(key)
+    return rules.describe(rules.view(checker.opening(rules), None))
+
+
+@blueprint.get("/help/<key>/board.png")
+def board(key: str) -> ResponseReturnValue:
+    """The opening position's picture, drawn by the game's own renderer: the numbered areas (or
+    the labelled hexes) every order is written in."""
+    response = make_response(_board(_rules(key).key))
+    response.mimetype = "image/png"
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    return response
+
+
+@functools.cache
+def _board(key: str) -> bytes:
+    # The public opening is fixed (a public seed), so its picture is drawn once a process.
+    rules = _rules(key)
+    return rules.render(rules.view(checker.opening(rules), None), None)
 
 
 @blueprint.route("/help/<key>/check", methods=["GET", "POST"])
@@ -123,7 +152,9 @@ def _checker_page(
         text = request.form.get("orders", "")
         if len(text.encode("utf-8")) > checker.LIMIT_BYTES:
             raise RequestEntityTooLarge()
-        result = checker.check(rules, state, seat, text, earlier)
+        # The private checker draws the seat's own view; the public one the public view.
+        viewer = seat if context["private"] else None
+        result = checker.check(rules, state, seat, text, earlier, viewer)
     return render_template(
         "check.html",
         game=rules,

@@ -19,7 +19,14 @@ from adjudicator.core.contract import (
     Strength,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.dos_de_mayo import adjudicate, codec, legal, open_orders, receipts
+from adjudicator.games.dos_de_mayo import (
+    adjudicate,
+    codec,
+    legal,
+    open_orders,
+    preview,
+    receipts,
+)
 from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.draws import draw_words
@@ -130,7 +137,12 @@ class DosDeMayo(Game[Position]):
         # without it and without the imaging library.
         from adjudicator.games.dos_de_mayo.render import render as picture
 
+        if facts is not None and facts.get(preview.PREVIEW):
+            return preview.draw(view, facts)
         return picture(view, facts)
+
+    def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
+        return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
         from adjudicator.games.dos_de_mayo.describe import describe as words
@@ -145,6 +157,9 @@ class DosDeMayo(Game[Position]):
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return help_text()
+
+    def page_help_text(self) -> str:
+        return help_text(cards=False)
 
     def chance_words(self, label: str) -> str:
         return draw_words(label)
@@ -170,15 +185,18 @@ class DosDeMayo(Game[Position]):
         return adjudicate_case(data)
 
 
-def help_text() -> str:
-    """help.txt with the numbers and the card list filled in from the data files."""
+def help_text(cards: bool = True) -> str:
+    """help.txt with the numbers and the card list filled in from the data files; without
+    ``cards`` the list is left to the page's own table of cards."""
     the_board = board()
     rules = the_board.rules
-    cards = []
+    listed = []
     for card in card_data().cards:
         side = title(card.side)
-        cards.append(f"  {card.keyword:<13} {card.en} ({card.es}), {side}, {card.window}")
-        cards += [f"      {line}" for line in textwrap.wrap(card.help, 72)]
+        listed.append(f"  {card.keyword:<13} {card.en} ({card.es}), {side}, {card.window}")
+        listed += [f"      {line}" for line in textwrap.wrap(card.help, 72)]
+    if not cards:
+        listed = ["  Every card is in the table of cards below, with when it may be played."]
     template = resources.files("adjudicator.games.dos_de_mayo").joinpath("help.txt")
     return template.read_text(encoding="utf-8").format(
         france_units=the_board.totals["france"],
@@ -193,5 +211,5 @@ def help_text() -> str:
         tie=rules.initiative_on_tie.capitalize(),
         gates=", ".join(the_board.gates),
         loss_limit=rules.france_loss_limit,
-        cards="\n".join(cards),
+        cards="\n".join(listed),
     )

@@ -63,6 +63,8 @@ from adjudicator.games.musket_and_pike.titles import side_title
 from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view
 
 DEFAULT_SCENARIO = "braddock-down"
+# The tiny field the tests play on: a game master may still name it, players are never offered it.
+TEST_SCENARIOS = ("skirmish",)
 DECISION_HOURS = ("6", "12", "24", "48", "72")
 HOURS_KEY = "option.decision_hours"
 # A standing instruction answers at most this many decisions in a row; each one ends an
@@ -89,7 +91,7 @@ def last_turn_rule_text(options: Mapping[str, str] | None) -> str:
         words = LAST_TURN_WORDS[scenario(options["scenario"]).last_turn_rule]
         return textwrap.fill(f"{lead} {words}.", 76, initial_indent="  ", subsequent_indent="  ")
     lines = [textwrap.fill(f"{lead} the scenario decides:", 76, initial_indent="  ")]
-    for name in _options()[0].choices:
+    for name in _options()[0].offered:
         battle = scenario(name)
         said = f"{battle.title}: {LAST_TURN_WORDS[battle.last_turn_rule]}."
         lines.append(textwrap.fill(said, 76, initial_indent="  - ", subsequent_indent="    "))
@@ -103,6 +105,7 @@ def _seats() -> tuple[str, ...]:
 def _options() -> tuple[Option, ...]:
     # Seats are the game's, not the scenario's: only scenarios with the same two sides are offered.
     names = tuple(n for n in scenario_names() if scenario(n).opening.sides == _seats())
+    offered = [n for n in names if n not in TEST_SCENARIOS]
     return (
         Option(
             "scenario",
@@ -110,14 +113,15 @@ def _options() -> tuple[Option, ...]:
             names,
             "the battle: "
             + "; ".join(
-                f"{n}: {scenario(n).title} ({scenario(n).opening.last_turn} turns)" for n in names
+                f"{n}: {scenario(n).title} ({scenario(n).opening.last_turn} turns)" for n in offered
             ),
+            unlisted=TEST_SCENARIOS,
         ),
         Option(
             "decision_hours",
             "24",
             DECISION_HOURS,
-            "hours a player has for each decision before its default is taken [house]",
+            "hours a player has for each decision before its default is taken (our rule)",
         ),
     )
 
@@ -362,8 +366,8 @@ END_RULE_MARK = "{last_turn_rule}"
 
 @functools.cache
 def help_text() -> str:
-    """help.txt, then the house tables written out from ruleset.toml (what the rules use); the
-    rule after the last turn is filled in per game (``END_RULE_MARK``)."""
+    """help.txt, then the unit reference and our tables written out from ruleset.toml (what the
+    rules use); the rule after the last turn is filled in per game (``END_RULE_MARK``)."""
     package = resources.files("adjudicator.games.musket_and_pike")
     written = package.joinpath("help.txt").read_text(encoding="utf-8")
     return written.rstrip("\n") + "\n\n" + tables_text(ruleset()) + "\n"

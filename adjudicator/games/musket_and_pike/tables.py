@@ -1,4 +1,4 @@
-"""The house tables written out for players, straight from ruleset.toml.
+"""The unit reference and our tables written out for players, straight from ruleset.toml.
 
 The help page and the HELP mail print this text, so what players read is always what the
 adjudicator uses: a group that types its own numbers into ruleset.toml sees them documented.
@@ -26,8 +26,9 @@ CONTACT_WORDS = {
 
 
 def tables_text(rules: Ruleset) -> str:
-    """Every house number, as plain-text tables wrapped for a mail (78 columns)."""
+    """Every number of our rules, as plain-text tables wrapped for a mail (78 columns)."""
     sections = [
+        _units(rules),
         _command(rules),
         _movement(rules),
         _orders(rules),
@@ -56,7 +57,7 @@ def _signed(value: int) -> str:
 def _command(rules: Ruleset) -> str:
     low, high = rules.continuation_max
     lines = [
-        f"THE HOUSE TABLES (ruleset.toml; one d{rules.die}, low is good for command rolls)",
+        f"THE TABLES (our own numbers; one d{rules.die}, low is good for command rolls)",
         "",
         "COMMAND ROLLS: d10 + the wing commander's rating (-2 best)",
         f"  pre-emption succeeds on <= {rules.preempt_max}; the army commander may help "
@@ -74,6 +75,41 @@ def _command(rules: Ruleset) -> str:
     lines.append(f"  a leader with a unit in close combat is lost on a natural {faces}")
     bands = ", ".join(f"<= {top}: {rating}" for top, rating in rules.leader_replacement)
     lines.append(f"  leader replacement, d10 -> rating: {bands}")
+    return "\n".join(lines)
+
+
+# What each kind's abbreviation in a unit id (R-HI-1) stands for.
+KIND_NAMES = {
+    "HI": "heavy infantry (pike and shot)",
+    "LI": "light infantry (shot)",
+    "CAV": "cavalry (horse)",
+    "ART": "artillery (guns)",
+}
+
+
+def _units(rules: Ruleset) -> str:
+    """The unit kinds with their abbreviations, moves and weapons: the reference to the ids."""
+    lines = [
+        "UNITS: a unit's id names its side, kind and number (R-HI-1: Royalist heavy",
+        "infantry 1); the map shows the id and its strength points (SP)",
+        f"  {'kind':<6}{'what it is':<30}{'move':>5}{'road':>6}{'rout':>6}  fires (range)",
+    ]
+    for kind in KINDS:
+        weapons = ", ".join(
+            f"{weapon.name} ({len(weapon.range_mods)})"
+            for weapon in rules.weapons.values()
+            if kind in weapon.kinds
+        )
+        lines.append(
+            f"  {kind:<6}{KIND_NAMES.get(kind, kind):<30}{rules.allowance[kind]:>5}"
+            f"{'+' + str(rules.road_bonus.get(kind, 0)):>6}{rules.rout_hexes.get(kind, 0):>6}"
+            f"  {weapons or '-'}"
+        )
+    lines.append(
+        f"  leaders (AC army commander, WC wing commander) move {rules.leader_allowance}, "
+        f"{rules.leader_cost} a hex whatever the ground; a rout of 0 hexes: the guns are "
+        "abandoned"
+    )
     return "\n".join(lines)
 
 
