@@ -156,7 +156,7 @@ class TurnPage:
     def summary(self) -> str:
         """What was decided, in one line: each side's orders, or the step report's first line."""
         if self.report:
-            return self.report.strip().splitlines()[0]
+            return _report_gist(self.report)
         if self.number == 0:
             return "The game's opening set-up."
         parts = [
@@ -164,6 +164,15 @@ class TurnPage:
             for side, outcomes in self.by_side.items()
         ]
         return "; ".join(parts) + "." if parts else f"{self.why.capitalize()}."
+
+
+def _report_gist(report: str) -> str:
+    """A step report in one line: the last thing its opening block says happened (the block
+    opens with the step's name, the same for every step of a phase, and lists events after)."""
+    block = report.strip().split("\n\n")[0].splitlines()
+    events = [line.strip().removeprefix("- ") for line in block[1:] if line.strip()]
+    gist = events[-1] if events else block[0].split(":", 1)[-1].strip()
+    return f"{gist[:1].upper()}{gist[1:]}."
 
 
 SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])

@@ -9,12 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dos_de_mayo_by_mail import play_turn_one
+from playbymail import compose, deliver_mail
 from playwright.sync_api import Page, expect
 
 from adjudicator.mail import addresses
 from adjudicator.models import Game
 from browser.conftest import Live
-from browser.playing import start_dos, start_musket, start_thermopyles
+from browser.playing import PARLIAMENT, ROYALIST, start_dos, start_musket, start_thermopyles
 
 Shot = Callable[[Page, str], Path]
 
@@ -63,10 +64,12 @@ def test_every_game_says_who_owes_what_by_when(
             screenshot(reader, f"game-{title.replace(' ', '-').replace('&', 'and')}-{size}")
     phone.goto(live.at(f"/games/{games['2 de Mayo']}"))
     expect(phone.locator("p.next-step")).to_contain_text(
-        re.compile(r"Waiting for orders for turn 2 from .*Due", re.S)
+        re.compile(r"Waiting for orders for turn 2 from .*Orders are due", re.S)
     )
     phone.goto(live.at(f"/games/{games['Musket & Pike']}"))
-    expect(phone.locator("p.next-step")).to_contain_text(re.compile(r"Royalist.* to .*Due", re.S))
+    expect(phone.locator("p.next-step")).to_contain_text(
+        re.compile(r"Royalist.* to .*The answer is due", re.S)
+    )
 
 
 def test_a_turn_page_reads_in_words_on_a_phone(live: Live, phone: Page, screenshot: Shot) -> None:
@@ -84,6 +87,31 @@ def test_a_turn_page_reads_in_words_on_a_phone(live: Live, phone: Page, screensh
     expect(phone.locator("#turn-1 .side h4")).to_have_count(2)
     fits(phone, "turn 1")
     screenshot(phone, "turn-1-phone")
+
+
+def test_a_game_of_steps_lists_each_step_and_who_owes_the_next(
+    live: Live, page: Page, phone: Page, screenshot: Shot
+) -> None:
+    game_id, replies = start_musket(live.runtime)
+    wings = {ROYALIST: "R-A=charge R-B=make ready", PARLIAMENT: "P-A=receive charge P-B=make ready"}
+    for address, orders in wings.items():
+        deliver_mail(live.runtime, compose(address, replies[address], f"ORDERS {orders}"))
+    for reader, size in ((page, "desktop"), (phone, "phone")):
+        reader.goto(live.at(f"/games/{game_id}"))
+        # Only the royalist owes the next decision now, and the page names it and the side.
+        first = reader.locator("h1 + p.next-step")
+        expect(first).to_contain_text(re.compile(r"^Royalists \(Ralph Hopton\) (is|are) to "))
+        expect(first).not_to_contain_text("Parliament")
+        lines = reader.locator("ol.history li")
+        assert lines.count() >= 2
+        expect(lines.first.locator("a")).to_have_count(2)  # the thumbnail and the title
+        fits(reader, f"/games/{game_id}")
+        screenshot(reader, f"musket-steps-{size}")
+    phone.locator("ol.history li").first.locator(".what a").click()
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/turns/\d+$"))
+    expect(phone.locator("h2").first).to_contain_text(re.compile(r"^After step \d+"))
+    fits(phone, phone.url)
+    screenshot(phone, "musket-step-phone")
 
 
 def test_a_players_private_link_lists_their_games(
