@@ -125,7 +125,9 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
     assert re.search(r"<td>Spain</td>.*?\n<td>waiting</td>", page)
     assert "Orders for turn 2" in page
     # The first line says who the game waits for (France's orders are in) and by when.
-    assert re.search(r'<p class="next-step">Waiting for orders for turn 2 from Spain\.\s*Orders are due', page)
+    assert re.search(
+        r'<p class="next-step">Waiting for orders for turn 2 from Spain\.\s*Orders are due', page
+    )
     for line in secret_moves:
         assert line not in page
     # The deadline as UTC in a <time> element the script localises, and on the game's clock.
