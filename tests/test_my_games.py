@@ -14,7 +14,7 @@ from adjudicator.web import create_app
 
 
 def test_a_checker_link_leads_to_the_players_own_games_only(runtime: Runtime) -> None:
-    mine, _ = start_dos_de_mayo(runtime, gm_address=GM)
+    mine, replies = start_dos_de_mayo(runtime, gm_address=GM)
     deliver_mail(runtime, compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
     secret = runtime.config.secret_key
     with runtime.db.session() as session:
@@ -32,6 +32,10 @@ def test_a_checker_link_leads_to_the_players_own_games_only(runtime: Runtime) ->
     assert found.headers["Location"] == f"/?player={token}"
     listed = client.get(f"/?player={token}").get_data(as_text=True)
     assert "<h1>Your games</h1>" in listed and f'href="/games/{mine}"' in listed
+    assert "You owe a move:" in listed  # France has sent no orders for turn 1 yet
+    assert "You owe a move:" not in client.get("/").get_data(as_text=True)
+    deliver_mail(runtime, compose(FRANCE, replies[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
+    assert "You owe a move:" not in client.get(f"/?player={token}").get_data(as_text=True)
     assert others and all(f'href="/games/{other}"' not in listed for other in others)
     # The filter links keep the player's list.
     assert f"player={token}" in listed.split("Filter by status")[1]

@@ -69,6 +69,7 @@ class GameRow:
     players: tuple[str, ...] = ()  # each seat's player by public_name, in seat order
     waiting: asks.Owing | None = None  # who the game waits for and for what; None: no one
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
+    yours_owed: bool = False  # on a player's own list: one of their seats owes something now
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,19 @@ def _filtered(
     return query
 
 
+def _owed_by_player(game: Game, moment: asks.Moment, player_id: int | None) -> bool:
+    """Whether one of the player's seats owes something now (orders not yet on file, or the
+    decision of a game played one decision at a time)."""
+    if player_id is None or game.status != GameStatus.ACTIVE or game.paused:
+        return False
+    return any(
+        seat.player_id == player_id
+        and seat.seat in moment.pending
+        and seat.seat not in moment.on_file
+        for seat in game.seats
+    )
+
+
 def now_owed(session: Session, game: Game) -> asks.Moment:
     """What the game waits for now, as the mails' asks read it: the decisions owed after its
     latest turn and the seats with orders on file. Read in UTC: pages write the deadline as a
@@ -226,6 +240,7 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
     rows = []
     for game, turns in session.execute(_filtered(query, filters)):
         rules = play.rules_for(game)
+        moment = now_owed(session, game)
         rows.append(
             GameRow(
                 id=game.id,
@@ -241,7 +256,8 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
                 players=tuple(
                     public_name(seat.player, rules.seat_title(seat.seat)) for seat in game.seats
                 ),
-                waiting=asks.owing(rules, game, now_owed(session, game)),
+                waiting=asks.owing(rules, game, moment),
+                yours_owed=_owed_by_player(game, moment, filters.player_id),
                 noun=rules.turn_noun,
             )
         )
