@@ -117,6 +117,7 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
         iso = game.deadline.isoformat(timespec="seconds").replace("+00:00", "Z")
         turns = session.scalars(select(Turn).where(Turn.game_id == game_id)).all()
         public = {turn.number: DOS.describe(DOS.view(DOS.load(turn.state), None)) for turn in turns}
+        after_one = next(DOS.view(DOS.load(t.state), None) for t in turns if t.number == 1)
     # Players who gave no name are their seat's player, never a part of their address; who has
     # sent orders for turn 2, never what.
     assert "<td>France</td><td>France's player</td>" in page
@@ -139,7 +140,16 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
         assert f'id="turn-{number}"' in page and f'href="/games/{game_id}/turns/{number}"' in page
         assert f'src="/games/{game_id}/turns/{number}.png"' in page
         assert f"<pre>{public[number]}</pre>" not in page
-    assert "France: 16-14 x1, DRAW; Spain: 9-14, NODRAW." in page and "Lost: Spain 1." in page
+    assert "France: 16-14 x1, DRAW; Spain: 9-14, NODRAW." in page
+    # The losses as the turn's combats and removals record them (the dice vary by seed).
+    lost = {"france": 0, "spain": 0}
+    for combat in after_one["combats"]:
+        for side, n in combat["lost"].items():
+            lost[side] += n
+    for removal in after_one["removed"]:
+        lost[removal["side"]] += removal["units"]
+    said = ", ".join(f"{side.capitalize()} {n}" for side, n in lost.items() if n)
+    assert said and f"Lost: {said}." in page, said
     assert "TAKE" not in page  # France's start card is its own secret
     # The turn's own page: the orders by side, the results, combat by area names, the report.
     for number in (0, 1):
