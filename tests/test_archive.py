@@ -70,7 +70,7 @@ def public_urls(game_id: int) -> list[str]:
 
 
 def ids_listed(page: str) -> set[int]:
-    return {int(found) for found in re.findall(r'<td><a href="/games/(\d+)">', page)}
+    return {int(found) for found in re.findall(r'<td class="name"><a href="/games/(\d+)">', page)}
 
 
 def test_the_list_filters_by_game_and_status_with_counts(runtime: Runtime) -> None:
@@ -117,6 +117,7 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
         iso = game.deadline.isoformat(timespec="seconds").replace("+00:00", "Z")
         turns = session.scalars(select(Turn).where(Turn.game_id == game_id)).all()
         public = {turn.number: DOS.describe(DOS.view(DOS.load(turn.state), None)) for turn in turns}
+        after_one = next(DOS.view(DOS.load(t.state), None) for t in turns if t.number == 1)
     # Players who gave no name are their seat's player, never a part of their address; who has
     # sent orders for turn 2, never what.
     assert "<td>France</td><td>France's player</td>" in page
@@ -124,20 +125,44 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
     assert re.search(r"<td>France</td>.*?\n<td><span class=\"ok\">✓</span> submitted", page)
     assert re.search(r"<td>Spain</td>.*?\n<td>waiting</td>", page)
     assert "Orders for turn 2" in page
+    # The first line says who the game waits for (France's orders are in) and by when.
+    assert re.search(
+        r'<p class="next-step">Waiting for orders for turn 2 from Spain\.\s*Orders are due', page
+    )
     for line in secret_moves:
         assert line not in page
     # The deadline as UTC in a <time> element the script localises, and on the game's clock.
     assert f'<time datetime="{iso}" data-local>{game.deadline:%Y-%m-%d %H:%M} UTC</time>' in page
-    assert "Intl.DateTimeFormat" in page and "Europe/Madrid) on the game's clock" in page
-    # Every turn with its picture, the revealed orders and results, combat, and the report.
+    assert "Intl.DateTimeFormat" in page and "On the game's clock: " in page
+    assert "CET (Europe/Madrid)" in page
+    # Every turn as one line: its picture small, what was decided and lost, a link to its page.
     for number in (0, 1):
         assert f'id="turn-{number}"' in page and f'href="/games/{game_id}/turns/{number}"' in page
         assert f'src="/games/{game_id}/turns/{number}.png"' in page
-        assert f"<pre>{public[number]}</pre>" in page
-    assert "<td>France</td><td><code>16-14 x1</code></td><td>1 unit moved</td>" in page
-    assert "<td>Spain</td><td><code>9-14</code></td><td>1 unit moved</td>" in page
-    assert "<h3>Combat</h3>" in page and "France 2 against Spain 1" in page
+        assert f"<pre>{public[number]}</pre>" not in page
+    assert "France: 16-14 x1, DRAW; Spain: 9-14, NODRAW." in page
+    # The losses as the turn's combats and removals record them (the dice vary by seed).
+    lost = {"france": 0, "spain": 0}
+    for combat in after_one["combats"]:
+        for side, n in combat["lost"].items():
+            lost[side] += n
+    for removal in after_one["removed"]:
+        lost[removal["side"]] += removal["units"]
+    said = ", ".join(f"{side.capitalize()} {n}" for side, n in lost.items() if n)
+    assert said and f"Lost: {said}." in page, said
     assert "TAKE" not in page  # France's start card is its own secret
+    # The turn's own page: the orders by side, the results, combat by area names, the report.
+    for number in (0, 1):
+        assert f"<pre>{public[number]}</pre>" in text(client, f"/games/{game_id}/turns/{number}")
+    turn = html.unescape(text(client, f"/games/{game_id}/turns/1"))
+    assert re.search(
+        r"<h4>France</h4>.*?<td><code>16-14 x1</code></td><td>1 unit moved</td>", turn, re.S
+    )
+    assert re.search(
+        r"<h4>Spain</h4>.*?<td><code>9-14</code></td><td>1 unit moved</td>", turn, re.S
+    )
+    assert "<h3>Combat</h3>" in turn and "France 2 against Spain 1" in turn
+    assert "<td>20 Puerta de Toledo</td>" in turn and "TAKE" not in turn
     assert (
         f'<link rel="alternate" type="application/atom+xml" title="2 de Mayo, game {game_id}: '
         f'turns" href="/games/{game_id}/feed.atom">'
@@ -156,16 +181,18 @@ def test_paused_and_forming_games_say_so(runtime: Runtime) -> None:
     waiting = text(client, f"/games/{forming}")
     assert "Status: <strong>forming</strong>" in waiting
     assert waiting.count("invited, waiting") == 2 and "Orders for turn" not in waiting
+    assert '<p class="next-step">Waiting for France and Spain to join.' in waiting
     paused = text(client, f"/games/{running}")
     assert "active, paused by the game master" in paused
-    assert "The turn is held while the game is paused" in paused
+    assert "The game master has paused the game: nothing is owed until it resumes." in paused
+    assert "The last deadline was" in paused
 
 
 def test_each_turn_has_a_permanent_page_and_a_rollback_is_struck(runtime: Runtime) -> None:
     game_id, _ = played(runtime)
     client = client_for(runtime)
     first = text(client, f"/games/{game_id}/turns/1")
-    assert "<h2>Turn 1</h2>" in first and "16-14 x1" in first and "TAKE" not in first
+    assert "<h2>After turn 1</h2>" in first and "16-14 x1" in first and "TAKE" not in first
     assert f'href="/games/{game_id}/turns/0" rel="prev"' in first and 'rel="next"' not in first
     opening = text(client, f"/games/{game_id}/turns/0")
     assert "<h2>Opening position</h2>" in opening
@@ -174,13 +201,13 @@ def test_each_turn_has_a_permanent_page_and_a_rollback_is_struck(runtime: Runtim
     gm_command(runtime, game_id, "ROLLBACK France misread the map")
     struck = text(client, f"/games/{game_id}/turns/1")
     assert '<section class="turn rolled-back" id="turn-1-rolled-back-1">' in struck
-    assert "Turn 1 — rolled back" in struck and "France misread the map" in struck
+    assert "After turn 1 — rolled back" in struck and "France misread the map" in struck
     assert f"/games/{game_id}/turns/1.png" not in struck  # no live picture for it any more
     assert client.get(f"/games/{game_id}/turns/1.png").status_code == 404
     deadlines.adjudicate(runtime, game_id, force=True)
     drain(runtime)
     again = text(client, f"/games/{game_id}/turns/1")
-    assert 'id="turn-1"' in again and "Turn 1 — rolled back" in again
+    assert 'id="turn-1"' in again and "After turn 1 — rolled back" in again
     assert client.get(f"/games/{game_id}/turns/1.png").status_code == 200
 
 
@@ -237,6 +264,7 @@ def test_the_api_gives_the_same_public_data(runtime: Runtime) -> None:
             "owes": True,
             "submitted": True,
             "title": "France",
+            "owed": "",
         },
         {
             "seat": "spain",
@@ -245,6 +273,7 @@ def test_the_api_gives_the_same_public_data(runtime: Runtime) -> None:
             "owes": True,
             "submitted": False,
             "title": "Spain",
+            "owed": "",
         },
     ]
     assert [turn["number"] for turn in game["turns"]] == [0, 1]

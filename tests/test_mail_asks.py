@@ -109,5 +109,5 @@ def test_each_step_mail_names_the_decision_and_who_owes_it(runtime: Runtime) -> 
 def test_a_solitaire_mail_asks_for_the_next_action_without_a_deadline(runtime: Runtime) -> None:
     deliver_mail(runtime, compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
     lines = first_lines(last(runtime, "leonidas@example.com"))
-    assert lines[0] == "Your move: turn 1: fight the near or the far card, or retreat."
+    assert lines[0] == "Your move: fight the near or the far card, or retreat (turn 1)."
     assert lines[1].startswith("There is no deadline; the game is closed after ")

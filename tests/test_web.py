@@ -52,7 +52,7 @@ def test_archive_lists_games_and_shows_every_turn(runtime: Runtime) -> None:
     index = client.get("/").get_data(as_text=True)
     assert f'href="/games/{game.id}"' in index and "Thermopyles" in index
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
-    assert "Opening position" in page and "Turn 1" in page
+    assert "Opening position" in page and "After turn 1" in page
     assert f"/games/{game.id}/turns/0.png" in page and f"/games/{game.id}/turns/1.png" in page
     assert game.commitment in page
     picture = client.get(f"/games/{game.id}/turns/1.png")

@@ -275,6 +275,11 @@ class Game(abc.ABC, Generic[StateT]):
         already."""
         return label
 
+    def area_name(self, area: str) -> str:
+        """An area of the public view's records (a combat's, a removal's) as players read it
+        ("10 Palacio Real"); the default is for games whose areas are named by their ids."""
+        return area
+
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         """A resolution's public facts as a report in words (every die with its purpose and
         modifiers, what happened in order, what changed), for the turn mail and the archive;

@@ -82,6 +82,30 @@ def check_signature_ok(
     )
 
 
+def player_token(secret: str, player_id: int) -> str:
+    """The token in a player's "my games" link, /?player=<token>: "<player_id>-<mac>".
+
+    Keyed over a message of its own ("player|..."), so it opens neither a seat's checker nor its
+    reply address; it only lists the games a player sits in, which the public list shows anyway,
+    but who plays which is theirs to tell, so the link cannot be made from a guessed number."""
+    message = f"player|{player_id}".encode()
+    mac = hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:MAC_LENGTH]
+    return f"{player_id}-{mac}"
+
+
+def player_from_token(token: str, secret: str, previous: Sequence[str] = ()) -> int | None:
+    """The player a "my games" token names, or None when it was not signed by us."""
+    number, _, _mac_given = token.partition("-")
+    if not _DIGITS.fullmatch(number):
+        return None
+    player_id = int(number)
+    signed = any(
+        hmac.compare_digest(token.encode(), player_token(key, player_id).encode())
+        for key in (secret, *previous)
+    )
+    return player_id if signed else None
+
+
 def reply_address(token: str, domain: str) -> str:
     """The address players reply to for the seat the token names."""
     return f"{LOCAL_PART}+{token}@{domain}"

@@ -173,27 +173,57 @@ def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> 
     return f"{names} {verb} to {brief}{by}"
 
 
+def waiting_for(rules: Rules[Any], game: Game, moment: Moment, due: str = "") -> str:
+    """Who the game waits for, for what, and by ``due`` where one is given, in words for any
+    reader (no "you"): the game master's mail and the public pages read the same sentence.
+    "" when the game waits for no one (over, or paused)."""
+    if game.status == GameStatus.FORMING:
+        unjoined = [named(rules, seat) for seat in game.seats if seat.joined_at is None]
+        return f"Waiting for {listed(unjoined)} to join." if unjoined else ""
+    if game.status != GameStatus.ACTIVE or game.paused:
+        return ""
+    owing = [seat for seat in game.seats if seat.seat in moment.pending]
+    if rules.resolves_on_receipt:
+        # A sentence may open with a title that does not ("the Spartans are to ...").
+        said = _owed_by(rules, owing, moment, due)
+        return f"{said[:1].upper()}{said[1:]}." if owing else ""
+    missing = [named(rules, seat) for seat in owing if seat.seat not in moment.on_file]
+    if not missing:
+        return f"Every player's orders for turn {moment.next_turn} are in."
+    by = f", due {due}" if due else ""
+    return f"Waiting for orders for turn {moment.next_turn} from {listed(missing)}{by}."
+
+
+@dataclass(frozen=True)
+class Owing:
+    """The seats a game waits for, named, and what they owe, for a list read at a glance."""
+
+    seats: list[str]
+    what: str  # "orders for turn 3", "choose the first wing", "to join"
+
+
+def owing(rules: Rules[Any], game: Game, moment: Moment) -> Owing | None:
+    """Who the game waits for and for what; None when it waits for no one."""
+    if game.status == GameStatus.FORMING:
+        unjoined = [named(rules, seat) for seat in game.seats if seat.joined_at is None]
+        return Owing(unjoined, "to join") if unjoined else None
+    if game.status != GameStatus.ACTIVE or game.paused:
+        return None
+    seats = [seat for seat in game.seats if seat.seat in moment.pending]
+    if rules.resolves_on_receipt:
+        brief = next((d.brief for d in moment.pending.values() if d.brief), "")
+        return Owing([named(rules, s) for s in seats], brief or f"the next {rules.turn_noun}")
+    missing = [named(rules, s) for s in seats if s.seat not in moment.on_file]
+    return Owing(missing, f"orders for turn {moment.next_turn}") if missing else None
+
+
 def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:
     """What a game's game master reads first: nothing is owed by them, and who the game waits
     for (their commands change deadlines; they never owe one)."""
-    if game.status == GameStatus.FORMING:
-        unjoined = [named(rules, seat) for seat in game.seats if seat.joined_at is None]
-        return Ask(False, "Nothing is owed by you.", f"Waiting for {listed(unjoined)} to join.")
-    if game.status != GameStatus.ACTIVE:
+    if game.status not in (GameStatus.FORMING, GameStatus.ACTIVE):
         return Ask(False, "Nothing is owed: the game is over.", game.result or "")
-    if game.paused:
+    if game.status == GameStatus.ACTIVE and game.paused:
         return Ask(False, "Nothing is owed by you: the game is paused until you RESUME it.")
-    due = _due(game, moment)
-    by = f", due {due}" if due else ""
-    owing = [seat for seat in game.seats if seat.seat in moment.pending]
-    if rules.resolves_on_receipt:
-        return Ask(False, "Nothing is owed by you.", f"{_owed_by(rules, owing, moment, due)}.")
-    missing = [named(rules, seat) for seat in owing if seat.seat not in moment.on_file]
-    if not missing:
-        done = f"Every player's orders for turn {moment.next_turn} are in."
-        return Ask(False, "Nothing is owed by you.", done)
     return Ask(
-        False,
-        "Nothing is owed by you.",
-        f"Waiting for orders for turn {moment.next_turn} from {listed(missing)}{by}.",
+        False, "Nothing is owed by you.", waiting_for(rules, game, moment, _due(game, moment))
     )

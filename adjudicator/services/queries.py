@@ -16,12 +16,13 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from adjudicator import statuses
+from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
-from adjudicator.models import Challenge, Game, InboundMessage, Player, Turn
-from adjudicator.services import play, reasons
+from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn, utcnow
+from adjudicator.services import asks, play, reasons
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -38,6 +39,7 @@ STATUS_FILTERS: dict[str, tuple[GameStatus, ...]] = {
 class Filters:
     game_key: str | None = None
     status: str | None = None
+    player_id: int | None = None  # "my games": set only from a signed link (see player_links)
 
 
 def read_filters(game_key: str | None, status: str | None) -> Filters | Refusal:
@@ -64,6 +66,10 @@ class GameRow:
     last_activity: datetime
     paused: bool = False
     deadline: datetime | None = None
+    players: tuple[str, ...] = ()  # each seat's player by public_name, in seat order
+    waiting: asks.Owing | None = None  # who the game waits for and for what; None: no one
+    noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
+    yours_owed: bool = False  # on a player's own list: one of their seats owes something now
 
 
 @dataclass(frozen=True)
@@ -105,10 +111,69 @@ class TurnPage:
     report: str = ""  # the game's step report from the public facts, where it writes one
     why: str = ""  # the turn's reason in words
     titles: dict[str, str] = field(default_factory=dict)  # each seat as players read it
+    area_names: dict[str, str] = field(default_factory=dict)  # Game.area_name of each area shown
 
     @property
     def title(self) -> str:
         return "Opening position" if self.number == 0 else f"{self.noun.capitalize()} {self.number}"
+
+    @property
+    def position(self) -> str:
+        """Which position the turn's picture shows, as its heading says it: the map drawn after a
+        turn is titled with that turn's number, so "after turn 3" is the position it shows."""
+        return "Opening position" if self.number == 0 else f"After {self.noun} {self.number}"
+
+    @property
+    def coming(self) -> str:
+        """The turn the position is played from, as the map's title counts it ("turn 2 of 10"),
+        where the view counts turns that way; "" where it does not (or the game is over)."""
+        turn, turns = self.view.get("turn"), self.view.get("turns")
+        if self.noun != "turn" or not isinstance(turn, int) or turn != self.number + 1:
+            return ""
+        if isinstance(turns, int) and turn > turns:
+            return ""
+        return f"turn {turn} of {turns}" if isinstance(turns, int) else f"turn {turn}"
+
+    @property
+    def by_side(self) -> dict[str, list[dict[str, Any]]]:
+        """The turn's public orders and results, each side's together, the sides in the game's
+        seat order (as stored, outcomes need not be), each side's orders as given."""
+        grouped: dict[str, list[dict[str, Any]]] = {seat: [] for seat in self.titles}
+        for outcome in self.outcomes:
+            grouped.setdefault(str(outcome["seat"]), []).append(outcome)
+        return {seat: outcomes for seat, outcomes in grouped.items() if outcomes}
+
+    @property
+    def losses(self) -> dict[str, int]:
+        """Units each side lost in the turn, in combat and removed, for the history's one line."""
+        lost: Counter[str] = Counter()
+        for combat in self.combats:
+            lost.update({str(side): int(n) for side, n in dict(combat.get("lost", {})).items()})
+        for removal in self.removed:
+            lost[str(removal.get("side", ""))] += int(removal.get("units", 0))
+        return {side: n for side, n in lost.items() if n and side}
+
+    @property
+    def summary(self) -> str:
+        """What was decided, in one line: each side's orders, or the step report's first line."""
+        if self.report:
+            return _report_gist(self.report)
+        if self.number == 0:
+            return "The game's opening set-up."
+        parts = [
+            f"{self.titles.get(side, side)}: " + ", ".join(str(o["order"]) for o in outcomes)
+            for side, outcomes in self.by_side.items()
+        ]
+        return "; ".join(parts) + "." if parts else f"{self.why.capitalize()}."
+
+
+def _report_gist(report: str) -> str:
+    """A step report in one line: the last thing its opening block says happened (the block
+    opens with the step's name, the same for every step of a phase, and lists events after)."""
+    block = report.strip().split("\n\n")[0].splitlines()
+    events = [line.strip().removeprefix("- ") for line in block[1:] if line.strip()]
+    gist = events[-1] if events else block[0].split(":", 1)[-1].strip()
+    return f"{gist[:1].upper()}{gist[1:]}."
 
 
 SelectT = TypeVar("SelectT", bound=Select[*tuple[Any, ...]])
@@ -121,7 +186,41 @@ def _filtered(
         query = query.where(Game.game_key == filters.game_key)
     if use_status and filters.status:
         query = query.where(Game.status.in_(STATUS_FILTERS[filters.status]))
+    if filters.player_id is not None:
+        seated = select(Seat.game_id).where(Seat.player_id == filters.player_id)
+        query = query.where(Game.id.in_(seated))
     return query
+
+
+def _owed_by_player(game: Game, moment: asks.Moment, player_id: int | None) -> bool:
+    """Whether one of the player's seats owes something now (orders not yet on file, or the
+    decision of a game played one decision at a time)."""
+    if player_id is None or game.status != GameStatus.ACTIVE or game.paused:
+        return False
+    return any(
+        seat.player_id == player_id
+        and seat.seat in moment.pending
+        and seat.seat not in moment.on_file
+        for seat in game.seats
+    )
+
+
+def now_owed(session: Session, game: Game) -> asks.Moment:
+    """What the game waits for now, as the mails' asks read it: the decisions owed after its
+    latest turn and the seats with orders on file. Read in UTC: pages write the deadline as a
+    <time> the browser puts in its reader's zone."""
+    rules = play.rules_for(game)
+    pending: dict[str, Decision] = {}
+    next_turn = 0
+    if game.status == GameStatus.ACTIVE:
+        latest = play.latest_turn(session, game.id)
+        next_turn = latest.number + 1
+        pending = dict(rules.pending(rules.load(latest.state)))
+    # A game resolving each order on receipt never has orders waiting on file.
+    waits = pending and not rules.resolves_on_receipt
+    on_file = play.seats_with_orders(session, game.id, next_turn) if waits else set()
+    # idle_close_days only words a mail's "no deadline" line, which no page writes.
+    return asks.Moment(next_turn, pending, frozenset(on_file), utcnow(), "UTC", 0)
 
 
 def game_rows(session: Session, filters: Filters | None = None, limit: int = 200) -> list[GameRow]:
@@ -140,11 +239,13 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
     )
     rows = []
     for game, turns in session.execute(_filtered(query, filters)):
+        rules = play.rules_for(game)
+        moment = now_owed(session, game)
         rows.append(
             GameRow(
                 id=game.id,
                 game_key=game.game_key,
-                title=play.rules_for(game).title,
+                title=rules.title,
                 status=game.status,
                 result=game.result,
                 turns=int(turns or 0),
@@ -152,6 +253,12 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
                 last_activity=game.last_activity,
                 paused=game.paused,
                 deadline=game.deadline if game.status == GameStatus.ACTIVE else None,
+                players=tuple(
+                    public_name(seat.player, rules.seat_title(seat.seat)) for seat in game.seats
+                ),
+                waiting=asks.owing(rules, game, moment),
+                yours_owed=_owed_by_player(game, moment, filters.player_id),
+                noun=rules.turn_noun,
             )
         )
     return rows
@@ -177,6 +284,12 @@ def game_counts(session: Session, filters: Filters) -> Counts:
     )
 
 
+def seat_holder(session: Session, game_id: int, seat: str) -> tuple[int, int] | None:
+    """The player in a game's seat and the seat's key version (which signs its private links)."""
+    found = session.scalar(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat))
+    return (found.player_id, found.key_version) if found is not None else None
+
+
 def public_name(player: Player, seat_title: str) -> str:
     """A player as public pages name them: the name they gave, else as their seat's player
     ("France's player"). Never made from the address, which anyone could harvest or forge mail
@@ -196,6 +309,14 @@ def _dice(rules: Rules[Any], events: list[Any]) -> list[DieShown]:
         for event in events
         if event.get("kind") == "die"
     ]
+
+
+def _area_names(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
+    """The areas of the view's combats and removals as players read them (the records keep
+    the ids, which the API gives programs)."""
+    records = [*view.get("combats", []), *view.get("removed", [])]
+    areas = {str(record["area"]) for record in records if "area" in record}
+    return {area: rules.area_name(area) for area in areas}
 
 
 def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
@@ -224,6 +345,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         noun=rules.turn_noun,
         report=rules.step_report(turn.facts) if isinstance(turn.facts, dict) else "",
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
+        area_names=_area_names(rules, shown),
     )
 
 
@@ -261,6 +383,7 @@ class SeatRow:
     owes: bool  # the seat owes orders for the coming turn
     submitted: bool  # an accepted order set is on file for the coming turn
     title: str = ""  # the seat as players read it (Game.seat_title)
+    owed: str = ""  # the decision the seat owes, in words, in a game of one decision at a time
 
 
 @dataclass(frozen=True)
@@ -273,6 +396,7 @@ class GamePage:
     seats: list[SeatRow] = field(default_factory=list)
     next_turn: int | None = None  # the turn whose orders are being taken, while it runs
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
+    next_step: str = ""  # who the game waits for, for what (asks.waiting_for); "": no one
 
     @property
     def live_turns(self) -> list[TurnPage]:
@@ -288,10 +412,7 @@ class GamePage:
         return _strength_of(play.rules_for(self.game), self.live_turns)
 
 
-def _seat_rows(
-    session: Session, game: Game, next_turn: int | None, owed: set[str]
-) -> list[SeatRow]:
-    on_file = set() if next_turn is None else play.seats_with_orders(session, game.id, next_turn)
+def _seat_rows(session: Session, game: Game, moment: asks.Moment) -> list[SeatRow]:
     rules = play.rules_for(game)
     return [
         SeatRow(
@@ -299,11 +420,16 @@ def _seat_rows(
             title=rules.seat_title(seat.seat),
             player=public_name(seat.player, rules.seat_title(seat.seat)),
             joined=seat.joined_at is not None,
-            owes=seat.seat in owed,
-            submitted=seat.seat in on_file,
+            owes=seat.seat in moment.pending,
+            submitted=seat.seat in moment.on_file,
+            owed=_owed_words(moment.pending.get(seat.seat)),
         )
         for seat in game.seats
     ]
+
+
+def _owed_words(decision: Decision | None) -> str:
+    return decision.brief if decision is not None else ""
 
 
 def game_page(session: Session, game_id: int) -> GamePage | None:
@@ -313,23 +439,20 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
     rules = play.rules_for(game)
     visible = play.public_turns_visible(game)
     turns = public_turns(session, game) if visible else []
-    next_turn: int | None = None
-    owed: set[str] = set()
-    # Who owes orders is shown only where orders wait for a deadline; a solitaire game resolves
-    # each order the moment it arrives, so nothing is ever "on file" there.
-    if game.status == GameStatus.ACTIVE and not rules.resolves_on_receipt:
-        latest = play.latest_turn(session, game.id)
-        next_turn = latest.number + 1
-        owed = set(rules.pending(rules.load(latest.state)))
+    moment = now_owed(session, game)
+    # Orders "on file" exist only where they wait for a deadline; a game resolving each order
+    # the moment it arrives owes one decision at a time instead (SeatRow.owed).
+    ordered = game.status == GameStatus.ACTIVE and not rules.resolves_on_receipt
     return GamePage(
         game=game,
         title=rules.title,
         visible=visible,
         revealed=play.seed_revealed(game),
         turns=turns,
-        seats=_seat_rows(session, game, next_turn, owed),
-        next_turn=next_turn,
+        seats=_seat_rows(session, game, moment),
+        next_turn=moment.next_turn if ordered else None,
         noun=rules.turn_noun,
+        next_step=asks.waiting_for(rules, game, moment),
     )
 
 

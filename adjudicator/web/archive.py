@@ -5,6 +5,8 @@ Every page reads through ``services.queries``, which gives only what the public 
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -20,8 +22,11 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from adjudicator import schedule
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
+from adjudicator.mail import addresses
+from adjudicator.models import utcnow
 from adjudicator.services import queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -50,11 +55,31 @@ def in_zone(moment: datetime, zone: str) -> str | None:
     return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({zone})"
 
 
+def _player(token: str | None) -> int | Refusal | None:
+    """The player a "my games" link names; None without one; a refusal for a forged one."""
+    if not token:
+        return None
+    config = _runtime().config
+    found = addresses.player_from_token(token, config.secret_key, config.previous_keys)
+    return found if found is not None else Refusal("this link to a player's games is not valid")
+
+
+def _from_now() -> Callable[[datetime], str]:
+    """How long from now a moment is ("in 2 days"), for pages; one clock for the whole page."""
+    now = utcnow()
+    return lambda moment: schedule.relative(moment, now)
+
+
 @blueprint.get("/")
 def index() -> ResponseReturnValue:
     filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
-    if isinstance(filters, Refusal):
-        return render_template("error.html", message=filters.reason), 400
+    player = _player(request.args.get("player"))
+    if isinstance(filters, Refusal) or isinstance(player, Refusal):
+        refused = filters if isinstance(filters, Refusal) else player
+        assert isinstance(refused, Refusal)
+        return render_template("error.html", message=refused.reason), 400
+    filters = dataclasses.replace(filters, player_id=player)
+    token = request.args.get("player") if player is not None else None
     with _runtime().db.session() as session:
         rows = queries.game_rows(session, filters)
         counts = queries.game_counts(session, filters)
@@ -63,9 +88,26 @@ def index() -> ResponseReturnValue:
         games=rows,
         counts=counts,
         filters=filters,
+        player=token,
+        from_now=_from_now(),
         kinds=list(registry.games().values()),
         statuses=list(queries.STATUS_FILTERS),
     )
+
+
+@blueprint.get("/games/<int:game_id>/mine/<seat>/<signature>")
+def my_games(game_id: int, seat: str, signature: str) -> ResponseReturnValue:
+    """From a seat's private checker link to the list of its player's games: the same signature
+    proves the link, and the list's own link is signed for the player, not the seat."""
+    config = _runtime().config
+    with _runtime().db.session() as session:
+        holder = queries.seat_holder(session, game_id, seat)
+    if holder is None or not addresses.check_signature_ok(
+        config.secret_key, game_id, seat, holder[1], signature, config.previous_keys
+    ):
+        abort(404)  # the same answer for a wrong game, seat or signature
+    token = addresses.player_token(config.secret_key, holder[0])
+    return redirect(url_for("archive.index", player=token), code=303)
 
 
 @blueprint.get("/games/<int:game_id>")
@@ -82,6 +124,7 @@ def game_page(game_id: int) -> ResponseReturnValue:
             game=page.game,
             deadline=deadline,
             deadline_local=in_zone(deadline, page.game.timezone) if deadline else None,
+            from_now=_from_now(),
             strength_alt=charts.strength_alt(strength) if strength else None,
         )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from email.headerregistry import Address
 
 from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
-from playbymail import compose, deliver_mail
+from playbymail import compose, deliver_mail, sent
 from sqlalchemy import select
 
 from adjudicator.models import Game
@@ -36,3 +36,26 @@ def start_thermopyles(runtime: Runtime, sender: str, subject: str = "new game") 
         game_id = session.scalars(select(Game.id).order_by(Game.id.desc())).first()
         assert game_id is not None
         return game_id
+
+
+ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
+
+
+def start_musket(runtime: Runtime, gm: str = GM) -> tuple[int, dict[str, str]]:
+    """A Musket & Pike skirmish both players have joined; each player's reply address."""
+    body = (
+        f"NEW MUSKETPIKE scenario=skirmish decision_hours=12\nROYALIST {ROYALIST}\n"
+        f"PARLIAMENT {PARLIAMENT}\n"
+    )
+    deliver_mail(runtime, compose(gm, NEW, body))
+    replies: dict[str, str] = {}
+    for address in (ROYALIST, PARLIAMENT):
+        invite = next(m for m in reversed(sent(runtime)) if address in str(m["To"]))
+        replies[address] = str(invite["Reply-To"])
+        # The royalist gives a name in the From line; the other player gives none.
+        sender = named("Ralph Hopton", address) if address == ROYALIST else address
+        deliver_mail(runtime, compose(sender, replies[address], "JOIN"))
+    with runtime.db.session() as session:
+        game_id = session.scalars(select(Game.id).order_by(Game.id.desc())).first()
+        assert game_id is not None
+        return game_id, replies

@@ -38,7 +38,7 @@ def test_a_newcomer_follows_a_game_from_the_list_to_a_turn(
         assert deadline is not None
 
     page.goto(live.at("/"))
-    rows = page.locator("table tr td:first-child a")
+    rows = page.locator("table.games tbody tr td.name > a")
     expect(rows).to_have_count(2)
     screenshot(page, "list")
     page.get_by_role("navigation", name="Filter by game").get_by_role(
@@ -46,14 +46,14 @@ def test_a_newcomer_follows_a_game_from_the_list_to_a_turn(
     ).click()
     page.wait_for_url(re.compile(r"/\?game=2demayo$"))
     expect(rows).to_have_count(1)
-    expect(rows).to_have_text(f"#{game_id}")
+    expect(rows).to_have_text(f"2 de Mayo #{game_id}")
     assert page.locator(f'a[href="/games/{solo}"]').count() == 0
     rows.first.click()
 
     page.wait_for_url(live.at(f"/games/{game_id}"))
     expect(page.locator("h1")).to_have_text(f"2 de Mayo, game {game_id}")
     # The deadline is written in UTC; the page's script rewrote it for a reader in New York.
-    due = page.locator("p", has_text="are due").locator("time[data-local]")
+    due = page.locator("h1 + p.next-step").locator("time[data-local]")
     iso = deadline.isoformat(timespec="seconds").replace("+00:00", "Z")
     expect(due).to_have_attribute("datetime", iso)
     expect(due).to_have_attribute("title", iso)  # set by the script once it has localised
@@ -69,10 +69,10 @@ def test_a_newcomer_follows_a_game_from_the_list_to_a_turn(
     assert page.request.get(live.at(f"/games/{game_id}/feed.atom")).ok
     screenshot(page, "game")
 
-    # Any turn has a permanent page: the heading links to it, and it leads to the one before.
-    page.locator(f'#turn-1 h2 a[href="/games/{game_id}/turns/1"]').click()
+    # Any turn has a permanent page: its line links to it, and it leads to the one before.
+    page.locator("#turn-1").get_by_role("link", name="After turn 1").click()
     page.wait_for_url(live.at(f"/games/{game_id}/turns/1"))
-    expect(page.locator("#turn-1 h2")).to_have_text("Turn 1")
+    expect(page.locator("#turn-1 h2")).to_have_text("After turn 1")
     expect(page.locator("#turn-1 code", has_text="16-14 x1")).to_be_visible()
     assert loaded(page, f'#turn-1 img[src="/games/{game_id}/turns/1.png"]') > 300
     screenshot(page, "turn-1")

@@ -164,6 +164,11 @@ class DosDeMayo(Game[Position]):
     def chance_words(self, label: str) -> str:
         return draw_words(label)
 
+    def area_name(self, area: str) -> str:
+        # As the position in words names it: the number players order by, then its name.
+        name = board().names.get(area)
+        return f"{area} {name}" if name else area
+
     def orders_text(self, orders: JSON) -> str | None:
         from adjudicator.games.dos_de_mayo.orders import order_set_from_json
 

@@ -95,7 +95,7 @@ class Thermopyles(Game[Position]):
             "Send one action: FIGHT <card> [SUPPORT n] or RETREAT [NODRAW]."
         )
         legal = tuple(legal_forms(state, SEAT))
-        brief = f"turn {state.turn + 1}: fight the near or the far card, or retreat"
+        brief = f"fight the near or the far card, or retreat (turn {state.turn + 1})"
         return {SEAT: Decision(SEAT, prompt, legal, "RETREAT", brief)}
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:

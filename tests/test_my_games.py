@@ -1,0 +1,49 @@
+"""A player's "my games" list: reached from a seat's private checker link, signed for the player
+with the secret key, listing only the games they sit in; a forged or altered token lists none."""
+
+from __future__ import annotations
+
+from dos_de_mayo_by_mail import FRANCE, GM, start_dos_de_mayo
+from playbymail import compose, deliver_mail
+from sqlalchemy import select
+
+from adjudicator.mail import addresses
+from adjudicator.models import Game, Seat
+from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
+
+
+def test_a_checker_link_leads_to_the_players_own_games_only(runtime: Runtime) -> None:
+    mine, replies = start_dos_de_mayo(runtime, gm_address=GM)
+    deliver_mail(runtime, compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    secret = runtime.config.secret_key
+    with runtime.db.session() as session:
+        seat = session.scalars(
+            select(Seat).where(Seat.game_id == mine, Seat.seat == "france")
+        ).one()
+        player_id, version = seat.player_id, seat.key_version
+        assert seat.player.address == FRANCE
+        others = session.scalars(select(Game.id).where(Game.id != mine)).all()
+    client = create_app(runtime).test_client()
+    signature = addresses.check_signature(secret, mine, "france", version)
+    found = client.get(f"/games/{mine}/mine/france/{signature}")
+    assert found.status_code == 303
+    token = addresses.player_token(secret, player_id)
+    assert found.headers["Location"] == f"/?player={token}"
+    listed = client.get(f"/?player={token}").get_data(as_text=True)
+    assert "<h1>Your games</h1>" in listed and f'href="/games/{mine}"' in listed
+    assert "You owe a move:" in listed  # France has sent no orders for turn 1 yet
+    assert "You owe a move:" not in client.get("/").get_data(as_text=True)
+    deliver_mail(runtime, compose(FRANCE, replies[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
+    assert "You owe a move:" not in client.get(f"/?player={token}").get_data(as_text=True)
+    assert others and all(f'href="/games/{other}"' not in listed for other in others)
+    # The filter links keep the player's list.
+    assert f"player={token}" in listed.split("Filter by status")[1]
+    # Any other player's number, or an altered mac, is refused; so is a wrong checker link.
+    number, mac = token.split("-")
+    for forged in (f"{int(number) + 1}-{mac}", f"{number}-{mac[::-1]}", number, f"x-{mac}"):
+        assert client.get(f"/?player={forged}").status_code == 400, forged
+    assert client.get(f"/games/{mine}/mine/france/{'0' * 16}").status_code == 404
+    assert client.get(f"/games/{mine}/mine/spain/{signature}").status_code == 404
+    # Signed under another key, the token is not ours.
+    assert client.get(f"/?player={addresses.player_token('other', player_id)}").status_code == 400
