@@ -26,6 +26,9 @@ def test_a_checker_link_leads_to_the_players_own_games_only(runtime: Runtime) ->
         others = session.scalars(select(Game.id).where(Game.id != mine)).all()
     client = create_app(runtime).test_client()
     signature = addresses.check_signature(secret, mine, "france", version)
+    # The seat's private checker links its player's games.
+    checker = client.get(f"/games/{mine}/check/france/{signature}").get_data(as_text=True)
+    assert f'href="/games/{mine}/mine/france/{signature}">Your games</a>' in checker
     found = client.get(f"/games/{mine}/mine/france/{signature}")
     assert found.status_code == 303
     token = addresses.player_token(secret, player_id)
