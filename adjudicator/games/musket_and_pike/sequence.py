@@ -159,7 +159,7 @@ def _answer_setup(
     secret = (*position.secret_orders, (side, given.orders))
     waiting = replace(position, secret_orders=secret)
     handed = agreeing(side_title(position.scenario, side), "has", "have")
-    event = Event("orders-in", side=side, text=f"{handed} handed in its wing orders")
+    event = Event("orders-in", side=side, text=f"{handed} handed in the wing orders")
     if len(secret) < len(position.sides):
         return waiting, (event,)
     # Both are in: reveal together and start the first turn.
