@@ -184,7 +184,7 @@ def waiting_for(rules: Rules[Any], game: Game, moment: Moment, due: str = "") ->
         return ""
     owing = [seat for seat in game.seats if seat.seat in moment.pending]
     if rules.resolves_on_receipt:
-        # A sentence may open with a title that does not ("the Spartans are to ...").
+        # A sentence may open with a title that does not begin with a capital.
         said = _owed_by(rules, owing, moment, due)
         return f"{said[:1].upper()}{said[1:]}." if owing else ""
     missing = [named(rules, seat) for seat in owing if seat.seat not in moment.on_file]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
@@ -26,7 +26,6 @@ from adjudicator import schedule
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.models import utcnow
 from adjudicator.services import queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -66,7 +65,7 @@ def _player(token: str | None) -> int | Refusal | None:
 
 def _from_now() -> Callable[[datetime], str]:
     """How long from now a moment is ("in 2 days"), for pages; one clock for the whole page."""
-    now = utcnow()
+    now = datetime.now(UTC)
     return lambda moment: schedule.relative(moment, now)
 
 
