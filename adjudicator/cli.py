@@ -15,7 +15,7 @@ import click
 from adjudicator import bootstrap, statuses
 from adjudicator import config as configuration
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import inbox, pipeline, queries, ticks, verification
+from adjudicator.services import inbox, listing, pipeline, queries, ticks, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import InboundStatus, OutboxStatus
 
@@ -403,7 +403,7 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
 def game_list() -> None:
     runtime = _runtime()
     with runtime.db.session() as session:
-        for row in queries.game_rows(session):
+        for row in listing.game_rows(session):
             where = f" shared:{row.challenge}" if row.challenge else ""
             click.echo(
                 f"{row.id:>5} {row.title:<12} turn {row.turns:<4} "

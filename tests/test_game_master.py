@@ -268,7 +268,8 @@ def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -
     assert entries["PUBLISH"]["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
     assert entries["CANCEL"]["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
     page = create_app(runtime).test_client().get(f"/games/{game_id}").get_data(as_text=True)
-    assert "Turn 1 — rolled back" in page and "France misread the map" in page
+    rolled = page.split('id="turn-1-rolled-back"', 1)[1].split("</li>", 1)[0]
+    assert "After turn 1</strong></a> — rolled back: France misread the map" in rolled
     # Played again with the same orders: the same dice, the same result.
     deliver_mail(runtime, compose(GM, gm_address, "PROCESS NOW"))
     with runtime.db.session() as session:

@@ -146,7 +146,7 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
             ]
             assert told and all(report in text for text in told), (report, told)
         page = web.get(f"/games/{game_id}/turns/{number}").get_data(as_text=True)
-        assert f"Step {number}" in page and "Step by step" in page
+        assert f"After step {number}" in page and "Step by step" in page
         assert html.escape(report.splitlines()[1].strip()) in page
 
 

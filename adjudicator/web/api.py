@@ -13,7 +13,7 @@ from flask.typing import ResponseReturnValue
 from adjudicator import jsondata
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
-from adjudicator.services import queries
+from adjudicator.services import listing, queries
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -45,7 +45,7 @@ def _time(moment: datetime | None) -> str | None:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z") if moment else None
 
 
-def _row(row: queries.GameRow) -> dict[str, Any]:
+def _row(row: listing.GameRow) -> dict[str, Any]:
     return {
         "id": row.id,
         "game": row.game_key,
@@ -64,12 +64,12 @@ def _row(row: queries.GameRow) -> dict[str, Any]:
 
 @blueprint.get("/games")
 def games() -> ResponseReturnValue:
-    filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
+    filters = listing.read_filters(request.args.get("game"), request.args.get("status"))
     if isinstance(filters, Refusal):
         return jsonify(errors=[filters.reason]), 400
     with _runtime().db.session() as session:
-        rows = queries.game_rows(session, filters)
-        counts = queries.game_counts(session, filters)
+        rows = listing.game_rows(session, filters)
+        counts = listing.game_counts(session, filters)
     return jsonify(
         games=[_row(row) for row in rows],
         counts={"game": counts.by_game, "status": counts.by_status},

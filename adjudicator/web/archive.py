@@ -26,7 +26,7 @@ from adjudicator import schedule
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.services import queries, verification
+from adjudicator.services import listing, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, feeds
@@ -71,7 +71,7 @@ def _from_now() -> Callable[[datetime], str]:
 
 @blueprint.get("/")
 def index() -> ResponseReturnValue:
-    filters = queries.read_filters(request.args.get("game"), request.args.get("status"))
+    filters = listing.read_filters(request.args.get("game"), request.args.get("status"))
     player = _player(request.args.get("player"))
     if isinstance(filters, Refusal) or isinstance(player, Refusal):
         refused = filters if isinstance(filters, Refusal) else player
@@ -80,8 +80,8 @@ def index() -> ResponseReturnValue:
     filters = dataclasses.replace(filters, player_id=player)
     token = request.args.get("player") if player is not None else None
     with _runtime().db.session() as session:
-        rows = queries.game_rows(session, filters)
-        counts = queries.game_counts(session, filters)
+        rows = listing.game_rows(session, filters)
+        counts = listing.game_counts(session, filters)
     return render_template(
         "index.html",
         games=rows,
@@ -90,7 +90,7 @@ def index() -> ResponseReturnValue:
         player=token,
         from_now=_from_now(),
         kinds=list(registry.games().values()),
-        statuses=list(queries.STATUS_FILTERS),
+        statuses=list(listing.STATUS_FILTERS),
     )
 
 
