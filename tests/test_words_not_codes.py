@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 from dos_de_mayo_by_mail import DOS, FRANCE, GM, SPAIN, position, start_dos_de_mayo
-from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent
 from sqlalchemy import select
+from test_help_pages import check
 from test_leak_crawl import crawl
 
 import adjudicator
@@ -41,7 +41,7 @@ from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
 from adjudicator.services import deadlines, lifecycle
 from adjudicator.services.runtime import Runtime
-from adjudicator.web import create_app, csrf
+from adjudicator.web import create_app
 
 LEONIDAS = "leonidas@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
@@ -246,23 +246,6 @@ class Hunt:
 # --- playing -------------------------------------------------------------------------------
 
 
-def token(client: FlaskClient, url: str) -> str:
-    page = client.get(url)
-    assert page.status_code == 200, (url, page.status_code)
-    found = re.search(rf'name="{csrf.FIELD}" value="([^"]+)"', page.get_data(as_text=True))
-    assert found is not None
-    return found.group(1)
-
-
-def checked(client: FlaskClient, url: str, orders: str, seat: str | None = None) -> str:
-    data = {csrf.FIELD: token(client, url), "orders": orders}
-    if seat is not None:
-        data["seat"] = seat
-    response = client.post(url, data=data)
-    assert response.status_code == 200, response.get_data(as_text=True)
-    return response.get_data(as_text=True)
-
-
 def private_checks(
     runtime: Runtime, url: str, seat: str, orders: Iterable[str]
 ) -> list[tuple[str, str]]:
@@ -270,7 +253,7 @@ def private_checks(
     runs."""
     client = create_app(runtime).test_client()
     pages = [(url, client.get(url).get_data(as_text=True))]
-    return pages + [(url, checked(client, url, text, seat)) for text in orders]
+    return pages + [(url, check(client, url, text, seat)) for text in orders]
 
 
 def deadline_of(runtime: Runtime, game_id: int) -> Any:
@@ -480,7 +463,7 @@ def test_no_mail_and_no_page_shows_an_internal_code(runtime: Runtime) -> None:
     }
     for key, (orders, seat) in bad.items():
         url = f"/help/{key}/check"
-        hunt.page(url, checked(client, url, orders, seat), "text/html")
+        hunt.page(url, check(client, url, orders, seat), "text/html")
         examples = re.findall(r'href="(/help/[^"]+/check\?[^"]+)"', client.get(url).get_data(True))
         assert examples, key
         for example in examples[:3]:

@@ -71,15 +71,10 @@ def moment(
     )
 
 
-def seat_title(rules: Rules[Any], seat: str) -> str:
-    """A seat as players read it: its title, with the name of whoever plays it."""
-    return rules.seat_title(seat)
-
-
 def named(rules: Rules[Any], seat: Seat) -> str:
     """A seat with its player's name where they gave one: "Spain (Luis Daoíz)"."""
     name = play.display_name(seat.player)
-    title = seat_title(rules, seat.seat)
+    title = rules.seat_title(seat.seat)
     return f"{title} ({name})" if name else title
 
 
@@ -88,7 +83,7 @@ def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
     if game.status == GameStatus.FORMING:
         return Ask(
             seat.joined_at is None,
-            f"Reply JOIN to take your seat as {seat_title(rules, seat.seat)}."
+            f"Reply JOIN to take your seat as {rules.seat_title(seat.seat)}."
             if seat.joined_at is None
             else "Nothing is owed by you: you have joined.",
             "The game starts when every player has joined.",
@@ -168,7 +163,7 @@ def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> 
     by = f", by {due}" if due else ""
     names = listed([named(rules, seat) for seat in seats])
     # One side's title may be plural ("Royalists"): its verb agrees with the title alone.
-    titles = listed([seat_title(rules, seat.seat) for seat in seats])
+    titles = listed([rules.seat_title(seat.seat) for seat in seats])
     verb = agreeing(titles, "is", "are").split()[-1] if len(seats) == 1 else "are"
     return f"{names} {verb} to {brief}{by}"
 
