@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from adjudicator import config as configuration
-from adjudicator import logs, migrate
+from adjudicator import logs
 from adjudicator.db import Database
 from adjudicator.services.runtime import Runtime
 
@@ -19,6 +19,9 @@ def runtime(config: configuration.Config | None = None, upgrade: bool = True) ->
             logging.getLogger(chatty).setLevel(logging.WARNING)
     database = Database(config.database_url)
     if upgrade:
+        # Alembic takes half a second to import; a process that only serves (wsgi) needs none.
+        from adjudicator import migrate
+
         migrate.upgrade(database)
     built = Runtime(config, database)
     # Tasks go through Celery's broker; importing here keeps the rules and services free of it.

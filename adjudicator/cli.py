@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import json
-import smtplib
 import sys
-import time
-from email.message import EmailMessage
-from email.utils import make_msgid
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
-from adjudicator import bootstrap, statuses
 from adjudicator import config as configuration
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import inbox, listing, pipeline, queries, ticks, verification
-from adjudicator.services.runtime import Runtime
-from adjudicator.statuses import InboundStatus, OutboxStatus
+
+if TYPE_CHECKING:
+    from adjudicator.services.runtime import Runtime
+
+# Each command imports what it uses, when it runs: the database, the migrations, Celery and the
+# games' rules cost a second to load, which `pbem mail parse` and `pbem adjudicate` never touch
+# (tests/test_cli_startup.py holds them to it).
 
 
 def _runtime() -> Runtime:
+    from adjudicator import bootstrap  # looked up when called: tests replace bootstrap.runtime
+
     return bootstrap.runtime()
 
 
@@ -49,6 +50,8 @@ def smtp() -> None:
 @main.command()
 def tick() -> None:
     """Run one tick now: queue pending work, reveal ended challenges, close idle games."""
+    from adjudicator.services import ticks
+
     report = ticks.tick(_runtime())
     click.echo(json.dumps(report.counts()))
 
@@ -128,6 +131,8 @@ def mail() -> None:
 @click.option("--wait/--no-wait", default=True, help="Process it now and print the verdict.")
 def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None:
     """Store a raw message FILE (- for stdin) as if it had arrived, then process it."""
+    from adjudicator.services import delivery, inbox, pipeline
+
     runtime = _runtime()
     raw = file.read()
     result = inbox.store(runtime, raw, source="cli", envelope_to=recipients)
@@ -137,8 +142,6 @@ def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None
     if wait:
         verdict = pipeline.process(runtime, result.id)
         click.echo(f"{verdict.status}: {verdict.reason}")
-        from adjudicator.services import delivery
-
         for outbox_id in delivery.pending_ids(runtime):
             delivery.deliver(runtime, outbox_id)
 
@@ -164,6 +167,8 @@ def mail_parse(file: BinaryIO, recipients: tuple[str, ...]) -> None:
 @click.option("--limit", default=30)
 def mail_list(status: str | None, limit: int) -> None:
     """Inbound messages, newest first, with what became of each."""
+    from adjudicator.services import queries
+
     runtime = _runtime()
     with runtime.db.session() as session:
         for row in queries.inbound_rows(session, status, limit):
@@ -180,12 +185,13 @@ def mail_outbox(status: str | None, limit: int) -> None:
     """Outbound mail, newest first; a bounce or delay report shows what the remote server said."""
     from sqlalchemy import select
 
+    from adjudicator import statuses
     from adjudicator.models import OutboxMessage
 
     runtime = _runtime()
     query = select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)
     if status:
-        wanted = statuses.parse(OutboxStatus, status)
+        wanted = statuses.parse(statuses.OutboxStatus, status)
         if wanted is None:  # no mail holds it (and the column would refuse it in a query)
             return
         query = query.where(OutboxMessage.status == wanted)
@@ -238,6 +244,8 @@ def mail_show(inbound_id: int, raw: bool) -> None:
 def mail_retry(inbound_id: int) -> None:
     """Process a failed message again (after a fix)."""
     from adjudicator.models import InboundMessage
+    from adjudicator.services import pipeline
+    from adjudicator.statuses import InboundStatus
 
     runtime = _runtime()
     with runtime.db.session() as session:
@@ -259,6 +267,10 @@ def mail_retry(inbound_id: int) -> None:
 @click.argument("body")
 def mail_send(sender: str, recipient: str, subject: str, server: str | None, body: str) -> None:
     """Send a plain mail to the SMTP listener, as a player's mail client would."""
+    import smtplib
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
     config = configuration.load(read_only=True)
     host, port = (server or f"{config.smtp_host}:{config.smtp_port}").rsplit(":", 1)
     message = EmailMessage()
@@ -275,6 +287,8 @@ def mail_send(sender: str, recipient: str, subject: str, server: str | None, bod
 @click.option("--wait", default=0.0, help="Seconds to wait for a new mail to arrive first.")
 def mail_read(last: int, wait: float) -> None:
     """Print the newest mails in the outbox Maildir (the embedded default's 'sent' folder)."""
+    import time
+
     from adjudicator.maildir import newest, summary
 
     folder = configuration.load(read_only=True).outbox_dir
@@ -381,7 +395,7 @@ def game_new(
 @click.argument("lines", nargs=-1, required=True)
 def game_command(game_id: int, lines: tuple[str, ...]) -> None:
     """Game-master commands from the console, e.g. pbem game command 3 "EXTEND 24h" PAUSE."""
-    import time as clock
+    import time
 
     from adjudicator.models import Game, utcnow
     from adjudicator.services import gm
@@ -391,7 +405,7 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
         found = session.get(Game, game_id)
         if found is None:
             raise click.ClickException(f"there is no game {game_id}")
-        key = f"console:{game_id}:{clock.time_ns()}"
+        key = f"console:{game_id}:{time.time_ns()}"
         results = gm.run(session, runtime, found, list(lines), key, utcnow())
     for result in results:
         click.echo(f"{'done' if result.done else 'NOT DONE'}: {result.line}: {result.message}")
@@ -401,6 +415,8 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
 
 @game.command("list")
 def game_list() -> None:
+    from adjudicator.services import listing
+
     runtime = _runtime()
     with runtime.db.session() as session:
         for row in listing.game_rows(session):
@@ -415,7 +431,7 @@ def game_list() -> None:
 @click.argument("game_id", type=int)
 def game_show(game_id: int) -> None:
     from adjudicator.models import Game
-    from adjudicator.services import play
+    from adjudicator.services import play, queries
 
     runtime = _runtime()
     with runtime.db.session() as session:
@@ -460,6 +476,7 @@ def adjudicate(game_key: str, case: BinaryIO) -> None:
 @click.option("--force", is_flag=True, help="Check a running game too (operators only).")
 def verify(game_id: int, force: bool) -> None:
     """Replay every recorded card and die of GAME from its revealed seed."""
+    from adjudicator.services import verification
 
     result = verification.verify_game(_runtime(), game_id, force=force)
     if isinstance(result, Refusal):

@@ -1,0 +1,91 @@
+"""The commands that need no database start without loading one: `pbem mail parse` and
+`pbem adjudicate` import neither the database layer, nor the migrations, nor the web framework,
+nor Celery; together those made each run cost over a second before its own work began.
+
+Each command runs as a fresh process, as `pbem` runs it, from an empty folder; what it loaded is
+read from its own `sys.modules` as it exits, and what it printed is checked against the same
+function called here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import golden
+
+from adjudicator.games import registry
+from adjudicator.mail.addresses import reply_address, seat_token
+from adjudicator.mail.inspect import inspect
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "mail" / "fixtures"
+DOMAIN, SECRET = "pbem.localhost", "startup-secret"
+# Top-level packages (and the service's own layers) that only database, web or queue work needs.
+HEAVY = {"alembic", "sqlalchemy", "flask", "werkzeug", "celery", "kombu", "redis", "mako"}
+HEAVY_OWN = ("adjudicator.db", "adjudicator.models", "adjudicator.migrate", "adjudicator.services")
+# The console script's own two lines, and on exit the loaded module names on stderr.
+LAUNCH = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules))))\n"
+    "from adjudicator.cli import main\n"
+    "sys.exit(main())\n"
+)
+
+
+def run_pbem(args: list[str], cwd: Path) -> tuple[int, str, set[str]]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PBEM_")}
+    env.update(PYTHONPATH=str(ROOT), PBEM_SECRET_KEY=SECRET, PBEM_MAIL_DOMAIN=DOMAIN)
+    done = subprocess.run(
+        [sys.executable, "-c", LAUNCH, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    _, marker, names = done.stderr.rpartition("\nMODULES ")
+    assert marker, done.stderr
+    return done.returncode, done.stdout, set(names.split())
+
+
+def heavy(loaded: set[str]) -> list[str]:
+    return sorted(
+        name for name in loaded if name.split(".")[0] in HEAVY or name.startswith(HEAVY_OWN)
+    )
+
+
+def test_mail_parse_loads_no_database_web_or_queue(tmp_path: Path) -> None:
+    raw = (FIXTURES / "gmail_reply.eml").read_bytes()
+    address = reply_address(seat_token(SECRET, 12, "spartans"), DOMAIN)
+    code, out, loaded = run_pbem(
+        ["mail", "parse", str(FIXTURES / "gmail_reply.eml"), "--to", address], tmp_path
+    )
+    assert code == 0, out
+    printed = json.loads(out)
+    assert printed == json.loads(json.dumps(inspect(raw, DOMAIN, SECRET, [address])))
+    assert printed["route"]["game"] == 12 and printed["lines"]
+    assert heavy(loaded) == []
+    assert not [name for name in loaded if name.startswith(("adjudicator.games.", "PIL"))]
+    assert list(tmp_path.iterdir()) == []  # and it wrote nothing
+
+
+def test_adjudicate_loads_no_database_web_or_queue(tmp_path: Path) -> None:
+    found = golden.case("dos_de_mayo", "movement")
+    case = {"position": found["position"], "orders": found["orders"]}
+    (tmp_path / "case.json").write_text(json.dumps(case))
+    code, out, loaded = run_pbem(["adjudicate", "2demayo", "case.json"], tmp_path)
+    assert code == 0, out
+    rules = registry.get("2demayo")
+    assert rules is not None
+    assert json.loads(out) == json.loads(json.dumps(rules.adjudicate_case(case)))
+    assert heavy(loaded) == []
+
+
+def test_the_command_list_loads_no_database_web_or_queue(tmp_path: Path) -> None:
+    code, out, loaded = run_pbem(["--help"], tmp_path)
+    assert code == 0 and "adjudicate" in out and "mail" in out
+    assert heavy(loaded) == []
