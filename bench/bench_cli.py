@@ -8,8 +8,10 @@ from git into a temporary folder ("before"; `--baseline ''` times only the work 
 interpreter (`python -c pass`) is timed the same way for reference. Every run's output is checked
 (JSON of the right kind, exit status) before its time counts.
 
-Figures are milliseconds, median and min of ``--runs`` runs; "x python" is the median over the
-bare interpreter's median, "now/before" the ratio of the two trees' medians (below 1.00: faster).
+Figures are milliseconds of wall time, median and min of ``--runs`` runs, and the median CPU time
+the process itself used (user + system: less swayed by other work on a shared machine); "x python"
+is the median over the bare interpreter's median, "now/before" the ratio of the two trees' median
+wall times (below 1.00: faster).
 
     .venv/bin/python bench/bench_cli.py [--runs 9] [--baseline 986c6c9]
 """
@@ -20,6 +22,7 @@ import argparse
 import io
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -65,16 +68,27 @@ def baseline_tree(commit: str, into: Path) -> Path:
     return into
 
 
-def timed(argv: list[str], env: dict[str, str], cwd: Path, check: Callable[[str], bool]) -> float:
-    start = time.perf_counter()
+def cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def timed(
+    argv: list[str], env: dict[str, str], cwd: Path, check: Callable[[str], bool]
+) -> tuple[float, float]:
+    """Wall time and the process's own CPU time (user + system), in seconds."""
+    start, start_cpu = time.perf_counter(), cpu()
     done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    took = time.perf_counter() - start
+    took, took_cpu = time.perf_counter() - start, cpu() - start_cpu
     if done.returncode != 0 or not check(done.stdout):
         sys.exit(f"{' '.join(argv)} gave {done.returncode}:\n{done.stdout}\n{done.stderr}")
-    return took
+    return took, took_cpu
 
 
-def measure(runs: int, trees: dict[str, Path], work: Path) -> dict[tuple[str, str], list[float]]:
+Times = dict[tuple[str, str], list[tuple[float, float]]]  # (command, tree): (wall, cpu) per run
+
+
+def measure(runs: int, trees: dict[str, Path], work: Path) -> Times:
     case = work / "case.json"
     golden = json.loads(GOLDEN.read_text())["cases"][0]
     case.write_text(json.dumps({"position": golden["position"], "orders": golden["orders"]}))
@@ -82,7 +96,7 @@ def measure(runs: int, trees: dict[str, Path], work: Path) -> dict[tuple[str, st
     cwd.mkdir()
     base = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "PYTHON"))}
     base["PBEM_SECRET_KEY"] = "bench-" + "k" * 58
-    times: dict[tuple[str, str], list[float]] = {}
+    times: Times = {}
     for _ in range(runs):
         times.setdefault(("python -c pass", ""), []).append(
             timed([sys.executable, "-c", "pass"], base, cwd, lambda out: out == "")
@@ -95,17 +109,23 @@ def measure(runs: int, trees: dict[str, Path], work: Path) -> dict[tuple[str, st
     return times
 
 
-def report(times: dict[tuple[str, str], list[float]]) -> None:
-    python = statistics.median(times[("python -c pass", "")])
-    medians = {key: statistics.median(found) for key, found in times.items()}
-    heads = ("median ms", "min ms", "x python", "now/before")
-    print(f"{'command':<26} {'tree':<7} {heads[0]:>10} {heads[1]:>8} {heads[2]:>9} {heads[3]:>11}")
-    for (name, label), found in times.items():
+def report(times: Times) -> None:
+    wall = {key: [run[0] for run in found] for key, found in times.items()}
+    used = {key: statistics.median(run[1] for run in found) for key, found in times.items()}
+    medians = {key: statistics.median(found) for key, found in wall.items()}
+    python = medians[("python -c pass", "")]
+    heads = ("median ms", "min ms", "cpu ms", "x python", "now/before")
+    print(
+        f"{'command':<26} {'tree':<7} {heads[0]:>10} {heads[1]:>7} {heads[2]:>7} "
+        f"{heads[3]:>9} {heads[4]:>11}"
+    )
+    for key, found in wall.items():
+        name, label = key
         before = medians.get((name, "before"))
-        ratio = f"{medians[(name, label)] / before:.2f}" if label == "now" and before else ""
+        ratio = f"{medians[key] / before:.2f}" if label == "now" and before else ""
         print(
-            f"{name:<26} {label:<7} {medians[(name, label)] * 1000:>10.0f} "
-            f"{min(found) * 1000:>8.0f} {medians[(name, label)] / python:>9.1f} {ratio:>11}"
+            f"{name:<26} {label:<7} {medians[key] * 1000:>10.0f} {min(found) * 1000:>7.0f} "
+            f"{used[key] * 1000:>7.0f} {medians[key] / python:>9.1f} {ratio:>11}"
         )
 
 
