@@ -283,11 +283,12 @@ def height_for(lines: int) -> int:
 def wrapped(lines: Sequence[str]) -> list[str]:
     """The result lines broken at spaces to the panel's width, every word kept."""
     face = font(RESULT_SIZE)
-    return [
-        part
-        for line in lines
-        for part in picture.wrap(picture.plain(line, face), face, RESULT_WIDTH)
-    ]
+    shown: list[str] = []
+    for line in (picture.plain(line, face) for line in lines):
+        # Most lines fit whole: one measure, not one per word.
+        fits = picture.length(line, face) <= RESULT_WIDTH
+        shown += [line] if fits else picture.wrap(line, face, RESULT_WIDTH)
+    return shown
 
 
 def draw(view: Mapping[str, Any], lines: Sequence[str], scale: int = 1) -> Brush:
