@@ -40,6 +40,8 @@ COUNT_NAMES = ("Graveyard", "Persians beaten", "Persian deck", "Spartan deck")
 
 @dataclass(frozen=True)
 class Art:
+    """The picture's colours and its fixed palette's ramps, read from ``art.toml``."""
+
     colours: Mapping[str, Colour]
     ramps: tuple[tuple[str, str], ...]
     ramp_steps: tuple[float, ...]
