@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -116,3 +117,20 @@ def test_the_checker_carries_the_picture_at_any_scale() -> None:
     facts = facts_of("FIGHT 17 SUPPORT 1")
     twice = RULES.render(RULES.view(state, None), facts, 2)
     assert rgb(twice).size == (2 * render.WIDTH, 2 * render.HEIGHT)
+
+
+def test_a_hand_over_the_limit_says_what_is_discarded() -> None:
+    state = replace(checker.opening(RULES), hand=(3, 10, 17, 18, 18, 20))
+    named = RULES.parse_orders(state, SEAT, "DISCARD 18\nFIGHT 18")
+    unnamed = RULES.parse_orders(state, SEAT, "FIGHT 18")
+    assert named.orders is not None and unnamed.orders is not None
+    with_discard = RULES.preview_facts(state, SEAT, named.orders)
+    without = RULES.preview_facts(state, SEAT, unnamed.orders)
+    assert with_discard is not None and without is not None
+    assert (with_discard["discard"], with_discard["limit_discards"]) == (18, 0)
+    assert (without["discard"], without["limit_discards"]) == (None, 1)
+    said = preview.lines(without)
+    assert "The hand limit discards your lowest card (never the one you play)." in said
+    # On the player's own hand the named card is crossed out: the picture differs.
+    view = RULES.view(state, SEAT)
+    assert RULES.render(view, with_discard) != RULES.render(view, without)

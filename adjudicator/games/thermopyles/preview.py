@@ -86,8 +86,11 @@ def lines(facts: Mapping[str, Any]) -> list[str]:
     if facts.get("discard") is not None:
         said.append(f"First the {facts['discard']} is discarded.")
     if facts.get("limit_discards"):
-        count = counted(int(facts["limit_discards"]), "card")
-        said.append(f"The hand limit then discards your lowest {count}.")
+        many = int(facts["limit_discards"])
+        cards = "card" if many == 1 else f"{many} cards"
+        then = " then" if facts.get("discard") is not None else ""
+        # Never the card to be played (rules.auto_discards): "lowest" says which the player holds.
+        said.append(f"The hand limit{then} discards your lowest {cards} (never the one you play).")
     fight = facts.get("fight")
     if fight:
         low, high = fight["low"], fight["high"]
