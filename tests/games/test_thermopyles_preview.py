@@ -131,6 +131,11 @@ def test_a_hand_over_the_limit_says_what_is_discarded() -> None:
     assert (without["discard"], without["limit_discards"]) == (None, 1)
     said = preview.lines(without)
     assert "The hand limit discards your lowest card (never the one you play)." in said
+    retreat = RULES.parse_orders(state, SEAT, "RETREAT")
+    assert retreat.orders is not None
+    back = RULES.preview_facts(state, SEAT, retreat.orders)
+    assert back is not None
+    assert "The hand limit discards your lowest card." in preview.lines(back)
     # On the player's own hand the named card is crossed out: the picture differs.
     view = RULES.view(state, SEAT)
     assert RULES.render(view, with_discard) != RULES.render(view, without)

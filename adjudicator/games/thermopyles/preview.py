@@ -89,8 +89,9 @@ def lines(facts: Mapping[str, Any]) -> list[str]:
         many = int(facts["limit_discards"])
         cards = "card" if many == 1 else f"{many} cards"
         then = " then" if facts.get("discard") is not None else ""
-        # Never the card to be played (rules.auto_discards): "lowest" says which the player holds.
-        said.append(f"The hand limit{then} discards your lowest {cards} (never the one you play).")
+        # Never the card to be played (rules.auto_discards).
+        spared = " (never the one you play)" if facts.get("fight") else ""
+        said.append(f"The hand limit{then} discards your lowest {cards}{spared}.")
     fight = facts.get("fight")
     if fight:
         low, high = fight["low"], fight["high"]
