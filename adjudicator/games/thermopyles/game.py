@@ -21,7 +21,7 @@ from adjudicator.core.contract import (
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.games.thermopyles import describe as words
-from adjudicator.games.thermopyles import orders, rules
+from adjudicator.games.thermopyles import orders, preview, rules
 from adjudicator.games.thermopyles.actions import Action, action_from_json
 from adjudicator.games.thermopyles.cards import card_data
 from adjudicator.games.thermopyles.draws import draw_words
@@ -150,8 +150,13 @@ class Thermopyles(Game[Position]):
     def load(self, data: JSON) -> Position:
         return load(data)
 
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
-        return picture(view, facts)
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
+        if facts is not None and facts.get(preview.PREVIEW):
+            return preview.draw(view, facts, scale)
+        return picture(view, facts, scale)
+
+    def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
+        return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
         return words.describe(view)
