@@ -12,6 +12,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from browser import test_order_preview as order_preview
 from browser.conftest import Live
 
 Shot = Callable[[Page, str], Path]
@@ -19,19 +20,9 @@ Shot = Callable[[Page, str], Path]
 
 def check(page: Page, orders: str) -> bytes:
     """Check ``orders`` and give the preview picture the page shows, as PNG bytes."""
-    page.locator("textarea#orders").fill(orders)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Check").click()
-    expect(page.locator("#receipt")).to_be_visible()
-    shown = page.locator("figure.preview img")
-    expect(shown).to_be_visible()
-    source = shown.get_attribute("src") or ""
-    assert source.startswith("data:image/png;base64,"), source[:40]
-    png = base64.b64decode(source.split(",", 1)[1])
+    png = base64.b64decode(order_preview.check(page, orders).split(",", 1)[1])
     with Image.open(io.BytesIO(png)) as drawn:
         assert drawn.width >= 700  # the whole battle line, as the turn mail draws it
-    # The browser decoded it and laid it out.
-    assert shown.evaluate("img => img.complete && img.naturalWidth") >= 700
     return png
 
 
