@@ -73,6 +73,18 @@ def test_mail_parse_loads_no_database_web_or_queue(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []  # and it wrote nothing
 
 
+def test_an_unsigned_mail_loads_no_dkim_library(tmp_path: Path) -> None:
+    # The DKIM library and its DNS resolver were a third of the command's start-up; a mail that
+    # carries no signature has nothing for them to check.
+    address = reply_address(seat_token(SECRET, 12, "spartans"), DOMAIN)
+    unsigned = FIXTURES / "apple_iphone.eml"
+    assert b"dkim-signature" not in unsigned.read_bytes().lower()
+    code, out, loaded = run_pbem(["mail", "parse", str(unsigned), "--to", address], tmp_path)
+    assert code == 0, out
+    assert json.loads(out)["dkim"] == "none"
+    assert not [name for name in loaded if name.split(".")[0] in {"dkim", "dns"}]
+
+
 def test_adjudicate_loads_no_database_web_or_queue(tmp_path: Path) -> None:
     found = golden.case("dos_de_mayo", "movement")
     case = {"position": found["position"], "orders": found["orders"]}
