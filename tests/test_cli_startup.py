@@ -95,6 +95,9 @@ def test_adjudicate_loads_no_database_web_or_queue(tmp_path: Path) -> None:
     assert rules is not None
     assert json.loads(out) == json.loads(json.dumps(rules.adjudicate_case(case)))
     assert heavy(loaded) == []
+    # Only the game asked for is loaded, not every game the service plays.
+    others = ("adjudicator.games.thermopyles", "adjudicator.games.musket_and_pike")
+    assert not [name for name in loaded if name.startswith(others)]
 
 
 def test_the_command_list_loads_no_database_web_or_queue(tmp_path: Path) -> None:
