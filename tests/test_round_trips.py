@@ -22,9 +22,9 @@ import pytest
 from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, drain
 from psycopg.pq import Trace
-from sqlalchemy import event
+from sqlalchemy import event, select, text
 
-from adjudicator.models import Game
+from adjudicator.models import Game, Turn
 from adjudicator.services import deadlines, inbox, pipeline, reasons
 from adjudicator.services.runtime import Runtime
 
@@ -195,3 +195,20 @@ def test_an_order_mail_and_a_turn_stay_within_their_round_trips(
     drain(runtime)
     over = [page for total, page in map(account, counted, counted.values()) if total > BUDGET]
     assert not over, f"over the budget of {BUDGET} round trips:\n" + "\n".join(over)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_turns_picture_is_stored_as_is_and_read_only_when_asked(runtime: Runtime) -> None:
+    with runtime.db.engine.connect() as connection:
+        storage = connection.execute(
+            text(
+                "SELECT attstorage FROM pg_attribute"
+                " WHERE attrelid = 'turns'::regclass AND attname = 'public_png'"
+            )
+        ).scalar()
+    assert storage == "e", "PNG bytes do not compress: STORAGE EXTERNAL spares the attempt"
+    game_id, _ = start_dos_de_mayo(runtime)
+    with runtime.db.session() as session:
+        turn = session.scalars(select(Turn).where(Turn.game_id == game_id)).one()
+        assert "public_png" not in turn.__dict__, "the picture is loaded with every turn read"
+        assert turn.public_png.startswith(b"\x89PNG")
