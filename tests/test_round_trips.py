@@ -11,6 +11,7 @@ every statement), and a failure lists them in order.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,12 +19,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, drain
 from psycopg.pq import Trace
 from sqlalchemy import event, select, text
 
+from adjudicator import db
 from adjudicator.models import Game, Turn
 from adjudicator.services import deadlines, inbox, pipeline, reasons
 from adjudicator.services.runtime import Runtime
@@ -212,3 +215,43 @@ def test_a_turns_picture_is_stored_as_is_and_read_only_when_asked(runtime: Runti
         turn = session.scalars(select(Turn).where(Turn.game_id == game_id)).one()
         assert "public_png" not in turn.__dict__, "the picture is loaded with every turn read"
         assert turn.public_png.startswith(b"\x89PNG")
+
+
+def backend(runtime: Runtime) -> int:
+    with runtime.db.session() as session:
+        return int(session.scalar(text("SELECT pg_backend_pid()")) or 0)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_pooled_connection_the_server_ended_is_never_handed_out(
+    runtime: Runtime, wire: Wire
+) -> None:
+    """No ping per checkout, and still no dead connection used: the server's farewell on the
+    idle socket is seen before the connection is handed out."""
+    ended = backend(runtime)
+    dsn = runtime.config.database_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (ended,))
+        for _ in range(100):
+            gone = admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (ended,))
+            if gone.fetchone() is None:
+                break
+            time.sleep(0.05)
+    assert backend(runtime) != ended
+    assert wire.opened == 2
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_connection_idle_for_long_is_pinged_before_use(
+    runtime: Runtime, wire: Wire, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A peer gone without a word (a network cut) is found only by asking: a connection idle
+    for long is pinged; one just used is not."""
+    backend(runtime)
+    with counting(wire) as fresh:
+        backend(runtime)
+    monkeypatch.setattr(db, "IDLE_PING_SECONDS", 0.0)
+    with counting(wire) as idle:
+        backend(runtime)
+    assert len(idle.trips) == len(fresh.trips) + 1, (fresh.trips, idle.trips)
+    assert idle.trips[0].endswith('";"'), idle.trips
