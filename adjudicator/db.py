@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import select
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import CursorResult, Engine, Executable, create_engine, event
+from sqlalchemy import CursorResult, Engine, Executable, create_engine, event, exc
 from sqlalchemy.orm import Session, sessionmaker
+
+# A pooled PostgreSQL connection idle this long is pinged before use: a peer gone silently (a
+# network cut, no FIN) is only found by asking. A busier one is trusted, after a look at its
+# socket that costs no round trip (``_closed_by_server``).
+IDLE_PING_SECONDS = 30.0
 
 
 def make_engine(url: str) -> Engine:
@@ -35,7 +42,52 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    # No pre-ping: it is a round trip per checkout, several per mail and per turn. Every
+    # statement is sent unnamed, never prepared: psycopg's automatic preparing costs a round
+    # trip of its own the fifth time a statement runs on a connection, and these statements
+    # are cheap to plan.
+    engine = create_engine(
+        url, pool_size=10, max_overflow=20, connect_args={"prepare_threshold": None}
+    )
+    _check_liveness(engine)
+    return engine
+
+
+def _check_liveness(engine: Engine) -> None:
+    """Hand out only live connections, at no round trip for a connection in use."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["pbem_idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        # DisconnectionError makes the pool drop the connection and open another.
+        if _closed_by_server(dbapi_connection):
+            raise exc.DisconnectionError("the server closed the connection")
+        idle_since = record.info.get("pbem_idle_since")
+        if idle_since is None or time.monotonic() - idle_since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            raise exc.DisconnectionError(f"the ping failed: {error}") from error
+
+
+def _closed_by_server(dbapi_connection: Any) -> bool:
+    """Whether an idle connection is known dead without asking: the server says nothing to an
+    idle client unless it is ending the session (a restart, pg_terminate_backend, a timeout),
+    so anything waiting on the socket, the FATAL message or the end of the stream, means it
+    is gone."""
+    if dbapi_connection.closed or dbapi_connection.broken:
+        return True
+    try:
+        socket = dbapi_connection.pgconn.socket
+    except Exception:  # psycopg.OperationalError: libpq has no socket any more
+        return True
+    poll = select.poll()
+    poll.register(socket, select.POLLIN | select.POLLERR | select.POLLHUP)
+    return bool(poll.poll(0))
 
 
 def changed(session: Session, statement: Executable) -> int:
@@ -69,6 +121,23 @@ class Database:
             raise
         finally:
             session.close()
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Session]:
+        """A session each of whose statements commits by itself, with no BEGIN nor COMMIT
+        round trip: for one read, or one write that is whole alone (a compare-and-set UPDATE).
+        On SQLite, whose statements cost no round trip, an ordinary unit of work."""
+        if not self.is_postgres:
+            with self.session() as session:
+                yield session
+            return
+        with self.engine.connect() as connection:
+            session = self.sessions(bind=connection.execution_options(isolation_level="AUTOCOMMIT"))
+            try:
+                yield session
+                session.commit()
+            finally:
+                session.close()
 
     def dispose(self) -> None:
         self.engine.dispose()

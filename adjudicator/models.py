@@ -219,7 +219,7 @@ class Turn(Base):
     events: Mapped[list[Any]] = mapped_column(JSON, default=list)
     # Why this turn was processed: "start", "orders", "deadline", "forced".
     reason: Mapped[str] = mapped_column(String(16))
-    public_png: Mapped[bytes] = mapped_column(LargeBinary)
+    public_png: Mapped[bytes] = mapped_column(LargeBinary, deferred=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     # Set when the game master rolls this turn back; the next turn takes its number again.
     rolled_back_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

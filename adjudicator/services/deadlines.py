@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, contains_eager
 from adjudicator import limits
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
-from adjudicator.models import Game, Player, Seat, Submission, utcnow
+from adjudicator.models import Game, Player, Seat, utcnow
 from adjudicator.services import (
     isolation,
     lifecycle,
@@ -111,17 +111,8 @@ def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
     if delay <= 0:
         return True
     turn = play.latest_turn(session, game.id)
-    last = session.scalar(
-        select(Submission.created_at)
-        .where(
-            Submission.game_id == game.id,
-            Submission.turn_number == turn.number + 1,
-            Submission.accepted.is_(True),
-        )
-        .order_by(Submission.id.desc())
-        .limit(1)
-    )
-    return last is not None and last + timedelta(minutes=delay) <= now
+    filed = [row for row in play.submissions(session, game.id, turn.number + 1) if row.accepted]
+    return bool(filed) and filed[-1].created_at + timedelta(minutes=delay) <= now
 
 
 def adjudicate(
@@ -130,7 +121,8 @@ def adjudicate(
     """Resolve the game's current turn if it is due (or ``force``), once; else say why not."""
     now = now or utcnow()
     pipeline.catch_up(runtime, game_id, now)
-    with runtime.db.session() as session:
+    # The compare-and-set is whole in one statement: committed on its own, no BEGIN nor COMMIT.
+    with runtime.db.autocommit() as session:
         claimed = changed(
             session,
             update(Game)
@@ -145,21 +137,18 @@ def adjudicate(
         return HELD
     try:
         with runtime.db.session() as session:
-            query = select(Game).where(Game.id == game_id)
-            if runtime.db.is_postgres:
-                query = query.with_for_update()
-            game = session.scalars(query).one()
+            game = play.locked_game(session, runtime, game_id)
+            assert game is not None  # claimed above, and games are never deleted
             why = _why_due(session, game, now, force)
             if why is None:
                 game.claimed_at = None
                 return NOT_DUE
             done = _resolve_turn(session, runtime, game, why, now)
-            game.claimed_at, game.forced_at = None, None
             ids = {"game_id": game_id, "turn": done.turn, "status": why}
             log.info("game %s turn %s adjudicated (%s)", game_id, done.turn, why, extra=ids)
             return done
     except Exception:
-        with runtime.db.session() as session:  # give the lease back so the next tick retries
+        with runtime.db.autocommit() as session:  # give the lease back: the next tick retries
             session.execute(update(Game).where(Game.id == game_id).values(claimed_at=None))
         raise
 
@@ -191,12 +180,15 @@ def _resolve_turn(
         else:
             orders[seat_name] = rules.default_orders(state, seat_name)
             defaulted.append(seat_name)
-    turn, resolution = play.apply_orders(session, game, orders, reason=why)
-    turn.facts = {**turn.facts, "defaulted": defaulted}
+    turn, resolution = play.apply_orders(session, game, orders, why, {"defaulted": defaulted})
     # Played before its deadline (all orders in, or forced): the entry announcing that deadline
     # is withdrawn in the same mail that brings the next one.
     stale = reports.overtaken(game, turn.number, now)
     lifecycle.open_deadline(game, now)
+    # The lease given back (and a forced turn done) in the same UPDATE of the game row as the
+    # turn's other changes to it; flushed with the turn, whose id its reports name.
+    game.claimed_at, game.forced_at = None, None
+    session.flush()
     played = reports.Played(turn, resolution)
     for seat in game.seats:
         reports.turn_report(session, runtime, game, seat, played, overtaken=stale)

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from adjudicator.mail.building import (
@@ -69,9 +71,6 @@ def thread_headers(game: Game | None, replying_to: str | None) -> tuple[str | No
 
 def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None = None) -> int:
     """Render, build and store the mail; it is sent after the transaction commits."""
-    existing = session.scalar(select(OutboxMessage.id).where(OutboxMessage.key == letter.key))
-    if existing is not None:
-        return existing
     config = runtime.config
     message_id = letter.message_id or mint_message_id(
         ["mail", *letter.key.split(":")], config.mail_domain
@@ -79,7 +78,7 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
     context = {"base_url": config.base_url, "domain": config.mail_domain, **letter.context}
     text, html = render_pair(letter.template, context)
     # FORMAT TEXT: this reader gets the text part alone, and the pictures as attachments.
-    chosen = session.scalar(select(Player.mail_format).where(Player.address == letter.to))
+    chosen = mail_format(session, letter.to)
     raw = build(
         Headers(
             sender=config.from_address,
@@ -94,16 +93,36 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
         pictures=letter.pictures,
         attachments=letter.attachments,
     )
-    record = OutboxMessage(
-        key=letter.key,
-        game_id=game.id if game is not None else None,
-        kind=letter.kind,
-        to_address=letter.to,
-        subject=letter.subject,
-        message_id=message_id,
-        raw=raw,
+    row = {
+        "key": letter.key,
+        "game_id": game.id if game is not None else None,
+        "kind": letter.kind,
+        "to_address": letter.to,
+        "subject": letter.subject,
+        "message_id": message_id,
+        "raw": raw,
+    }
+    # One round trip: a mail already queued under this key (its mail processed again) is
+    # left as it is, and none is queued twice.
+    insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
+    added = session.scalar(
+        insert(OutboxMessage)
+        .values(row)
+        .on_conflict_do_nothing(index_elements=[OutboxMessage.key])
+        .returning(OutboxMessage.id)
     )
-    session.add(record)
-    session.flush()
-    runtime.later(session, Task.SEND_OUTBOX, record.id)
-    return record.id
+    if added is None:
+        existing = session.scalar(select(OutboxMessage.id).where(OutboxMessage.key == letter.key))
+        assert existing is not None
+        return existing
+    runtime.later(session, Task.SEND_OUTBOX, added)
+    return int(added)
+
+
+def mail_format(session: Session, address: str) -> str | None:
+    """The FORMAT the player at ``address`` chose, None for no player. A player this
+    transaction has read already (the seat's, nearly always) is not read again."""
+    for row in session.identity_map.values():
+        if isinstance(row, Player) and row.address == address:
+            return row.mail_format
+    return session.scalar(select(Player.mail_format).where(Player.address == address))

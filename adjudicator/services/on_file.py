@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Game, Submission
@@ -21,16 +20,9 @@ def current_orders(
     refused lines stands at the deadline, but does not make the turn resolve early)."""
     latest: dict[str, Any] = {}
     complete: dict[str, bool] = {}
-    rows = session.scalars(
-        select(Submission)
-        .where(
-            Submission.game_id == game.id,
-            Submission.turn_number == turn_number,
-            Submission.accepted.is_(True),
-        )
-        .order_by(Submission.id)
-    )
-    for row in rows:
+    for row in play.submissions(session, game.id, turn_number):
+        if not row.accepted:
+            continue
         latest[row.seat] = row.orders
         complete[row.seat] = all(line.get("status") != "rejected" for line in row.report or [])
     if whole:
@@ -40,12 +32,8 @@ def current_orders(
 
 def orders_text_on_file(session: Session, game: Game, seat: str, turn_number: int) -> str | None:
     """The text of the seat's accepted order set for the turn, the one that counts now."""
-    return session.scalars(
-        select(Submission.text)
-        .where(*_sets_of(game, seat, turn_number), Submission.accepted.is_(True))
-        .order_by(Submission.id.desc())
-        .limit(1)
-    ).first()
+    sets = _sets_of(session, game, seat, turn_number)
+    return next((row.text for row in sets if row.accepted), None)
 
 
 def everyone_submitted(session: Session, game: Game) -> bool:
@@ -53,14 +41,7 @@ def everyone_submitted(session: Session, game: Game) -> bool:
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     owed = set(rules.pending(rules.load(turn.state)))
-    waiting = session.scalar(
-        select(Submission.id).where(
-            Submission.game_id == game.id,
-            Submission.turn_number == turn.number + 1,
-            Submission.wait.is_(True),
-        )
-    )
-    if waiting is not None:
+    if any(row.wait for row in play.submissions(session, game.id, turn.number + 1)):
         return False
     return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1, whole=True))
 
@@ -68,11 +49,7 @@ def everyone_submitted(session: Session, game: Game) -> bool:
 def orders_on_file(session: Session, game: Game, seat: str, turn_number: int) -> dict[str, Any]:
     """What the seat has sent for a turn: the last set, whether it was accepted, and the set
     that counts when the last one was refused."""
-    sets = session.scalars(
-        select(Submission)
-        .where(*_sets_of(game, seat, turn_number), Submission.wait.is_(False))
-        .order_by(Submission.id.desc())
-    ).all()
+    sets = [row for row in _sets_of(session, game, seat, turn_number) if not row.wait]
     counting = next((row for row in sets if row.accepted), None)
     last = sets[0] if sets else None
     if last is None:
@@ -100,10 +77,8 @@ def _order_lines(submission: Submission) -> list[str]:
     return read or submission.text.splitlines()
 
 
-def _sets_of(game: Game, seat: str, turn_number: int) -> tuple[ColumnElement[bool], ...]:
-    """The conditions naming what a seat sent for a turn."""
-    return (
-        Submission.game_id == game.id,
-        Submission.seat == seat,
-        Submission.turn_number == turn_number,
-    )
+def _sets_of(session: Session, game: Game, seat: str, turn_number: int) -> list[Submission]:
+    """What a seat sent for a turn, the last first."""
+    return [
+        row for row in reversed(play.submissions(session, game.id, turn_number)) if row.seat == seat
+    ]

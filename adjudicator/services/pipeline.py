@@ -99,11 +99,14 @@ def _read_first(runtime: Runtime, inbound_id: int) -> _Read | None:
     """Read the message and check its DKIM signature outside the processing transaction:
     checking may wait on DNS, and on SQLite that transaction holds the database's write lock.
     None when there is nothing to process (no such message, or already processed)."""
-    with runtime.db.session() as session:
-        record = session.get(InboundMessage, inbound_id)
-        if record is None or record.status != InboundStatus.RECEIVED:
-            return None
-        raw = record.raw
+    # One statement, committed on its own: no BEGIN nor COMMIT round trip.
+    with runtime.db.autocommit() as session:
+        found = session.execute(
+            select(InboundMessage.status, InboundMessage.raw).where(InboundMessage.id == inbound_id)
+        ).first()
+    if found is None or found.status != InboundStatus.RECEIVED:
+        return None
+    raw = found.raw
     mail = read(raw)
     if isinstance(mail, Unreadable) or mail.automatic:
         return _Read(mail, None)
@@ -350,7 +353,7 @@ def catch_up(runtime: Runtime, game_id: int, cutoff: datetime) -> list[int]:
     Its own task may be stuck behind a broker outage or a busy queue; orders that reached us in
     time belong in this turn, so they are handled here first (processing is idempotent).
     """
-    with runtime.db.session() as session:
+    with runtime.db.autocommit() as session:  # one read: no BEGIN nor COMMIT round trip
         waiting = session.scalars(
             select(InboundMessage.id)
             .where(

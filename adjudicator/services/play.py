@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from adjudicator.core.chance import Chance, commitment, new_seed
 from adjudicator.core.contract import Game as Rules
@@ -19,7 +19,7 @@ from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
 from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow
-from adjudicator.services import reasons
+from adjudicator.services import read_once, reasons
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -85,15 +85,52 @@ def note_name(player: Player, given: str) -> None:
 
 def latest_turn(session: Session, game_id: int) -> Turn:
     """The game's current position: its newest turn that was not rolled back."""
-    turn = session.scalar(
-        select(Turn)
-        .where(Turn.game_id == game_id, Turn.rolled_back_at.is_(None))
-        .order_by(Turn.number.desc())
-        .limit(1)
-    )
+    memo = read_once.kept(session, Turn)
+    turn = memo.get(game_id)
     if turn is None:
-        raise LookupError(f"game {game_id} has no opening turn")
+        turn = session.scalar(
+            select(Turn)
+            .where(Turn.game_id == game_id, Turn.rolled_back_at.is_(None))
+            .order_by(Turn.number.desc())
+            .limit(1)
+        )
+        if turn is None:
+            raise LookupError(f"game {game_id} has no opening turn")
+        memo[game_id] = turn
+    assert isinstance(turn, Turn)
     return turn
+
+
+def submissions(session: Session, game_id: int, turn_number: int) -> list[Submission]:
+    """Every submission for a turn, oldest first: the orders on file (``on_file``) are read
+    from these, once per transaction."""
+    memo = read_once.kept(session, Submission)
+    found: list[Submission] | None = memo.get((game_id, turn_number))
+    if found is None:
+        found = list(
+            session.scalars(
+                select(Submission)
+                .where(Submission.game_id == game_id, Submission.turn_number == turn_number)
+                .order_by(Submission.id)
+            )
+        )
+        memo[(game_id, turn_number)] = found
+    return found
+
+
+def locked_game(session: Session, runtime: Runtime, game_id: int) -> Game | None:
+    """The game with its seats and their players, in one query; on PostgreSQL its row locked
+    for update (one resolution at a time per game). Read afresh even when this session has
+    read the game before: what counts is the row as it is under the lock."""
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(joinedload(Game.seats).joinedload(Seat.player))
+        .execution_options(populate_existing=True)
+    )
+    if runtime.db.is_postgres:
+        query = query.with_for_update(of=Game)
+    return session.scalars(query).unique().one_or_none()
 
 
 def seat_address(runtime: Runtime, game: Game, seat: Seat) -> str:
@@ -183,9 +220,14 @@ def create_game(
 
 
 def apply_orders(
-    session: Session, game: Game, orders_by_seat: Mapping[str, Any], reason: str
+    session: Session,
+    game: Game,
+    orders_by_seat: Mapping[str, Any],
+    reason: str,
+    facts: Mapping[str, Any] | None = None,
 ) -> tuple[Turn, Resolution[Any]]:
-    """Resolve the next turn and store it as a new snapshot; the game row learns if it ended."""
+    """Resolve the next turn and add it as a new snapshot, with ``facts`` added to the
+    resolution's (written in the one INSERT); the game row learns if it ended."""
     rules = rules_for(game)
     previous = latest_turn(session, game.id)
     state = rules.load(previous.state)
@@ -197,7 +239,7 @@ def apply_orders(
         state=rules.dump(resolution.state),
         orders=dict(orders_by_seat),
         outcomes=[asdict(outcome) for outcome in resolution.outcomes],
-        facts=dict(resolution.facts),
+        facts={**resolution.facts, **(facts or {})},
         events=[event.to_json() for event in resolution.events],
         reason=reason,
         public_png=rules.render(rules.view(resolution.state, None), None),
@@ -210,21 +252,14 @@ def apply_orders(
         game.finished_at = utcnow()
         game.result = outcome.summary
         game.score = list(outcome.score)
-    session.flush()
+    # Not flushed here: the caller's next read does, in one UPDATE of the game row with what
+    # the caller still changes in it (the next deadline, the lease given back).
     return turn, resolution
 
 
 def seats_with_orders(session: Session, game_id: int, turn_number: int) -> set[str]:
     """The seats with an accepted order set on file for a turn (whether, never what)."""
-    return set(
-        session.scalars(
-            select(Submission.seat).where(
-                Submission.game_id == game_id,
-                Submission.turn_number == turn_number,
-                Submission.accepted.is_(True),
-            )
-        )
-    )
+    return {row.seat for row in submissions(session, game_id, turn_number) if row.accepted}
 
 
 def seed_revealed(game: Game) -> bool:

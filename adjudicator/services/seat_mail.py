@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.core.contract import Game as Rules
@@ -169,10 +168,7 @@ def gm_mail(
 
 # 1.
 def find_game(context: SeatMail) -> Verdict | None:
-    query = select(Game).where(Game.id == context.route.game_id)
-    if context.runtime.db.is_postgres:
-        query = query.with_for_update()  # one resolution at a time per game
-    game = context.session.scalar(query)
+    game = play.locked_game(context.session, context.runtime, context.route.game_id)
     if game is None:
         context.problem("bad-token", {"why": "no such game"})
         return Verdict(InboundStatus.REJECTED, "reply address names no game")
@@ -185,9 +181,7 @@ def find_game(context: SeatMail) -> Verdict | None:
 # 2.
 def check_sender(context: SeatMail) -> Verdict | None:
     route, game = context.route, context.game
-    seat = context.session.scalar(
-        select(Seat).where(Seat.game_id == route.game_id, Seat.seat == route.seat)
-    )
+    seat = next((seat for seat in game.seats if seat.seat == route.seat), None)
     if seat is None:
         context.problem("bad-token", {"why": "no such game"})
         return Verdict(InboundStatus.REJECTED, "reply address names no game")
