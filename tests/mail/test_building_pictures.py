@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from email import policy
+from email import policy, quoprimime
 from email.message import EmailMessage
 
 import pytest
@@ -105,3 +105,9 @@ def test_a_picture_is_encoded_once_for_every_mail_that_carries_it() -> None:
     assert building.picture_part(other, "inline") != first
     key = (hashlib.blake2b(MAP.png, digest_size=16).digest(), MAP.content_id)
     assert any(cached[:2] == key for cached in building._PARTS)
+
+
+def test_quoted_printable_length_is_the_stdlibs() -> None:
+    samples = [bytes(range(256)), "Alcalá · Puerta del Sol = 14".encode(), b"", b"plain text"]
+    for data in samples:
+        assert building.quoted_length(data) == quoprimime.body_length(data)
