@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from adjudicator.games import registry
 from adjudicator.models import Turn
-from adjudicator.services.positions import shares_picture
+from adjudicator.services.positions import shares_picture, snapshot
 from adjudicator.services.runtime import Runtime
 
 SHARED = "The map is the one every player sees; your own cards are given in words below."
@@ -81,3 +81,28 @@ def test_only_games_whose_pictures_differ_in_words_alone_share_them() -> None:
     # A side's map shows its own orders; a solitaire hand is the one picture drawn anyway.
     assert not shares_picture(games["musketpike"])
     assert not shares_picture(games["thermopyles"])
+
+
+def calendar_parts(mail: EmailMessage) -> list[bytes]:
+    parts = [part for part in mail.walk() if part.get_content_type() == "text/calendar"]
+    return [bytes(part.get_payload(decode=True)) for part in parts]
+
+
+def test_a_turns_state_and_calendar_are_made_once_for_all_its_seats(runtime: Runtime) -> None:
+    game_id, addresses = start_dos_de_mayo(runtime)
+    before = len(sent(runtime))
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-14\nNODRAW"))
+    reports = [m for m in sent(runtime, before) if m["X-Pbem-Kind"] == "report"]
+    france, spain = (calendar_parts(mail) for mail in reports)
+    assert france == spain and len(france) == 2  # the next deadline, and the overtaken one
+    with runtime.db.session() as session:
+        turn = session.scalars(select(Turn).where(Turn.game_id == game_id)).first()
+        assert turn is not None
+        shot = snapshot(session, DOS, turn)
+        assert snapshot(session, DOS, turn) is shot
+        assert shot.owed.keys() == {"france", "spain"}
+        # A row the session let go of and loaded again is loaded again, never taken for it.
+        session.expunge(turn)
+        again = session.get_one(Turn, turn.id)
+        assert again is not turn and snapshot(session, DOS, again) is not shot

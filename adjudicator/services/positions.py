@@ -3,9 +3,9 @@ of it in words, and its picture, the seat's own or the public one all players sh
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -19,25 +19,29 @@ from adjudicator.services import subjects
 from adjudicator.services.runtime import Runtime
 
 
-@dataclass(frozen=True)
 class Snapshot:
-    """A turn's stored state as its rules load it, and what every seat owes after it: the same
-    for every seat's mail of the turn, so loaded once per session (``snapshot``)."""
+    """A turn's stored state as its rules load it, and what every seat owes after it (worked
+    out when first asked): the same for every seat's mail of the turn, so made once per
+    session (``snapshot``)."""
 
-    turn: Turn
-    state: Any
-    owed: dict[str, Decision]
+    def __init__(self, rules: Rules[Any], turn: Turn) -> None:
+        self.rules, self.turn = rules, turn
+        self.state = rules.load(turn.state)
+
+    @functools.cached_property
+    def owed(self) -> dict[str, Decision]:
+        return dict(self.rules.pending(self.state))
 
 
 def snapshot(session: Session, rules: Rules[Any], turn: Turn) -> Snapshot:
-    """The turn's ``Snapshot``, loaded once per session: a turn report goes to every seat, and
-    each would load and examine the same state again. Kept by row id for the very Turn object
-    it was loaded from, so a row the session no longer holds is never mistaken for it."""
+    """The turn's ``Snapshot``, made once per session: a turn report goes to every seat, and
+    each would load and examine the same state again, as would the reading of a mail's orders
+    and its receipt. Kept by row id for the very Turn object it was loaded from, so a row the
+    session no longer holds is never mistaken for it."""
     memo: dict[int, Snapshot] = session.info.setdefault("pbem.snapshots", {})
     found = memo.get(turn.id)
     if found is None or found.turn is not turn:
-        state = rules.load(turn.state)
-        found = memo[turn.id] = Snapshot(turn, state, rules.pending(state))
+        found = memo[turn.id] = Snapshot(rules, turn)
     return found
 
 
