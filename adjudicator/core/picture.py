@@ -3,8 +3,8 @@ a canvas drawn at any scale, colours mapped to a palette, and the PNG bytes.
 
 The game maps and the archive's charts are all Pillow drawings sent by mail or served on the
 web; each draws its own marks, but none should find fonts, fit labels or write PNGs its own way.
-The PNG save options are set here only (``SMALLEST``, ``PLAIN``, ``QUICK``), so changing how
-pictures are compressed is one edit.
+The PNG save options are set here only (``SMALLEST``, ``BALANCED``, ``PLAIN``, ``QUICK``), so
+changing how pictures are compressed is one edit.
 """
 
 from __future__ import annotations
@@ -37,9 +37,15 @@ MAX_PALETTE = 256  # an indexed PNG holds at most this many colours
 # ``QUICK`` is zlib's fastest kind of search at its best level: on a small picture of flat fills
 # on a fixed palette some 1.4 ms against 3 ms for the default level and 20 ms for the smallest
 # file, for a file a quarter larger than the default's, still far below the mail budget.
+# ``BALANCED`` is for a picture stored once and mailed to every player (a turn's shared map),
+# where both count: on the 2 de Mayo map level 8 gives a file within some 1% of the smallest
+# in under half its time (some 20 ms against 47; bench/bench_service_cpu.py prints every level),
+# while level 7 and below already cost 2 KB and more of PNG, near 3 KB of base64 in each mail,
+# more than a turn's mail has to spare under its size limit (tests/test_mail_sizes.py).
 SMALLEST: Mapping[str, Any] = MappingProxyType({"optimize": True})
 PLAIN: Mapping[str, Any] = MappingProxyType({})
 QUICK: Mapping[str, Any] = MappingProxyType({"compress_level": 3})
+BALANCED: Mapping[str, Any] = MappingProxyType({"compress_level": 8})
 
 
 # --- fonts ----------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ in ``replies``, mail to the game master in ``gm_letters``."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -14,11 +13,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import schedule
-from adjudicator.core.contract import Decision, OrderReport, Resolution
 from adjudicator.core.contract import Game as Rules
-from adjudicator.core.words import agreeing, listed
+from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.mail.addresses import check_signature
-from adjudicator.mail.building import Attachment, Picture
+from adjudicator.mail.building import Attachment
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import (
@@ -31,6 +29,7 @@ from adjudicator.services import (
 from adjudicator.services.answers import away, command_context, line_json
 from adjudicator.services.gm_letters import tell_gm
 from adjudicator.services.mailer import Letter, queue, thread_headers
+from adjudicator.services.positions import position, snapshot
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -39,84 +38,6 @@ def check_url(runtime: Runtime, game: Game, seat: Seat) -> str:
     """The seat's private order-checker page: its orders checked, never stored (web/help.py)."""
     signature = check_signature(runtime.config.secret_key, game.id, seat.seat, seat.key_version)
     return f"{runtime.config.base_url}/games/{game.id}/check/{seat.seat}/{signature}"
-
-
-def position(
-    runtime: Runtime,
-    rules: Rules[Any],
-    game: Game,
-    seat: Seat,
-    turn: Turn,
-    facts: Any = None,
-    *,
-    drawn: bool = True,
-) -> tuple[dict[str, Any], Picture | None, dict[str, Decision]]:
-    """The seat's view of a turn in words and, when ``drawn``, as a picture, plus what it may do
-    next; and what every seat owes now."""
-    state = rules.load(turn.state)
-    view = rules.view(state, seat.seat)
-    owed = rules.pending(state)
-    decision = owed.get(seat.seat)
-    description = rules.describe(view)
-    # The picture's alt text and Content-Description name it in one sentence: the mail gives
-    # the whole position in words beside it, and a screen reader would read it twice.
-    alt = map_alt(rules, turn.number, seat.seat, owed)
-    picture = (
-        Picture(
-            content_id=f"game{game.id}.turn{turn.number}.{seat.seat}@{runtime.config.mail_domain}",
-            png=_render(rules, view, facts, (turn.id, seat.seat)),
-            alt=alt,
-            filename=f"game{game.id}-turn{turn.number}.png",
-        )
-        if drawn
-        else None
-    )
-    context = {
-        "turn": turn.number,
-        "description": description,
-        "prompt": decision.prompt if decision else "",
-        "legal": list(decision.legal) if decision else [],
-        "waiting_for": [rules.seat_title(owing) for owing in sorted(owed)],
-        "owes": subjects.owes(owed, rules.seat_title),
-        # No picture: the templates name the mail that has this map instead (email/_position.*).
-        "picture_cid": picture.content_id if picture else None,
-        "picture_alt": alt,
-    }
-    return context, picture, owed
-
-
-def map_alt(rules: Rules[Any], turn: int, seat: str, owed: Mapping[str, Decision]) -> str:
-    """The map's alternative text in one sentence, what it shows and whose turn it is: the
-    position in words follows the picture once, in the mail itself."""
-    shown = (
-        f"Map of {rules.title} after {rules.turn_noun} {turn}, as {rules.seat_title(seat)} sees it"
-    )
-    if not owed:
-        return f"{shown}; the game is over."
-    brief = next((d.brief for d in owed.values() if d.brief), "send orders")
-    titles = listed([rules.seat_title(s) for s in sorted(owed)])
-    owing = agreeing(titles, "is", "are") if len(owed) == 1 else f"{titles} are"
-    return f"{shown}; next, {owing} to {brief}."
-
-
-# Turn snapshots never change, so a seat's picture of a turn is drawn once per process: the
-# invitation, the welcome and the notices showing that position would otherwise redraw it.
-_PICTURES: OrderedDict[tuple[int, str], bytes] = OrderedDict()
-_PICTURES_KEPT = 256
-
-
-def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str]) -> bytes:
-    if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
-        return rules.render(view, facts)
-    png = _PICTURES.get(key)
-    if png is None:
-        png = rules.render(view, None)
-        _PICTURES[key] = png
-        if len(_PICTURES) > _PICTURES_KEPT:
-            _PICTURES.popitem(last=False)
-    else:
-        _PICTURES.move_to_end(key)
-    return png
 
 
 def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
@@ -221,6 +142,23 @@ def deadline_calendar(
     return parts
 
 
+def calendar_once(
+    session: Session,
+    runtime: Runtime,
+    game: Game,
+    turn: int,
+    when: tuple[datetime, Overtaken | None],
+) -> list[Attachment]:
+    """``deadline_calendar``, made once per session for the same deadline: every seat's mail
+    of a turn carries the same entries (stamped when the first was made)."""
+    now, stale = when
+    memo: dict[tuple[Any, ...], list[Attachment]] = session.info.setdefault("pbem.calendars", {})
+    key = (game.id, turn, game.status, game.deadline, game.deadline_sequence, stale)
+    if key not in memo:
+        memo[key] = deadline_calendar(runtime, game, turn, now, stale)
+    return memo[key]
+
+
 def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
     rules = play.rules_for(game)
     revealed = play.seed_revealed(game)
@@ -294,7 +232,9 @@ def mail_seat(
     rules = play.rules_for(game)
     turn = played.turn if played else play.latest_turn(session, game.id)
     facts = played.resolution.facts if played else None
-    context, picture, owed = position(runtime, rules, game, seat, turn, facts, drawn=letter.map)
+    shot = snapshot(session, rules, turn)
+    context, picture = position(runtime, rules, game, seat, shot, facts, drawn=letter.map)
+    owed = shot.owed
     now = utcnow()
     context.update(deadline_context(game, seat, now))
     zone = seat.player.timezone or game.timezone
@@ -317,7 +257,7 @@ def mail_seat(
         template=letter.template,
         context={**game_context(runtime, game, seat), **context, **letter.extra},
         pictures=[picture] if picture else [],
-        attachments=deadline_calendar(runtime, game, turn.number + 1, now, overtaken),
+        attachments=calendar_once(session, runtime, game, turn.number + 1, (now, overtaken)),
         reply_to=play.seat_address(runtime, game, seat),
         # A mail with a fixed Message-ID starts the thread (answering at most the player's own
         # mail); every other one continues it.

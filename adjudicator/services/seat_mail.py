@@ -44,6 +44,7 @@ from adjudicator.services import (
     on_file,
     orders,
     play,
+    positions,
     preferences,
     reasons,
     replies,
@@ -317,7 +318,8 @@ def read_orders(context: SeatMail) -> Verdict | None:
     session, game, seat = context.session, context.game, context.seat
     rules = context.rules()
     context.turn = play.latest_turn(session, game.id)
-    state = rules.load(context.turn.state)
+    # Loaded once for the reading and the receipt that shows the same position.
+    state = positions.snapshot(session, rules, context.turn).state
     context.earlier = on_file.orders_text_on_file(session, game, seat.seat, context.turn.number + 1)
     context.got = orders.read(
         rules,

@@ -66,7 +66,9 @@ def test_a_turns_mail_reads_on_a_phone(runtime: Runtime, phone: Page, screenshot
             continue
         assert read["loaded"], kind
         [alt] = alts
-        assert re.fullmatch(r"Map of 2 de Mayo after turn \d, as Spain sees it; next, [^.]+\.", alt)
+        # The map every player is shown: Spain's own hand is in the words, not in the picture.
+        shared = r"Map of 2 de Mayo after turn \d, as every player sees it; next, [^.]+\."
+        assert re.fullmatch(shared, alt)
         # The position in words is in the mail once: after the map, not also inside it.
         assert "Units on the map:" not in alt
         assert str(read["text"]).count("Units on the map:") == 1

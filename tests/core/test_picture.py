@@ -126,6 +126,8 @@ def test_png_bytes_decode_to_the_same_pixels_for_every_encoding() -> None:
         (image, picture.SMALLEST),
         (picture.on_palette(image, palette), picture.PLAIN),
         (picture.reduced(image, 8), picture.SMALLEST),
+        (picture.on_palette(image, palette), picture.BALANCED),
+        (picture.on_palette(image, palette), picture.QUICK),
     ):
         data = picture.png(indexed, options)
         assert data.startswith(b"\x89PNG\r\n\x1a\n")

@@ -139,6 +139,8 @@ class MusketAndPike(Game[Position]):
     options = _options()
     schema_version = SCHEMA
     resolves_on_receipt = True
+    # A side's map shows its own standing orders and what it alone can see: drawn per seat.
+    shared_picture = False
     turn_noun = "step"
 
     def seat_title(self, seat: str) -> str:

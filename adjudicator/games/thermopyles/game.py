@@ -70,6 +70,8 @@ class Thermopyles(Game[Position]):
     options = _options()
     schema_version = SCHEMA
     resolves_on_receipt = True
+    # Solitaire: one seat, one picture a turn, drawn with the player's own cards.
+    shared_picture = False
     # A shared deal ranks by the game's score; beside it, how many Persians fell.
     ranking_axis = RankingAxis("Persians in the Graveyard", 1)
 

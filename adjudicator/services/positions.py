@@ -1,0 +1,147 @@
+"""The position every game mail shows: a turn's state loaded once per session, the seat's view
+of it in words, and its picture, the seat's own or the public one all players share."""
+
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from adjudicator.core.contract import Decision
+from adjudicator.core.contract import Game as Rules
+from adjudicator.core.words import agreeing, listed
+from adjudicator.mail.building import Picture
+from adjudicator.models import Game, Seat, Turn
+from adjudicator.services import subjects
+from adjudicator.services.runtime import Runtime
+
+
+class Snapshot:
+    """A turn's stored state as its rules load it, and what every seat owes after it (worked
+    out when first asked): the same for every seat's mail of the turn, so made once per
+    session (``snapshot``)."""
+
+    def __init__(self, rules: Rules[Any], turn: Turn) -> None:
+        self.rules, self.turn = rules, turn
+        self.state = rules.load(turn.state)
+
+    @functools.cached_property
+    def owed(self) -> dict[str, Decision]:
+        return dict(self.rules.pending(self.state))
+
+
+def snapshot(session: Session, rules: Rules[Any], turn: Turn) -> Snapshot:
+    """The turn's ``Snapshot``, made once per session: a turn report goes to every seat, and
+    each would load and examine the same state again, as would the reading of a mail's orders
+    and its receipt. Kept by row id for the very Turn object it was loaded from, so a row the
+    session no longer holds is never mistaken for it."""
+    memo: dict[int, Snapshot] = session.info.setdefault("pbem.snapshots", {})
+    found = memo.get(turn.id)
+    if found is None or found.turn is not turn:
+        found = memo[turn.id] = Snapshot(rules, turn)
+    return found
+
+
+def shares_picture(rules: Rules[Any]) -> bool:
+    """Whether the game's players are all shown the turn's public picture, stored on the Turn,
+    with what only a seat may see (a hand) given in words: true where the rules say so
+    (``shared_picture``), for games whose private pictures differ from it in that alone."""
+    return bool(getattr(rules, "shared_picture", False))
+
+
+def position(
+    runtime: Runtime,
+    rules: Rules[Any],
+    game: Game,
+    seat: Seat,
+    shot: Snapshot,
+    facts: Any = None,
+    *,
+    drawn: bool = True,
+) -> tuple[dict[str, Any], Picture | None]:
+    """The seat's view of a turn in words and, when ``drawn``, as a picture, plus what it may do
+    next; ``facts``: the moves a turn report's picture shows."""
+    turn, owed = shot.turn, shot.owed
+    view = rules.view(shot.state, seat.seat)
+    decision = owed.get(seat.seat)
+    shared = shares_picture(rules)
+    # The picture's alt text and Content-Description name it in one sentence: the mail gives
+    # the whole position in words beside it, and a screen reader would read it twice.
+    alt = map_alt(rules, turn.number, None if shared else seat.seat, owed)
+    whose = (turn, None if shared else seat.seat)
+    picture = _picture(runtime, rules, game, whose, (view, facts), alt) if drawn else None
+    context = {
+        "turn": turn.number,
+        "description": rules.describe(view),
+        "prompt": decision.prompt if decision else "",
+        "legal": list(decision.legal) if decision else [],
+        "waiting_for": [rules.seat_title(owing) for owing in sorted(owed)],
+        "owes": subjects.owes(owed, rules.seat_title),
+        # No picture: the templates name the mail that has this map instead (email/_position.*).
+        "picture_cid": picture.content_id if picture else None,
+        "picture_alt": alt,
+        # The picture is every player's: the templates say the seat's own cards are in words.
+        "picture_shared": shared,
+    }
+    return context, picture
+
+
+def _picture(
+    runtime: Runtime,
+    rules: Rules[Any],
+    game: Game,
+    whose: tuple[Turn, str | None],
+    drawing: tuple[Any, Any],
+    alt: str,
+) -> Picture:
+    """The turn's picture for one seat, or the public one every seat shares (seat None): that
+    one is the archive's, drawn once when the turn was stored, never again (Turn.public_png,
+    perhaps a deferred column: read here only, so a mail without the map never loads it).
+    ``drawing``: the seat's view and the facts its own picture is drawn from."""
+    turn, seat = whose
+    view, facts = drawing
+    domain = runtime.config.mail_domain
+    if seat is None:
+        content_id, png = f"game{game.id}.turn{turn.number}@{domain}", turn.public_png
+    else:
+        content_id = f"game{game.id}.turn{turn.number}.{seat}@{domain}"
+        png = _render(rules, view, facts, (turn.id, seat))
+    return Picture(content_id, png, alt, f"game{game.id}-turn{turn.number}.png")
+
+
+def map_alt(rules: Rules[Any], turn: int, seat: str | None, owed: Mapping[str, Decision]) -> str:
+    """The map's alternative text in one sentence, what it shows and whose turn it is: the
+    position in words follows the picture once, in the mail itself. ``seat`` None: the map
+    every player is shown."""
+    viewer = f"as {rules.seat_title(seat)} sees it" if seat else "as every player sees it"
+    shown = f"Map of {rules.title} after {rules.turn_noun} {turn}, {viewer}"
+    if not owed:
+        return f"{shown}; the game is over."
+    brief = next((d.brief for d in owed.values() if d.brief), "send orders")
+    titles = listed([rules.seat_title(s) for s in sorted(owed)])
+    owing = agreeing(titles, "is", "are") if len(owed) == 1 else f"{titles} are"
+    return f"{shown}; next, {owing} to {brief}."
+
+
+# A seat's own picture of a turn (a game whose seats see different pictures) is drawn once per
+# process: the invitation, the welcome and the notices showing that position would otherwise
+# redraw it. A shared picture is never drawn here: it is the one stored on the Turn.
+_PICTURES: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+_PICTURES_KEPT = 256
+
+
+def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str]) -> bytes:
+    if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
+        return rules.render(view, facts)
+    png = _PICTURES.get(key)
+    if png is None:
+        png = rules.render(view, None)
+        _PICTURES[key] = png
+        if len(_PICTURES) > _PICTURES_KEPT:
+            _PICTURES.popitem(last=False)
+    else:
+        _PICTURES.move_to_end(key)
+    return png

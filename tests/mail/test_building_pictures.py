@@ -1,0 +1,113 @@
+"""The picture part built once and put in place: the mail is the very one the stdlib would
+build picture by picture, and a picture is encoded once however many mails carry it."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from email import policy, quoprimime
+from email.message import EmailMessage
+
+import pytest
+
+from adjudicator.mail import building
+from adjudicator.mail.building import Attachment, Headers, Picture, Thread, build
+
+WHEN = datetime(2024, 3, 4, 10, 12, tzinfo=UTC)
+# Bytes of every value, and more than one base64 line's worth, ending mid-line.
+MAP = Picture("game1.turn3@pbem.example", bytes(range(256)) * 97 + b"end", "Map of Madrid", "m.png")
+LEGEND = Picture("legend@pbem.example", b"\x89PNG\r\n\x1a\nlegend", "", "legend.png")
+CALENDAR = Attachment(
+    "deadline.ics", "text", "calendar", b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", {"method": "X"}
+)
+_POLICY = policy.SMTP.clone(cte_type="7bit")
+
+
+def stdlib_build(html: str | None, pictures: Sequence[Picture]) -> bytes:
+    """The mail as the stdlib alone builds it, each picture attached as bytes: what ``build``
+    made before it put pre-built picture parts in place."""
+    msg = EmailMessage(policy=_POLICY)
+    for name, value in (
+        ("From", "judge@pbem.example"),
+        ("To", "gorgo@example.com"),
+        ("Subject", "turn 3"),
+        ("Date", "Mon, 04 Mar 2024 10:12:00 +0000"),
+        ("Message-ID", "<m.3@pbem.example>"),
+        ("Auto-Submitted", "auto-generated"),
+        ("X-Auto-Response-Suppress", "All"),
+        ("MIME-Version", "1.0"),
+    ):
+        msg[name] = value
+    msg.set_content("Turn 3\n", subtype="plain", charset="utf-8")
+    target = msg
+    if html is not None:
+        msg.add_alternative(html, subtype="html", charset="utf-8", cte="7bit")
+        found = msg.get_body(preferencelist=("html",))
+        assert isinstance(found, EmailMessage)
+        target = found
+    for picture in pictures:
+        add = target.add_related if html is not None else target.add_attachment
+        extra = {"cid": f"<{picture.content_id}>", "disposition": "inline"} if html else {}
+        description = [f"Content-Description: {picture.alt}"] if picture.alt else None
+        add(picture.png, "image", "png", filename=picture.filename, headers=description, **extra)
+    msg.add_attachment(
+        CALENDAR.data.decode(),
+        subtype="calendar",
+        filename=CALENDAR.filename,
+        params={"method": "X"},
+    )
+    for part in msg.walk():
+        if part is not msg:
+            del part["MIME-Version"]
+    building._short_boundaries(msg)  # the boundaries' lengths decide where headers fold
+    return msg.as_bytes()
+
+
+def ours(html: str | None, pictures: Sequence[Picture]) -> bytes:
+    return build(
+        Headers("judge@pbem.example", "gorgo@example.com", "turn 3", date=WHEN),
+        Thread("<m.3@pbem.example>"),
+        text="Turn 3\n",
+        html=html,
+        pictures=pictures,
+        attachments=[CALENDAR],
+    )
+
+
+def same_boundaries(raw: bytes) -> bytes:
+    """Each boundary named by the order it first appears in, so two builds compare."""
+    names: dict[bytes, bytes] = {}
+    found = re.findall(rb'boundary="([^"]+)"', raw)
+    for boundary in found:
+        names.setdefault(boundary, b"boundary-%d" % len(names))
+    for boundary, name in names.items():
+        raw = raw.replace(boundary, name)
+    return raw
+
+
+@pytest.mark.parametrize("html", ["<p>Turn 3</p>", None], ids=["html", "text-only"])
+@pytest.mark.parametrize("pictures", [(MAP,), (MAP, LEGEND), ()], ids=["one", "two", "none"])
+def test_the_mail_is_the_stdlibs_own_byte_for_byte(
+    html: str | None, pictures: Sequence[Picture]
+) -> None:
+    assert same_boundaries(ours(html, pictures)) == same_boundaries(stdlib_build(html, pictures))
+
+
+def test_a_picture_is_encoded_once_for_every_mail_that_carries_it() -> None:
+    first = building.picture_part(MAP, "inline")
+    for _ in range(3):
+        ours("<p>Turn 3</p>", (MAP,))
+    assert building.picture_part(MAP, "inline") is first
+    # Kept by the picture's bytes: another picture under the same Content-ID is its own part.
+    other = Picture(MAP.content_id, MAP.png + b"!", MAP.alt, MAP.filename)
+    assert building.picture_part(other, "inline") != first
+    key = (hashlib.blake2b(MAP.png, digest_size=16).digest(), MAP.content_id)
+    assert any(cached[:2] == key for cached in building._PARTS)
+
+
+def test_quoted_printable_length_is_the_stdlibs() -> None:
+    samples = [bytes(range(256)), "Alcalá · Puerta del Sol = 14".encode(), b"", b"plain text"]
+    for data in samples:
+        assert building.quoted_length(data) == quoprimime.body_length(data)
