@@ -5,10 +5,12 @@ page scrolls sideways."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import BrowserContext, Page
 
 from browser.conftest import DESKTOP, PHONE, Live
@@ -20,7 +22,7 @@ KEYS = {"2 de Mayo": "2demayo", "Thermopyles": "thermopyles", "Musket & Pike": "
 
 def chosen(page: Page, selector: str) -> tuple[str, int]:
     """The picture the browser took for the first ``selector`` image, once it has loaded: its
-    address (``currentSrc``) and its width in image pixels."""
+    address (``currentSrc``) and its width in CSS pixels (a 2x picture's pixels, halved)."""
     image = page.locator(selector).first
     image.scroll_into_view_if_needed()
     page.wait_for_function(
@@ -30,12 +32,21 @@ def chosen(page: Page, selector: str) -> tuple[str, int]:
     return source, int(image.evaluate("img => img.naturalWidth"))
 
 
+def pixels(page: Page, address: str) -> tuple[int, int]:
+    """The size of the PNG at ``address``, in image pixels."""
+    answer = page.request.get(address)
+    assert answer.ok and answer.headers["content-type"] == "image/png", address
+    with Image.open(io.BytesIO(answer.body())) as drawn:
+        return drawn.size
+
+
 def reader(contexts: Callable[..., BrowserContext], width: int, density: int) -> Page:
     size = PHONE if width == PHONE["width"] else DESKTOP
     phone = width == PHONE["width"]
-    return contexts(
-        viewport=size, device_scale_factor=density, is_mobile=phone, has_touch=phone
-    ).new_page()
+    context = contexts(viewport=size, device_scale_factor=density, is_mobile=phone, has_touch=phone)
+    # A full-page screenshot at twice the pixels each way takes four times as long to take.
+    context.set_default_timeout(10_000 * density**2)
+    return context.new_page()
 
 
 @pytest.mark.parametrize("width", [DESKTOP["width"], PHONE["width"]])
@@ -58,7 +69,10 @@ def test_a_dense_screen_takes_the_maps_drawn_twice_the_size(
             dense.goto(live.at(path))
             two, two_width = chosen(dense, selector)
             assert two == f"{base}@2x.png", (path, two)
-            assert two_width == 2 * one_width
+            # Laid out at the mail picture's size, with twice its pixels each way.
+            assert two_width == one_width
+            (wide, high), (wider, higher) = pixels(dense, one), pixels(dense, two)
+            assert (wider, higher) == (2 * wide, 2 * high) and wide == one_width
             fits(dense, path)
         link = dense.get_by_role("link", name="full size").first
         assert link.get_attribute("href") == f"/games/{game_id}/turns/{latest}@2x.png"
