@@ -132,11 +132,15 @@ def test_the_checker_draws_musket_and_pike_orders(
     # A phone at two device pixels a pixel takes the picture drawn twice the size.
     phone.goto(live.at("/help/musketpike/check"))
     phone.locator("select#seat").select_option("parliament")
-    check(phone, "P-RIGHT receive charge\nP-CENTRE = make ready\nP-LEFT: rally")
+    once = check(phone, "P-RIGHT receive charge\nP-CENTRE = make ready\nP-LEFT: rally")
     picture = phone.locator("figure.preview img")
     twice = picture.get_attribute("srcset") or ""
     assert twice.startswith("data:image/png;base64,") and twice.endswith(" 2x")
     assert picture.evaluate("img => img.currentSrc") == twice.removesuffix(" 2x")
-    assert picture.evaluate("img => img.naturalWidth") >= 2 * 600
+    sizes = []
+    for source in (once, twice.removesuffix(" 2x")):
+        with Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))) as drawn:
+            sizes.append(drawn.size)
+    assert sizes[1] == (2 * sizes[0][0], 2 * sizes[0][1])
     no_sideways_scroll(phone)
     screenshot(phone, "musket-phone")
