@@ -219,14 +219,21 @@ def shown(moment: datetime, zone: str, now: datetime) -> str:
     return f"{local_text} = {utc_text} UTC ({relative(moment, now)})"
 
 
+# Between a number and its unit ("38 h"): a line may break anywhere else, never there, so a
+# narrow phone never shows "in 38" on one line and "h" on the next.
+NO_BREAK = "\u00a0"
+
+
 def relative(moment: datetime, now: datetime) -> str:
+    """How far ``moment`` is from ``now`` ("in 38 h", "2 days ago"), the number and its unit
+    held together by a no-break space."""
     seconds = (moment - now).total_seconds()
     past = seconds < 0
     seconds = abs(seconds)
     if seconds < 90 * 60:
-        amount = f"{max(1, round(seconds / 60))} min"
+        amount = f"{max(1, round(seconds / 60))}{NO_BREAK}min"
     elif seconds < 72 * 3600:
-        amount = f"{round(seconds / 3600)} h"
+        amount = f"{round(seconds / 3600)}{NO_BREAK}h"
     else:
-        amount = f"{round(seconds / 86400)} days"
+        amount = f"{round(seconds / 86400)}{NO_BREAK}days"
     return f"{amount} ago" if past else f"in {amount}"

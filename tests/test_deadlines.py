@@ -33,7 +33,7 @@ def test_welcome_carries_reply_address_deadline_and_calendar(runtime: Runtime) -
     assert addresses[FRANCE] != addresses[SPAIN]
     for mail in sent(runtime):
         text = text_of(mail)
-        assert "Orders for turn 1 are due" in text and "UTC (in 48 h)" in text
+        assert "Orders for turn 1 are due" in text and "UTC (in 48\u00a0h)" in text
         assert ("CET" in text) or ("CEST" in text)
         [calendar] = [
             part for part in mail.iter_attachments() if part.get_content_type() == "text/calendar"

@@ -42,7 +42,7 @@ ASKS = re.compile(
     r"^(You owe |Your decision: |Your move: |Reply JOIN |Nothing (more )?is owed|"
     r"Your orders for turn \d+ are on file: nothing more is owed)"
 )
-DUE = re.compile(r"\d\d:\d\d (UTC|[A-Z]{3,4}( = [^()]*UTC)?) \(in \d+ (min|h|days)\)")
+DUE = re.compile(r"\d\d:\d\d (UTC|[A-Z]{3,4}( = [^()]*UTC)?) \(in \d+\u00a0(min|h|days)\)")
 # A subject: the game's tag and title, then one of the phrases of subjects.PHRASES filled in.
 FILLED = {"noun": "(turn|step)", "turn": r"\d+", "next": r"\d+", "owes": ".+", "result": ".+"}
 PHRASE_SHAPES = [
@@ -262,7 +262,7 @@ def test_a_mail_without_its_ask_is_caught(tmp_path: Path) -> None:
         "['2 de Mayo, game 1: turn 3 resolved.', 'WHAT HAPPENED', 'france: 16-14']"
     ]
     mail.set_content(
-        "You owe your orders for turn 4 by Fri 04 Dec 2026 05:25 UTC (in 48 h).\n"
+        "You owe your orders for turn 4 by Fri 04 Dec 2026 05:25 UTC (in 48\u00a0h).\n"
         "You have 1 cards and the the deck; join(s).\n"
     )
     assert read_as_a_player(mail, {1: "2 de Mayo"}) == [

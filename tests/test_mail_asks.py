@@ -21,7 +21,7 @@ GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
 NEW = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\nTIMEZONE Europe/Madrid\n"
 # A deadline as a reader wants it: their zone, UTC, and how long from now.
-DUE = r"\w{3} \d\d \w{3} \d{4} \d\d:\d\d CET = \d\d:\d\d UTC \(in 4[78] h\)"
+DUE = r"\w{3} \d\d \w{3} \d{4} \d\d:\d\d CET = \d\d:\d\d UTC \(in 4[78]\u00a0h\)"
 
 
 def first_lines(mail: EmailMessage, count: int = 3) -> list[str]:
@@ -89,7 +89,7 @@ def test_each_step_mail_names_the_decision_and_who_owes_it(runtime: Runtime) -> 
     for address in (ROYALIST, PARLIAMENT):
         ask = first_lines(last(runtime, address))[0]
         assert ask.startswith("Your decision: give each wing its secret order, by "), ask
-        assert re.search(r"UTC \(in \d+ h\)\.$", ask), ask
+        assert re.search(r"UTC \(in \d+\u00a0h\)\.$", ask), ask
     with runtime.db.session() as session:
         deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None

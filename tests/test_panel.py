@@ -442,7 +442,7 @@ def test_the_panel_shows_the_deadline_on_the_games_clock_from_now_and_in_utc(
     hours = round((deadline - utcnow()).total_seconds() / 3600)
     utc = deadline.astimezone(UTC)
     in_utc = f"{utc:%H:%M}" if utc.date() == madrid.date() else f"{utc:%a %d %b %H:%M}"
-    ahead = f"in {hours} h" if hours < 72 else f"in {round(hours / 24)} days"
+    ahead = f"in {hours}\u00a0h" if hours < 72 else f"in {round(hours / 24)}\u00a0days"
     assert f"= {in_utc} UTC ({ahead})" in shown, shown
     assert f'datetime="{utc:%Y-%m-%dT%H:%M:%SZ}"' in page(client, game_id)
     assert "the game's zone: Europe/Madrid" in shown

@@ -104,9 +104,20 @@ def test_durations_are_elapsed_time_across_a_change() -> None:
 def test_shown_in_the_readers_zone_with_utc_and_relative() -> None:
     deadline, now = at(2027, 3, 29, 18), at(2027, 3, 28, 11)
     text = schedule.shown(deadline, "Europe/Madrid", now)
-    assert text == "Mon 29 Mar 2027 20:00 CEST = 18:00 UTC (in 31 h)"
-    assert schedule.shown(deadline, "UTC", deadline + timedelta(minutes=5)).endswith("(5 min ago)")
-    assert schedule.relative(deadline, deadline - timedelta(days=4)) == "in 4 days"
+    assert text == "Mon 29 Mar 2027 20:00 CEST = 18:00 UTC (in 31\u00a0h)"
+    later = schedule.shown(deadline, "UTC", deadline + timedelta(minutes=5))
+    assert later.endswith("(5\u00a0min ago)")
+    assert schedule.relative(deadline, deadline - timedelta(days=4)) == "in 4\u00a0days"
+
+
+def test_a_relative_time_never_breaks_between_its_number_and_its_unit() -> None:
+    # A phone wraps "in 38 h" at its spaces: the one between the number and its unit is a
+    # no-break space, so "h" never starts a line alone.
+    now = at(2027, 3, 28, 11)
+    for ahead in (timedelta(minutes=20), timedelta(hours=38), timedelta(days=5)):
+        for text in (schedule.relative(now + ahead, now), schedule.relative(now - ahead, now)):
+            number = next(word for word in text.split(" ") if word[0].isdigit())
+            assert "\u00a0" in number and number.split("\u00a0")[1] in ("min", "h", "days")
 
 
 def test_calendar_entry_is_stable_and_moves_with_the_deadline() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from adjudicator.core import lines, suggest
 from adjudicator.core import picture as kit
@@ -142,12 +142,13 @@ class Countdown(Game[Pile]):
     def load(self, data: JSON) -> Pile:
         return CODEC.load(Pile, data)  # a ShapeError (a ValueError) names what is wrong
 
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
         counters = int(view["counters"]) if isinstance(view, dict) else 0
-        picture = Image.new("RGB", (20 + 14 * max(counters, 1), 40), "white")
-        draw = ImageDraw.Draw(picture)
+        size = ((20 + 14 * max(counters, 1)) * scale, 40 * scale)
+        picture = Image.new("RGB", size, "white")
+        draw = kit.Canvas(picture, scale)
         for n in range(counters):
-            draw.ellipse((10 + 14 * n, 14, 20 + 14 * n, 24), fill="black")
+            draw.ellipse((10 + 14 * n, 14, 20 + 14 * n, 24), fill=(0, 0, 0))
         return kit.png(picture)
 
     def describe(self, view: JSON) -> str:

@@ -227,8 +227,10 @@ class Game(abc.ABC, Generic[StateT]):
     def load(self, data: JSON) -> StateT: ...
 
     @abc.abstractmethod
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
-        """A PNG picture of a view (and of the last resolution's facts, when given)."""
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
+        """A PNG picture of a view (and of the last resolution's facts, when given). ``scale`` 2
+        draws the same picture at twice the width and height, sharp rather than enlarged, for
+        zooming on the web; mail always takes 1. Every scale shows the same things."""
 
     @abc.abstractmethod
     def describe(self, view: JSON) -> str:

@@ -33,6 +33,7 @@ from adjudicator.templating import text_environment
 
 LIMIT_BYTES = 20_000  # a long order set is a few hundred bytes; anything near this is a mistake
 RECEIPT_TEMPLATE = "web/_receipt.txt"
+ZOOM = 2  # the preview's second picture, for dense screens: twice the width and height
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,12 @@ class Example:
 
 @dataclass(frozen=True)
 class Samples:
-    """A game's examples and the public seed of the opening position they are checked against."""
+    """A game's examples and the public seed of the opening position they are checked against,
+    and what the checker's picture of checked orders shows, in a sentence under it."""
 
     seed: bytes
     examples: tuple[Example, ...]
+    preview_caption: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,10 @@ class Checked:
     context: dict[str, Any]
     text: str
     # The accepted orders drawn on the map as a data: URI (``preview``); None where the game
-    # draws no preview or nothing was accepted.
+    # draws no preview or nothing was accepted. ``picture_2x`` is the same at twice the size,
+    # for a dense screen or a zoom.
     picture: str | None = None
+    picture_2x: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,8 @@ def _samples(package: str) -> Samples:
         Example(str(entry["seat"]), str(entry["text"]).strip("\n"), str(entry.get("note", "")))
         for entry in raw.get("examples", [])
     )
-    return Samples(str(raw.get("seed", "pbem public order checker")).encode(), examples)
+    seed = str(raw.get("seed", "pbem public order checker")).encode()
+    return Samples(seed, examples, " ".join(str(raw.get("preview_caption", "")).split()))
 
 
 def opening(rules: Rules[Any]) -> Any:
@@ -143,21 +149,28 @@ def check(
         context = replies.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
     rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
-    picture = None
+    pictures: tuple[str | None, str | None] = (None, None)
     if got.report is not None and got.report.orders is not None:
-        picture = preview(rules, state, seat, got.report.orders, viewer)
-    return Checked(bool(context["accepted"]), found, context, rendered.strip("\n"), picture)
+        pictures = preview(rules, state, seat, got.report.orders, viewer)
+    accepted = bool(context["accepted"])
+    return Checked(accepted, found, context, rendered.strip("\n"), *pictures)
 
 
 def preview(
     rules: Rules[Any], state: Any, seat: str, orders: Any, viewer: str | None
-) -> str | None:
-    """Parsed orders drawn by the game's own renderer over ``viewer``'s view, as a data: URI:
-    the page carries its picture, so nothing is stored and no order travels in an address."""
+) -> tuple[str | None, str | None]:
+    """Parsed orders drawn by the game's own renderer over ``viewer``'s view, as data: URIs at
+    the mail's size and at twice it: the page carries its pictures, so nothing is stored and no
+    order travels in an address. (None, None) where the game draws no preview."""
     facts = rules.preview_facts(state, seat, orders)
     if facts is None:
-        return None
-    png = rules.render(rules.view(state, viewer), facts)
+        return None, None
+    view = rules.view(state, viewer)
+    one, two = (rules.render(view, facts, scale) for scale in (1, ZOOM))
+    return _data_uri(one), _data_uri(two)
+
+
+def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 

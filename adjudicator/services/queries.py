@@ -351,6 +351,32 @@ def turn_picture(session: Session, game_id: int, number: int) -> bytes | None:
 
 
 @dataclass(frozen=True)
+class TurnView:
+    """What a turn's picture is drawn from at another scale: its game and the public view of
+    the live turn, the one its stored picture was drawn from."""
+
+    game_key: str
+    view: Any
+
+
+def turn_view(session: Session, game_id: int, number: int) -> TurnView | None:
+    """The public view of a live turn, or None when there is none or it may not be shown yet
+    (as ``turn_picture``)."""
+    game = session.get(Game, game_id)
+    if game is None or not play.public_turns_visible(game):
+        return None
+    turn = session.scalar(
+        select(Turn).where(
+            Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
+        )
+    )
+    if turn is None:
+        return None
+    rules = play.rules_for(game)
+    return TurnView(rules.key, rules.view(rules.load(turn.state), None))
+
+
+@dataclass(frozen=True)
 class SideStrength:
     """Each side's units on the map and losses so far, after every live turn."""
 

@@ -29,7 +29,7 @@ from adjudicator.mail import addresses
 from adjudicator.services import listing, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.web import charts, feeds
+from adjudicator.web import charts, feeds, pictures
 
 blueprint = Blueprint("archive", __name__)
 
@@ -141,6 +141,18 @@ def turn_page(game_id: int, number: int) -> ResponseReturnValue:
 def turn_picture(game_id: int, number: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
         png = queries.turn_picture(session, game_id, number)
+    if png is None:
+        abort(404)
+    return Response(png, mimetype="image/png", headers=FOREVER)
+
+
+@blueprint.get("/games/<int:game_id>/turns/<count:number>@2x.png")
+def turn_picture_2x(game_id: int, number: int) -> ResponseReturnValue:
+    """The turn's picture at twice the size, for zooming: drawn on request from the same public
+    view as the stored one (``web.pictures``)."""
+    with _runtime().db.session() as session:
+        found = queries.turn_view(session, game_id, number)
+    png = pictures.turn_picture(found.game_key, found.view) if found else None
     if png is None:
         abort(404)
     return Response(png, mimetype="image/png", headers=FOREVER)

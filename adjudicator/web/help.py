@@ -1,8 +1,9 @@
 """Order-syntax help pages and the order checker, public and per seat.
 
 ``/help`` lists the games; ``/help/<key>`` gives a game's board (``/help/<key>/board.png``, the
-opening position as the game draws it), order syntax, examples (the game's own examples.toml,
-each checked against the parser by the tests), its cards and the mail commands.
+opening position as the game draws it; ``board@2x.png`` twice the size, for zooming), order
+syntax, examples (the game's own examples.toml, each checked against the parser by the tests),
+its cards and the mail commands.
 ``/help/<key>/check`` reads orders against a public opening position; the private
 ``/games/<id>/check/<seat>/<sig>`` reads them against a real game's current position for one
 seat. Both answer with the receipt the mail would give (``services.checker``) and the orders
@@ -24,7 +25,7 @@ from adjudicator.services import checker
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.templating import text_environment
-from adjudicator.web import csrf
+from adjudicator.web import csrf, pictures
 
 blueprint = Blueprint("help", __name__)
 
@@ -93,7 +94,17 @@ def _board_words(key: str) -> str:
 def board(key: str) -> ResponseReturnValue:
     """The opening position's picture, drawn by the game's own renderer: the numbered areas (or
     the labelled hexes) every order is written in."""
-    response = make_response(_board(_rules(key).key))
+    return _picture(_board(_rules(key).key, 1))
+
+
+@blueprint.get("/help/<key>/board@2x.png")
+def board_2x(key: str) -> ResponseReturnValue:
+    """The same picture at twice the size, for zooming on a phone."""
+    return _picture(_board(_rules(key).key, pictures.ZOOM))
+
+
+def _picture(png: bytes) -> ResponseReturnValue:
+    response = make_response(png)
     response.mimetype = "image/png"
     response.cache_control.public = True
     response.cache_control.max_age = 3600
@@ -101,10 +112,11 @@ def board(key: str) -> ResponseReturnValue:
 
 
 @functools.cache
-def _board(key: str) -> bytes:
-    # The public opening is fixed (a public seed), so its picture is drawn once a process.
+def _board(key: str, scale: int) -> bytes:
+    # The public opening is fixed (a public seed), so its picture is drawn once a process and
+    # scale: a handful of games at two scales.
     rules = _rules(key)
-    return rules.render(rules.view(checker.opening(rules), None), None)
+    return rules.render(rules.view(checker.opening(rules), None), None, scale)
 
 
 @blueprint.route("/help/<key>/check", methods=["GET", "POST"])
@@ -162,6 +174,7 @@ def _checker_page(
         text=text,
         result=result,
         prompt=checker.prompt(rules, state, seat),
+        caption=checker.samples(rules).preview_caption,
         limit=checker.LIMIT_BYTES,
         csrf_field=csrf.FIELD,
         csrf_token=csrf.token(),

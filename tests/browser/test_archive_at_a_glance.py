@@ -49,7 +49,7 @@ def test_every_game_says_who_owes_what_by_when(
         expect(dos.locator("td.waiting")).to_contain_text("orders for turn 2")
         deadline = dos.locator("td.deadline time[data-local]")
         expect(deadline).to_have_attribute("title", re.compile(r"Z$"))  # localised by the script
-        expect(dos.locator("td.deadline")).to_contain_text(re.compile(r"in \d+ (h|min|days)"))
+        expect(dos.locator("td.deadline")).to_contain_text(re.compile(r"in \d+\u00a0(h|min|days)"))
         # The date stays on one line: its box is no taller than one line of its text.
         box = deadline.bounding_box()
         assert box is not None and box["height"] < 30, box

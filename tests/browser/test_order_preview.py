@@ -112,3 +112,35 @@ def test_the_private_checker_draws_the_seats_own_orders(
     receipt_once(page, 2)
     assert check(page, "1-10 x1\nNODRAW") != first
     screenshot(page, "private")
+
+
+def test_the_checker_draws_musket_and_pike_orders(
+    live: Live, page: Page, phone: Page, screenshot: Shot
+) -> None:
+    # The public opening owes each side's secret wing orders: the asked ones show in the panel.
+    page.goto(live.at("/help/musketpike/check"))
+    page.locator("select#seat").select_option("royalist")
+    first = check(page, "ORDERS R-LEFT=charge R-CENTRE=make ready R-RIGHT=charge")
+    receipt_once(page, 1)
+    caption = page.locator("figure.preview figcaption")
+    expect(caption).to_contain_text("(asked)")
+    expect(caption).not_to_contain_text("cards played")  # 2 de Mayo's marks are not this game's
+    screenshot(page, "musket")
+    page.locator("select#seat").select_option("royalist")
+    second = check(page, "ORDERS R-LEFT=rally R-CENTRE=rally R-RIGHT=receive charge")
+    assert first != second, "other orders, the same picture"
+    # A phone at two device pixels a pixel takes the picture drawn twice the size.
+    phone.goto(live.at("/help/musketpike/check"))
+    phone.locator("select#seat").select_option("parliament")
+    once = check(phone, "P-RIGHT receive charge\nP-CENTRE = make ready\nP-LEFT: rally")
+    picture = phone.locator("figure.preview img")
+    twice = picture.get_attribute("srcset") or ""
+    assert twice.startswith("data:image/png;base64,") and twice.endswith(" 2x")
+    assert picture.evaluate("img => img.currentSrc") == twice.removesuffix(" 2x")
+    sizes = []
+    for source in (once, twice.removesuffix(" 2x")):
+        with Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))) as drawn:
+            sizes.append(drawn.size)
+    assert sizes[1] == (2 * sizes[0][0], 2 * sizes[0][1])
+    no_sideways_scroll(phone)
+    screenshot(phone, "musket-phone")

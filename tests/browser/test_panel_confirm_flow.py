@@ -94,7 +94,7 @@ def test_the_deadline_on_the_games_clock_and_changes_that_ask_first(
     expect(due).to_have_text(
         re.compile(
             re.escape(f"{madrid:%a %d %b %Y} 20:00 {madrid.tzname()} = ")
-            + r"(\w{3} \d{2} \w{3} )?\d{2}:00 UTC \(in \d+ (h|days)\)$"
+            + r"(\w{3} \d{2} \w{3} )?\d{2}:00 UTC \(in \d+\u00a0(h|days)\)$"
         )
     )
     expect(gm.locator("main")).to_contain_text("the game's zone: Europe/Madrid")

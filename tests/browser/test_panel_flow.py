@@ -118,7 +118,7 @@ def test_the_game_master_moves_the_deadline_and_pauses_from_a_phone(
     expect(due).to_have_text(
         re.compile(
             re.escape(f"{madrid:%a %d %b %Y %H:%M} {madrid.tzname()} = {in_utc} UTC")
-            + r" \(in \d+ days\)$"
+            + r" \(in \d+\u00a0days\)$"
         )
     )
     assert game_row(live, made.game_id).deadline == utc

@@ -3,11 +3,13 @@ dump/load as JSON, the same seed replays identically, and views leak nothing hid
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from typing import Any
 
 import pytest
+from PIL import Image
 from tiny_game import GAME as TINY
 
 from adjudicator.core.chance import Chance, commitment
@@ -144,6 +146,19 @@ def test_render_gives_png(game: Game[Any]) -> None:
             for facts in (None, resolution.facts):
                 png = game.render(game.view(resolution.state, seat), facts)
                 assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
+def test_render_at_scale_two_is_the_same_picture_twice_the_size(game: Game[Any]) -> None:
+    # The web's picture for zooming: the contract's render at scale 2, for every game.
+    history = _play(game, SEEDS[6], random.Random(6))
+    for _, resolution in (history[0], history[-1]):
+        view = game.view(resolution.state, None)
+        for facts in (None, resolution.facts):
+            one = Image.open(io.BytesIO(game.render(view, facts)))
+            two = Image.open(io.BytesIO(game.render(view, facts, 2)))
+            assert two.format == "PNG"
+            assert two.size == (2 * one.width, 2 * one.height)
 
 
 def test_a_new_game_plugs_into_the_registry() -> None:

@@ -3,6 +3,9 @@ maps draw (arrows, card and hold tags), nothing resolved and nothing hidden draw
 
 from __future__ import annotations
 
+from tiny_game import GAME as TINY
+
+from adjudicator.core.chance import Chance
 from adjudicator.games import registry
 from adjudicator.services import checker
 
@@ -54,11 +57,17 @@ def test_the_picture_shows_only_what_the_viewer_may_see() -> None:
         )
 
 
-def test_games_without_a_preview_draw_none() -> None:
-    for key in ("musketpike",):
-        rules = registry.games()[key]
-        state = checker.opening(rules)
-        assert (
-            rules.preview_facts(state, rules.seats[0], rules.default_orders(state, rules.seats[0]))
-            is None
-        )
+def test_a_game_without_a_preview_draws_none() -> None:
+    # Every built-in game draws one; the contract's default draws none.
+    state = TINY.new_game(TINY.option_defaults(), Chance(b"tiny", "tiny", 0))
+    assert (
+        TINY.preview_facts(state, TINY.seats[0], TINY.default_orders(state, TINY.seats[0])) is None
+    )
+    for rules in registry.games().values():
+        opening = checker.opening(rules)
+        for seat in rules.seats:
+            report = rules.parse_orders(
+                opening, seat, rules.orders_text(rules.default_orders(opening, seat)) or ""
+            )
+            if report.orders is not None:
+                assert rules.preview_facts(opening, seat, report.orders) is not None, rules.key

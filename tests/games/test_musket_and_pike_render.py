@@ -122,3 +122,25 @@ def test_a_map_at_scale_two_is_twice_the_size_with_labels_as_the_mail_has_them()
     half = two.resize(one.size, Image.Resampling.BOX)
     far = ImageChops.difference(half, one).convert("L").point(lambda v: 255 if v > 96 else 0)
     assert far.histogram()[255] < 0.02 * one.width * one.height
+
+
+def test_a_long_wing_line_wraps_in_its_column_and_is_never_cut() -> None:
+    battle = scenario("braddock-down")
+    long = "The Earl of Stamford's regiment of horse and dragoons from the Western Association"
+    # Every Parliament wing so named: three lines wrapped onto six, more than the panel holds.
+    names = {**battle.names, "P-RIGHT": long, "P-CENTRE": long, "P-LEFT": long}
+    wings = tuple(
+        replace(wing, activations=2, finished=True, bypassed=True) for wing in battle.opening.wings
+    )
+    playing = replace(battle.opening, phase="activation", wings=wings)
+    with kit.recording() as drawn:
+        tall = picture(render(playing, battle=replace(battle, names=names)))
+    short = picture(render(playing, battle=battle))
+    panel = [text.text for text in drawn if text.size == 12]
+    column = art()["canvas"]["width"] / len(playing.sides) - 2 * 14
+    assert all(kit.length(line, font(12)) <= column for line in panel), panel
+    # Every word of the line is drawn, in order, over the lines it wraps onto.
+    said = " ".join(" ".join(panel).split())
+    assert f"{long} [P-RIGHT]: Receive Charge · WC -1 act 2 F Bypassed" in said
+    # The panel grows to hold the lines, and nothing else moves.
+    assert tall.height > short.height and tall.width == short.width

@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image
 
 from adjudicator.core import picture
+from adjudicator.core.chance import Chance
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import preview, render
 from adjudicator.services import checker
@@ -139,3 +140,21 @@ def test_a_hand_over_the_limit_says_what_is_discarded() -> None:
     # On the player's own hand the named card is crossed out: the picture differs.
     view = RULES.view(state, SEAT)
     assert RULES.render(view, with_discard) != RULES.render(view, without)
+
+
+def test_the_picture_names_the_turn_the_checker_asks_for() -> None:
+    # The checker's prompt names the turn the action is for ("Turn 1: near ..."), as the mail
+    # does; the picture of that turn once resolved is titled "turn 1", and so is its preview.
+    state = checker.opening(RULES)
+    assert checker.prompt(RULES, state, SEAT).startswith(f"Turn {state.turn + 1}:")
+    with picture.recording() as drawn:
+        RULES.render(RULES.view(state, SEAT), facts_of("RETREAT"))
+    titles = [d.text for d in drawn if d.text.startswith("THERMOPYLES")]
+    assert titles == [f"THERMOPYLES  -  turn {state.turn + 1}  -  checked, not resolved"]
+    retreat = RULES.parse_orders(state, SEAT, "RETREAT").orders
+    played = RULES.resolve(state, {SEAT: retreat}, Chance(b"public", "check", 1))
+    with picture.recording() as drawn:
+        RULES.render(RULES.view(played.state, SEAT), played.facts)
+    assert next(d.text for d in drawn if d.text.startswith("THERMOPYLES")).startswith(
+        f"THERMOPYLES  -  turn {state.turn + 1}  -  "
+    )

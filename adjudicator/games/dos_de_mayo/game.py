@@ -135,14 +135,14 @@ class DosDeMayo(Game[Position]):
     def load(self, data: JSON) -> Position:
         return codec.load(data)
 
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
         # The renderer is its own module (another engineer's); imported here so the rules load
         # without it and without the imaging library.
         from adjudicator.games.dos_de_mayo.render import render as picture
 
         if facts is not None and facts.get(preview.PREVIEW):
-            return preview.draw(view, facts)
-        return picture(view, facts)
+            return preview.draw(view, facts, scale)
+        return picture(view, facts, scale)
 
     def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
         return preview.preview_facts(state, seat, orders)

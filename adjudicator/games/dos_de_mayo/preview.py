@@ -85,8 +85,8 @@ def preview_facts(position: Position, seat: str, orders: JSON) -> dict[str, Any]
     }
 
 
-def draw(view: Mapping[str, Any], facts: Mapping[str, Any]) -> bytes:
-    """The map of ``view`` with the planned orders on it, as a PNG."""
+def draw(view: Mapping[str, Any], facts: Mapping[str, Any], scale: int = 1) -> bytes:
+    """The map of ``view`` with the planned orders on it, as a PNG ``scale`` times the size."""
     # The renderer and the imaging library load only when a picture is drawn.
     from adjudicator.games.dos_de_mayo import preview_marks, render
 
@@ -98,6 +98,6 @@ def draw(view: Mapping[str, Any], facts: Mapping[str, Any]) -> bytes:
         "combats": [],
         "removed": [],
     }
-    image = render.picture(planned)
-    preview_marks.mark(image, facts)
+    image = render.picture(planned, scale)
+    preview_marks.mark(image, facts, scale)
     return render.encode(image)

@@ -22,13 +22,14 @@ def _tag(paint: Painter, at: tuple[float, float], words: str, side: str, filled:
     tone = paint.colour[side]
     fill, ink = (tone, paint.colour["chip_ink"]) if filled else (paint.colour["area"], tone)
     paint.draw.rounded_rectangle(box, 4, fill=fill, outline=tone, width=2)
-    paint.draw.text((x + width / 2, y + 0.5), words, fill=ink, font=face, anchor="mm")
+    picture.label(paint.draw, (x + width / 2, y + 0.5), words, face, ink, "mm")
 
 
-def mark(image: Image.Image, facts: Mapping[str, Any]) -> None:
-    """Draw the holds and the card plays of ``facts`` (one side's) on the map ``image``."""
+def mark(image: Image.Image, facts: Mapping[str, Any], scale: int = 1) -> None:
+    """Draw the holds and the card plays of ``facts`` (one side's) on the map ``image``, drawn
+    ``scale`` times the size."""
     look = load_art()
-    paint = Painter(image, look)
+    paint = Painter(image, look, scale)
     side = str(facts.get("side") or "")
     for area in facts.get("holds") or []:
         if look.knows(area) and side in paint.colour:

@@ -36,6 +36,7 @@ from adjudicator.core.words import agreeing, counted
 from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
+    preview,
     receipts,
     report,
     sequence,
@@ -338,11 +339,16 @@ class MusketAndPike(Game[Position]):
     def load(self, data: JSON) -> Position:
         return load(data)
 
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None) -> bytes:
+    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
+        if facts is not None and facts.get(preview.PREVIEW):
+            return preview.draw(view, facts, scale)
         records = [e["data"] for e in (facts or {}).get("events", []) if e.get("data")]
         # The map shows the position and the events, never whose view it is: both players' maps
-        # of a step (hidden set-up orders aside) are one drawing, made once.
-        return _drawing(json.dumps([view["position"], records], sort_keys=True))
+        # of a step (hidden set-up orders aside) are one drawing, made once a scale.
+        return _drawing(json.dumps([view["position"], records], sort_keys=True), scale)
+
+    def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
+        return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
         from adjudicator.games.musket_and_pike.describe import describe as words
@@ -407,10 +413,10 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=16)
-def _drawing(shown: str) -> bytes:
+def _drawing(shown: str, scale: int) -> bytes:
     """The PNG of a position and its events, given as JSON text (the cache's key)."""
     # Imported here so the rules load without the imaging library.
     from adjudicator.games.musket_and_pike.render import render as picture
 
     position, records = json.loads(shown)
-    return picture(load(position), records)
+    return picture(load(position), records, scale=scale)

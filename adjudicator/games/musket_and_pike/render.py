@@ -11,7 +11,7 @@ import functools
 import math
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
@@ -23,7 +23,7 @@ from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
 from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
-from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
+from adjudicator.games.musket_and_pike.state import Leader, Position, Unit, Wing
 
 ORDER_WORDS = {
     "charge": "Charge",
@@ -31,6 +31,10 @@ ORDER_WORDS = {
     "receive_charge": "Receive Charge",
     "rally": "Rally",
 }
+# The side panel under the map: each side's column, its lines wrapped to the column's width.
+PANEL_X, PANEL_SIZE, PANEL_STEP, PANEL_GAP, PANEL_INDENT = 14, 12, 17, 3, 10
+# The order checker's lines in words, on a band under the panel.
+NOTE_SIZE, NOTE_STEP, NOTE_TOP = 14, 19, 16
 
 
 @functools.cache
@@ -115,7 +119,7 @@ def layout(battle: Scenario) -> Layout:
     )
 
 
-class _Painter:
+class Painter:
     def __init__(
         self, image: Image.Image, place: Layout, position: Position, scale: int = 1
     ) -> None:
@@ -149,7 +153,7 @@ def hex_label_size() -> int:
     return int(art()["hex_label"]["size"])
 
 
-def _terrain(paint: _Painter, battle: Scenario, rules: Ruleset) -> None:
+def _terrain(paint: Painter, battle: Scenario, rules: Ruleset) -> None:
     shades = art()["terrain"]
     look = art()["hex_label"]
     for row in range(battle.height):
@@ -166,14 +170,14 @@ def _terrain(paint: _Painter, battle: Scenario, rules: Ruleset) -> None:
             paint.text(at, label, hex_label_size(), ink, bool(look["bold"]))
 
 
-def _badge(paint: _Painter, xy: Point, words: str, fill: Colour, ink: Colour) -> None:
+def _badge(paint: Painter, xy: Point, words: str, fill: Colour, ink: Colour) -> None:
     x, y = xy
     half = 5 + 2.5 * len(words)
     paint.draw.rounded_rectangle((x - half, y - 6, x + half, y + 6), 3, fill=fill, outline=ink)
     paint.text((x, y), words, 9, ink, bold=True)
 
 
-def _counter(paint: _Painter, piece: Unit) -> None:
+def _counter(paint: Painter, piece: Unit) -> None:
     assert piece.hex is not None
     place = paint.place
     x, y = place.centre(piece.hex)
@@ -215,7 +219,7 @@ def _counter(paint: _Painter, piece: Unit) -> None:
         _badge(paint, (x - half, y - half), "F", colour("salvo"), body)
 
 
-def _leaders(paint: _Painter) -> None:
+def _leaders(paint: Painter) -> None:
     stacks: dict[Hex, list[Leader]] = {}
     for chief in paint.position.leaders:
         if chief.hex is not None:
@@ -238,7 +242,7 @@ def _leaders(paint: _Painter) -> None:
             paint.text((cx, cy), label, 9, colour("ink"), bold=True)
 
 
-def _arrows(paint: _Painter, events: Iterable[Event], kinds: frozenset[str]) -> None:
+def _arrows(paint: Painter, events: Iterable[Event], kinds: frozenset[str]) -> None:
     sides = {piece.id: piece.side for piece in paint.position.units}
     sides.update({chief.id: chief.side for chief in paint.position.leaders})
     centre = paint.place.centre
@@ -263,7 +267,7 @@ def _arrows(paint: _Painter, events: Iterable[Event], kinds: frozenset[str]) -> 
             paint.arrow([start, end], tint, 2 if kind == "fire" else 4)
 
 
-def _header(paint: _Painter, battle: Scenario) -> None:
+def _header(paint: Painter, battle: Scenario) -> None:
     height = int(art()["canvas"]["header"])
     paint.draw.rectangle((0, 0, paint.place.width, height), fill=colour("header"))
     position = paint.position
@@ -274,33 +278,155 @@ def _header(paint: _Painter, battle: Scenario) -> None:
     paint.left_text((14, height / 2), words, 17, colour("header_ink"), bold=True)
 
 
-def _panel(paint: _Painter, battle: Scenario) -> None:
-    position, place = paint.position, paint.place
-    top = place.map_bottom + int(art()["canvas"]["margin"]) / 2
-    paint.draw.rectangle((0, top, place.width, place.height), fill=colour("panel"))
-    column_width = place.width / max(1, len(position.sides))
-    secret = position.phase == "setup"
-    for number, side in enumerate(position.sides):
-        x = 14 + number * column_width
-        tint = side_colour(position, side)
-        lost, level = position.lost(side), position.break_level(side)
-        heading = f"{battle.side(side).name}: lost {lost} SP, breaks at {level}"
-        paint.left_text((x, top + 14), heading, 14, tint, bold=True)
-        line = top + 34
-        for wing in (w for w in position.wings if w.side == side):
-            chief = position.commander(wing.id)
-            rating = "off map" if chief is None or chief.hex is None else f"WC {chief.rating}"
-            order = "?" if secret else ORDER_WORDS.get(wing.order, wing.order)
-            marks = [f"act {wing.activations}"] if wing.activations else []
-            marks += ["F"] if wing.finished else []
-            marks += ["Bypassed"] if wing.bypassed else []
-            words = f"{battle.names.get(wing.id, wing.id)} [{wing.id}]: {order} · {rating}"
-            words += f"  {' '.join(marks)}" if marks else ""
-            paint.left_text((x, line), words, 12, colour("ink"))
-            line += 17
-        gone = [x.id for x in position.leaders if x.side == side and x.lost_this_turn]
-        if gone:
-            paint.left_text((x, line), "leaders lost: " + ", ".join(gone), 12, colour("fire"))
+@dataclass(frozen=True)
+class Plan:
+    """What the order checker adds to a map (``preview``): wing orders a side asks for at
+    set-up, shown in the panel in place of "?", and lines in words under the panel."""
+
+    orders: Mapping[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One line of the side panel, already wrapped to its column."""
+
+    text: str
+    size: int
+    tint: Colour
+    bold: bool = False
+    indent: float = 0
+
+
+def _wrapped(words: str, size: int, tint: Colour, width: float, bold: bool = False) -> list[_Line]:
+    """``words`` broken at spaces to ``width`` (never cut short); the lines after the first are
+    indented, so a wrapped wing still reads as one."""
+    face = font(size, bold)
+    if picture.length(words, face) <= width:
+        return [_Line(words, size, tint, bold)]  # most lines fit whole: one measure
+    parts = picture.wrap(words, face, width)
+    first = [_Line(parts[0], size, tint, bold)]
+    rest = picture.wrap(" ".join(parts[1:]), face, width - PANEL_INDENT) if parts[1:] else []
+    return first + [_Line(part, size, tint, bold, PANEL_INDENT) for part in rest]
+
+
+def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str | None) -> str:
+    chief = position.commander(wing.id)
+    rating = "off map" if chief is None or chief.hex is None else f"WC {chief.rating}"
+    order = "?" if position.phase == "setup" else ORDER_WORDS.get(wing.order, wing.order)
+    if planned is not None:
+        order = f"{ORDER_WORDS.get(planned, planned)} (asked)"
+    marks = [f"act {wing.activations}"] if wing.activations else []
+    marks += ["F"] if wing.finished else []
+    marks += ["Bypassed"] if wing.bypassed else []
+    words = f"{battle.names.get(wing.id, wing.id)} [{wing.id}]: {order} · {rating}"
+    return words + (f"  {' '.join(marks)}" if marks else "")
+
+
+def _column(
+    position: Position, battle: Scenario, side: str, width: float, planned: Mapping[str, str]
+) -> list[_Line]:
+    """A side's panel column: its losses, each wing's order and commander, leaders lost."""
+    tint = side_colour(position, side)
+    lost, level = position.lost(side), position.break_level(side)
+    heading = f"{battle.side(side).name}: lost {lost} SP, breaks at {level}"
+    lines = _wrapped(heading, 14, tint, width, bold=True)
+    for wing in (w for w in position.wings if w.side == side):
+        words = _wing_words(position, battle, wing, planned.get(wing.id))
+        lines += _wrapped(words, PANEL_SIZE, colour("ink"), width)
+    gone = [x.id for x in position.leaders if x.side == side and x.lost_this_turn]
+    if gone:
+        lines += _wrapped("leaders lost: " + ", ".join(gone), PANEL_SIZE, colour("fire"), width)
+    return lines
+
+
+def _columns(position: Position, battle: Scenario, width: int, plan: Plan) -> list[list[_Line]]:
+    room = width / max(1, len(position.sides)) - 2 * PANEL_X
+    return [_column(position, battle, side, room, plan.orders) for side in position.sides]
+
+
+def _panel_top(place: Layout) -> float:
+    return place.map_bottom + int(art()["canvas"]["margin"]) / 2
+
+
+def _line_y(top: float, index: int) -> float:
+    """Where line ``index`` of a column stands: the heading first, the wings below it."""
+    return top + 14 + index * PANEL_STEP + (PANEL_GAP if index else 0)
+
+
+def _panel(paint: Painter, columns: list[list[_Line]], bottom: float) -> None:
+    place = paint.place
+    top = _panel_top(place)
+    paint.draw.rectangle((0, top, place.width, bottom), fill=colour("panel"))
+    column_width = place.width / max(1, len(columns))
+    for number, lines in enumerate(columns):
+        x = PANEL_X + number * column_width
+        for index, line in enumerate(lines):
+            at = (x + line.indent, _line_y(top, index))
+            paint.left_text(at, line.text, line.size, line.tint, line.bold)
+
+
+def _notes(paint: Painter, notes: Sequence[str], top: float) -> None:
+    """The plan's lines under the panel, on a band of their own."""
+    if not notes:
+        return
+    place = paint.place
+    paint.draw.rectangle((0, top, place.width, place.height), fill=colour("background"))
+    paint.draw.line([(0, top), (place.width, top)], fill=colour("plan"), width=3)
+    for index, line in enumerate(notes):
+        at = (PANEL_X, top + NOTE_TOP + index * NOTE_STEP)
+        paint.left_text(at, line, NOTE_SIZE, colour("plan" if index == 0 else "ink"), index == 0)
+
+
+def _wrapped_notes(notes: Sequence[str], width: int) -> list[str]:
+    face = font(NOTE_SIZE)
+    return [part for note in notes for part in picture.wrap(note, face, width - 2 * PANEL_X)]
+
+
+def draw(
+    position: Position,
+    events: Iterable[Event] = (),
+    *,
+    rules: Ruleset | None = None,
+    battle: Scenario | None = None,
+    scale: int = 1,
+    plan: Plan | None = None,
+) -> tuple[Image.Image, Painter]:
+    """The picture of the position and the given events' arrows (and a ``plan``'s words), and
+    the painter that drew it, for marks drawn over it (``preview``). The panel and the plan's
+    band grow to hold every line: nothing is cut short."""
+    rules = rules or ruleset()
+    battle = battle or scenario(position.scenario)
+    plan = plan or Plan()
+    place = layout(battle)
+    columns = _columns(position, battle, place.width, plan)
+    top = _panel_top(place)
+    tallest = max((len(lines) for lines in columns), default=0)
+    bottom = max(place.height, math.ceil(_line_y(top, tallest - 1) + PANEL_STEP / 2 + 6))
+    notes = _wrapped_notes(plan.notes, place.width)
+    height = bottom + (NOTE_TOP + NOTE_STEP * len(notes) if notes else 0)
+    place = replace(place, height=height)
+    image = Image.new("RGB", (place.width * scale, height * scale), colour("background"))
+    paint = Painter(image, place, position, scale)
+    _header(paint, battle)
+    _terrain(paint, battle, rules)
+    shown = list(events)
+    # Paths go under the counters (they end on one); fire and combat go over them.
+    _arrows(paint, shown, frozenset({"move", "leader_move", "retreat", "rout"}))
+    for piece in position.units:
+        if piece.hex is not None:
+            _counter(paint, piece)
+    _leaders(paint)
+    _arrows(paint, shown, frozenset({"fire", "close_combat"}))
+    _panel(paint, columns, bottom)
+    _notes(paint, notes, bottom)
+    return image, paint
+
+
+def encode(image: Image.Image) -> bytes:
+    """The PNG of a map: every art colour has its own palette entry (so sides, terrain and marks
+    stay true); the picture's own anti-aliasing shades fill the rest."""
+    return picture.png(picture.keeping(image, _art_colours()), picture.SMALLEST)
 
 
 def render(
@@ -313,25 +439,8 @@ def render(
 ) -> bytes:
     """The position (and the given events' arrows) as PNG bytes; ``scale`` 2 draws the same
     picture at twice the size, sharp, for zooming on the web (mail keeps 1)."""
-    rules = rules or ruleset()
-    battle = battle or scenario(position.scenario)
-    place = layout(battle)
-    image = Image.new("RGB", (place.width * scale, place.height * scale), colour("background"))
-    paint = _Painter(image, place, position, scale)
-    _header(paint, battle)
-    _terrain(paint, battle, rules)
-    shown = list(events)
-    # Paths go under the counters (they end on one); fire and combat go over them.
-    _arrows(paint, shown, frozenset({"move", "leader_move", "retreat", "rout"}))
-    for piece in position.units:
-        if piece.hex is not None:
-            _counter(paint, piece)
-    _leaders(paint)
-    _arrows(paint, shown, frozenset({"fire", "close_combat"}))
-    _panel(paint, battle)
-    # Every art colour has its own palette entry (so sides, terrain and marks stay true); the
-    # picture's own anti-aliasing shades fill the rest.
-    return picture.png(picture.keeping(image, _art_colours()), picture.SMALLEST)
+    image, _ = draw(position, events, rules=rules, battle=battle, scale=scale)
+    return encode(image)
 
 
 def _art_colours() -> list[Colour]:

@@ -215,6 +215,9 @@ def mark(brush: render.Brush, view: Mapping[str, Any], facts: Mapping[str, Any])
 
 def draw(view: Mapping[str, Any], facts: Mapping[str, Any], scale: int = 1) -> bytes:
     """The picture of ``view`` with the checked action on it, as a PNG."""
-    brush = render.draw(view, lines(facts), scale)
+    # The action checked is the next turn's, as the checker's prompt and the mail number it;
+    # the picture of that turn, once resolved, is titled with its number too.
+    heading = f"THERMOPYLES  -  turn {int(view['turn']) + 1}  -  checked, not resolved"
+    brush = render.draw(view, lines(facts), scale, heading)
     mark(brush, view, facts)
     return render.encode(brush.image)

@@ -293,8 +293,18 @@ def wrapped(lines: Sequence[str]) -> list[str]:
     return shown
 
 
-def draw(view: Mapping[str, Any], lines: Sequence[str], scale: int = 1) -> Brush:
-    """The picture of ``view`` with ``lines`` in the result panel (wrapped, every one shown)."""
+def title(view: Mapping[str, Any]) -> str:
+    """The picture's title: the turn played last (the turn pages and mails show the position
+    "after turn 3" with this picture) and how the battle stands."""
+    status = STATUS_WORDS.get(view["status"], view["status"])
+    return f"THERMOPYLES  -  turn {view['turn']}  -  {status}"
+
+
+def draw(
+    view: Mapping[str, Any], lines: Sequence[str], scale: int = 1, heading: str | None = None
+) -> Brush:
+    """The picture of ``view`` with ``lines`` in the result panel (wrapped, every one shown),
+    titled ``heading`` (``title`` of the view unless given)."""
     shown = wrapped(lines)
     image = base_layer(view, scale).copy()
     tall = height_for(len(shown))
@@ -304,9 +314,7 @@ def draw(view: Mapping[str, Any], lines: Sequence[str], scale: int = 1) -> Brush
         taller.paste(image)
         image = taller
     brush = Brush(image, scale)
-    status = STATUS_WORDS.get(view["status"], view["status"])
-    title = f"THERMOPYLES  -  turn {view['turn']}  -  {status}"
-    brush.text((MARGIN, 18), title, 20, "ink", "lm")
+    brush.text((MARGIN, 18), heading or title(view), 20, "ink", "lm")
     if view["free_die"]:
         brush.text((WIDTH - MARGIN, 18), "free die this turn", 16, "marker", "rm")
     _persian(brush, FAR_X, view["far"])
