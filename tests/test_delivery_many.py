@@ -189,3 +189,17 @@ def test_the_tick_queues_lost_mail_in_batches(runtime: Runtime) -> None:
         session.execute(update(OutboxMessage).values(created_at=lost))
     assert ticks.tick(runtime).requeued_outbox == ids
     assert batches == [(Task.SEND_OUTBOXES, ids)]
+
+
+def test_what_counts_as_the_relay_dropping_the_connection() -> None:
+    """Tried again on a new connection: a closed connection, a 421 before the data. Never a
+    refusal of the mail itself (it would be sent twice, or bounce late)."""
+    import smtplib
+
+    assert relay.dropped(smtplib.SMTPServerDisconnected("Connection unexpectedly closed"))
+    assert relay.dropped(ConnectionResetError())
+    assert relay.dropped(smtplib.SMTPSenderRefused(421, b"closing", "b@x"))
+    assert relay.dropped(smtplib.SMTPRecipientsRefused({"a@x": (421, b"closing")}))
+    assert not relay.dropped(smtplib.SMTPRecipientsRefused({"a@x": (550, b"no such user")}))
+    assert not relay.dropped(smtplib.SMTPSenderRefused(451, b"try later", "b@x"))
+    assert not relay.dropped(smtplib.SMTPDataError(554, b"rejected"))

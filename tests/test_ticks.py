@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from conftest import REDIS_URL
 from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select, update
 
@@ -267,14 +268,13 @@ def test_the_tick_asks_redis_how_deep_each_queue_is(runtime: Runtime) -> None:
     """Runtime.depth is LLEN of the queue and its priority lists in the broker's Redis; the tick
     leaves a row whose task may wait in a deep queue alone, and queues it again after the claim
     lease once that queue is empty."""
-    import os
 
     import redis as redis_client
 
     from adjudicator.services import deadlines
     from adjudicator.services.runtime import PRIORITY_SEPARATOR
 
-    url = os.environ.get("PBEM_TEST_REDIS", "redis://127.0.0.1:6379/15")
+    url = REDIS_URL
     runtime.config = runtime.config.with_overrides(broker_url=url)
     broker = redis_client.Redis.from_url(url)
     broker.delete("adjudicate", f"adjudicate{PRIORITY_SEPARATOR}3")
