@@ -293,3 +293,42 @@ def test_the_tick_asks_redis_how_deep_each_queue_is(runtime: Runtime) -> None:
     finally:
         broker.delete("adjudicate", f"adjudicate{PRIORITY_SEPARATOR}3")
         broker.close()
+
+
+def test_of_rows_queued_those_older_than_the_queue_is_deep_were_taken(runtime: Runtime) -> None:
+    """The queue is first in, first out: with one task left in it, only the newest row queued
+    can still be waiting; an older one was taken by a worker, and unclaimed after the claim
+    lease it is lost with that worker (killed before it began), queued again at once."""
+    from adjudicator.services import deadlines
+
+    runtime.measure = lambda queue: 1
+    first, deadline = due_game(runtime)
+    second, _ = due_game(runtime)
+    with runtime.db.session() as session:
+        session.execute(update(Game).values(deadline=deadline))
+    late = deadline + timedelta(seconds=1)
+    assert ticks.tick(runtime, now=late).turns_due == [first, second]  # queued in id order
+    after_lease = late + deadlines.lease(runtime) + timedelta(seconds=1)
+    assert ticks.tick(runtime, now=after_lease).turns_due == [first]
+    runtime.measure = lambda queue: 2  # the copy joined the queue behind the second's task
+    assert ticks.tick(runtime, now=after_lease + timedelta(seconds=1)).turns_due == []
+
+
+def test_inbound_mail_taken_from_the_queue_and_never_processed_is_queued_again(
+    runtime: Runtime,
+) -> None:
+    from adjudicator.services import deadlines, inbox
+
+    runtime.measure = lambda queue: 1
+    stored = [
+        inbox.store(runtime, compose(f"{n}@example.com", "new@pbem.localhost", "HELP"), "test")
+        for n in ("a", "b")
+    ]
+    assert all(isinstance(row, inbox.Stored) for row in stored)
+    ids = [row.id for row in stored if isinstance(row, inbox.Stored)]
+    with runtime.db.session() as session:
+        received = session.get_one(InboundMessage, ids[1]).received_at
+    after_lease = received + deadlines.lease(runtime) + timedelta(seconds=1)
+    assert ticks.tick(runtime, now=after_lease).requeued_inbound == [ids[0]]
+    runtime.measure = lambda queue: 2
+    assert ticks.tick(runtime, now=after_lease + timedelta(seconds=1)).requeued_inbound == []

@@ -75,11 +75,38 @@ class _Tick:
             return self.now - deadlines.lease(self.runtime)
         return self.now - waiting_lease(self.runtime)
 
+    def taken(self, task: Task, queued: list[tuple[datetime, int]]) -> list[int]:
+        """Of rows queued (when, id), those whose task has left the queue and whose queueing is
+        older than the claim lease, so that their task is presumed lost with a worker.
+
+        The queue is first in, first out, and the tick queues rows in the order of their ids:
+        of the rows queued, at most the newest ``depth`` can still have a task waiting there, and
+        the older ones were taken. Tasks queued otherwise (not stamped) only make the queue
+        deeper, so fewer rows are presumed taken; with no depth known, none are."""
+        queue = QUEUE_OF[task]
+        if queue not in self.depths:
+            self.depths[queue] = self.runtime.depth(queue)
+        depth = self.depths[queue]
+        if depth is None:
+            return []
+        older = sorted(queued, reverse=True)[depth:]
+        lost_before = self.now - deadlines.lease(self.runtime)
+        return [row_id for when, row_id in older if when < lost_before]
+
 
 def _queue_due_turns(work: _Tick) -> None:
     """Turns past their deadline (or forced) are queued for adjudication."""
+    lease = deadlines.lease(work.runtime)
     with work.runtime.db.session() as session:
         due_games = deadlines.due_game_ids(session, work.now, deadlines.lease(work.runtime))
+        queued = session.execute(
+            select(Game.queued_at, Game.id).where(
+                Game.id.in_(due_games), Game.queued_at.is_not(None)
+            )
+        ).all()
+        taken = work.taken(
+            Task.ADJUDICATE, [(when, game_id) for when, game_id in queued if when is not None]
+        )
         work.report.turns_due = _mark_queued(
             session,
             update(Game).where(
@@ -90,6 +117,8 @@ def _queue_due_turns(work: _Tick) -> None:
                     # Queued for an earlier deadline or before the game master forced the turn.
                     and_(Game.queued_at < Game.deadline, Game.deadline <= work.now),
                     Game.queued_at < Game.forced_at,
+                    # Taken from the queue and never claimed: lost with a worker.
+                    and_(Game.id.in_(taken), Game.queued_at < work.now - lease),
                 ),
             ),
             work.now,
@@ -105,16 +134,35 @@ def _remind(work: _Tick) -> None:
 
 def _requeue_inbound(work: _Tick) -> None:
     """Inbound mail stored but left unprocessed (its task lost) is queued again."""
+    last_queued = func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
     with work.runtime.db.session() as session:
+        queued = session.execute(
+            select(last_queued, InboundMessage.id).where(
+                InboundMessage.status == InboundStatus.RECEIVED
+            )
+        ).all()
         work.report.requeued_inbound = _mark_queued(
             session,
             update(InboundMessage).where(
                 InboundMessage.status == InboundStatus.RECEIVED,
-                func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
-                < work.lost_before(Task.PROCESS_INBOUND),
+                last_queued < work.lost_before(Task.PROCESS_INBOUND),
             ),
             work.now,
         )
+        # Taken from the queue and still unprocessed: lost with a worker (``_Tick.taken``).
+        taken = work.taken(Task.PROCESS_INBOUND, [(when, row_id) for when, row_id in queued])
+        lost_before = work.now - deadlines.lease(work.runtime)
+        for start in range(0, len(taken), CHUNK):
+            work.report.requeued_inbound += _mark_queued(
+                session,
+                update(InboundMessage).where(
+                    InboundMessage.id.in_(taken[start : start + CHUNK]),
+                    InboundMessage.status == InboundStatus.RECEIVED,
+                    last_queued < lost_before,
+                ),
+                work.now,
+            )
+        work.report.requeued_inbound.sort()
     for inbound_id in work.report.requeued_inbound:
         work.runtime.enqueue(Task.PROCESS_INBOUND, inbound_id)
 
