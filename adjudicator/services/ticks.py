@@ -66,12 +66,16 @@ class _Tick:
 
     depths: dict[str, int | None] = field(default_factory=dict)
 
-    def lost_before(self, task: Task) -> datetime:
-        """A queueing of ``task`` older than this is presumed lost (see the note above CHUNK)."""
+    def depth(self, task: Task) -> int | None:
+        """How many tasks wait in ``task``'s queue, asked once a tick."""
         queue = QUEUE_OF[task]
         if queue not in self.depths:
             self.depths[queue] = self.runtime.depth(queue)
-        if self.depths[queue] == 0:
+        return self.depths[queue]
+
+    def lost_before(self, task: Task) -> datetime:
+        """A queueing of ``task`` older than this is presumed lost (see the note above CHUNK)."""
+        if self.depth(task) == 0:
             return self.now - deadlines.lease(self.runtime)
         return self.now - waiting_lease(self.runtime)
 
@@ -83,10 +87,7 @@ class _Tick:
         of the rows queued, at most the newest ``depth`` can still have a task waiting there, and
         the older ones were taken. Tasks queued otherwise (not stamped) only make the queue
         deeper, so fewer rows are presumed taken; with no depth known, none are."""
-        queue = QUEUE_OF[task]
-        if queue not in self.depths:
-            self.depths[queue] = self.runtime.depth(queue)
-        depth = self.depths[queue]
+        depth = self.depth(task)
         if depth is None:
             return []
         older = sorted(queued, reverse=True)[depth:]
@@ -99,11 +100,16 @@ def _queue_due_turns(work: _Tick) -> None:
     lease = deadlines.lease(work.runtime)
     with work.runtime.db.session() as session:
         due_games = deadlines.due_game_ids(session, work.now, deadlines.lease(work.runtime))
-        queued = session.execute(
-            select(Game.queued_at, Game.id).where(
-                Game.id.in_(due_games), Game.queued_at.is_not(None)
-            )
-        ).all()
+        known = due_games and work.depth(Task.ADJUDICATE) is not None
+        queued = (
+            session.execute(
+                select(Game.queued_at, Game.id).where(
+                    Game.id.in_(due_games), Game.queued_at.is_not(None)
+                )
+            ).all()
+            if known
+            else []
+        )
         taken = work.taken(
             Task.ADJUDICATE, [(when, game_id) for when, game_id in queued if when is not None]
         )
@@ -136,11 +142,15 @@ def _requeue_inbound(work: _Tick) -> None:
     """Inbound mail stored but left unprocessed (its task lost) is queued again."""
     last_queued = func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
     with work.runtime.db.session() as session:
-        queued = session.execute(
-            select(last_queued, InboundMessage.id).where(
-                InboundMessage.status == InboundStatus.RECEIVED
-            )
-        ).all()
+        queued = (
+            session.execute(
+                select(last_queued, InboundMessage.id).where(
+                    InboundMessage.status == InboundStatus.RECEIVED
+                )
+            ).all()
+            if work.depth(Task.PROCESS_INBOUND) is not None
+            else []
+        )
         work.report.requeued_inbound = _mark_queued(
             session,
             update(InboundMessage).where(
