@@ -37,6 +37,8 @@ class Config:
     max_message_bytes: int
     tick_seconds: int
     claim_lease_seconds: int
+    # How long a queued task may wait in a non-empty queue before the tick queues it again.
+    queued_lease_seconds: int
     demo_pace_seconds: int
     idle_close_days: int
     idle_warning_days: int

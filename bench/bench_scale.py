@@ -11,16 +11,21 @@ a) an inbound burst: --mails mails (default 10,000) to --inbound-games games (ha
    Checked: every mail stored (one inbound row per Message-ID), every mail answered exactly once
    (one Maildir file whose In-Reply-To is its Message-ID). Measured: mails/s accepted and
    answered, and send -> reply written (the Maildir file's mtime), p50/p90/p99.
+   Halfway through it, the deadline of --mid-games games of 2 de Mayo (default 500) passes:
+   measured, deadline -> their last report, while the burst goes on (bench/scale_mid.py).
 b) a deadline storm: --games games of 2 de Mayo (default 5,000) whose deadlines all fall at the
    same moment; beat's tick finds them. Measured: deadline -> last report in the Maildir, games/s.
 
 Figures go to --out (default bench/results/scale-<UTC time>/): results.json, summary.txt,
 latency.png (the send -> reply histogram), storm.png (reports out over time), the process logs.
 Everything started is stopped and the database dropped at the end, also on Ctrl-C or failure.
-Exit status 1 when a check failed.
+Exit status 1 when a check failed. The summary ends with the targets (bench/scale_mid.py).
+--against DIR runs the same bench against another checkout's tree, then this one, in turn, and
+writes a comparison with ratios (bench/scale_compare.py).
 
     .venv/bin/python bench/bench_scale.py --mails 400 --games 200     # a quick run
     .venv/bin/python bench/bench_scale.py                              # the full run
+    .venv/bin/python bench/bench_scale.py --against /tmp/pbem-before   # before and after
 
 The storm's games are copies, made in SQL, of a few games made by the services (each copy with
 its own players, reply addresses and chance stream); the burst's games are made by the services.
@@ -60,6 +65,7 @@ from urllib.parse import quote
 
 import psycopg
 import redis
+import scale_mid
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -154,6 +160,8 @@ class Plan:
     tick_seconds: int
     timeout: float
     out: Path
+    mid_games: int = 0
+    tree: Path = ROOT  # the service's code: this checkout's, or another's (--against)
 
 
 @dataclass
@@ -305,7 +313,9 @@ def _answers(url: str) -> bool:
 def _web_answers(port: int) -> bool:
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        connection.request("GET", "/")
+        # /healthz, not the game list: that one grows with the games set up, and under load
+        # it outlasted gunicorn's timeout before the run had even begun.
+        connection.request("GET", "/healthz")
         status = connection.getresponse().status
         connection.close()
         return status == 200
@@ -718,7 +728,12 @@ def wait_settled(
 
 
 def burst(
-    plan: Plan, site: Site, processes: Processes, monitor: Monitor, mails: list[Mail]
+    plan: Plan,
+    site: Site,
+    processes: Processes,
+    monitor: Monitor,
+    mails: list[Mail],
+    mid: scale_mid.MidDeadline,
 ) -> dict[str, Any]:
     mark = processes.mark()
     sender = Sender(site, mails, plan.clients)
@@ -732,7 +747,8 @@ def burst(
         return f"sent {sender.done} stored {stored} waiting {unread} unsent {unsent}"
 
     def finished() -> bool:
-        if sender.alive():
+        mid.poll(sender.done)
+        if sender.alive() or not mid.settled():
             return False
         stored = monitor.value("SELECT count(*) FROM inbound_messages")
         return stored >= count - len(sender.failures) and monitor.unsettled() == (0, 0)
@@ -760,7 +776,11 @@ def burst(
     created = dict(monitor.rows("SELECT id, created_at FROM outbox"))
     replies: dict[str, list[tuple[int, float]]] = {}
     kinds: Counter[str] = Counter()
-    for outbox_id, path in monitor.maildir_files().items():
+    files = monitor.maildir_files()
+    mid_reports = mid.report_ids()
+    for outbox_id, path in files.items():
+        if outbox_id in mid_reports:
+            continue  # the mid-burst deadline's reports: scale_mid checks them
         headers = headers_of(path)
         kinds[str(headers.get("X-Pbem-Kind", ""))] += 1
         answering = str(headers.get("In-Reply-To", "") or "").strip()
@@ -813,6 +833,7 @@ def burst(
         "latencies_s": latencies,
         "tasks_run": dict(tasks),
         "problems": problems,
+        "mid": mid.result(files),
     }
 
 
@@ -1060,6 +1081,15 @@ def summary(result: dict[str, Any]) -> str:
             f" {storm_result['reports_per_second']:.1f} reports/s",
             *_task_lines(storm_result["tasks_run"]),
         ]
+    mid = result.get("mid")
+    if mid and mid.get("games"):
+        turn, report = mid.get("deadline_to_last_turn_s"), mid.get("deadline_to_last_report_s")
+        lines.append(
+            f"a') a deadline halfway through the burst: {mid['games']} games of 2 de Mayo,"
+            f" deadline -> last turn {turn if turn is None else round(turn, 1)} s,"
+            f" -> last report {report if report is None else round(report, 1)} s"
+        )
+    lines += scale_mid.target_lines(result)
     problems = result["problems"]
     lines.append("checks: " + ("all passed" if not problems else f"{len(problems)} FAILED"))
     lines += [f"  - {problem}" for problem in problems]
@@ -1069,7 +1099,7 @@ def summary(result: dict[str, Any]) -> str:
 # -- the run ---------------------------------------------------------------------------------------
 
 
-def options(argv: list[str] | None = None) -> Plan:
+def options(argv: list[str] | None = None) -> tuple[Plan, Path | None]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mails", type=int, default=int(os.environ.get("BENCH_MAILS", 10_000)))
     parser.add_argument("--games", type=int, default=int(os.environ.get("BENCH_GAMES", 5_000)))
@@ -1080,9 +1110,12 @@ def options(argv: list[str] | None = None) -> Plan:
     parser.add_argument("--clients", type=int, default=4, help="per channel (HTTP, SMTP)")
     parser.add_argument("--tick-seconds", type=int, default=30, help="default: the config's")
     parser.add_argument("--timeout", type=float, default=3600, help="per phase, seconds")
+    parser.add_argument("--mid-games", type=int, default=500, help="deadline mid-burst")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--against", type=Path, default=None, help="another checkout's tree")
+    parser.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.celery_workers < 1 or args.web_workers < 1 or args.mails < 0 or args.games < 0:
+    if args.celery_workers < 1 or args.web_workers < 1 or min(args.mails, args.games) < 0:
         parser.error("worker counts must be positive and counts not negative")
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     out = args.out or ROOT / "bench" / "results" / f"scale-{stamp}"
@@ -1097,7 +1130,9 @@ def options(argv: list[str] | None = None) -> Plan:
         tick_seconds=args.tick_seconds,
         timeout=args.timeout,
         out=out,
-    )
+        mid_games=args.mid_games if args.mails else 0,
+        tree=args.tree.resolve(),
+    ), args.against
 
 
 @contextlib.contextmanager
@@ -1115,7 +1150,7 @@ def interruptible() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-def make_site(folder: Path) -> Site:
+def make_site(folder: Path, tree: Path) -> Site:
     database = f"pbem_scale_{os.getpid()}"
     host = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
     site = Site(
@@ -1130,7 +1165,7 @@ def make_site(folder: Path) -> Site:
     site.env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("PBEM_")},
         "PATH": f"{BIN}:{os.environ['PATH']}",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(tree),
         "PBEM_DATABASE_URL": site.database_url,
         "PBEM_BROKER_URL": site.broker_url,
         "PBEM_DATA_DIR": str(folder / "var"),
@@ -1146,34 +1181,45 @@ def make_site(folder: Path) -> Site:
     return site
 
 
-def setup_games(plan: Plan, site: Site) -> tuple[list[list[SeatAddress]], list[int]]:
-    """The burst's games (through the services) and the storm's (mostly copies)."""
+def setup_games(plan: Plan, site: Site) -> tuple[list[list[SeatAddress]], list[int], list[int]]:
+    """The burst's games (through the services), the storm's and the mid-burst deadline's
+    (mostly copies)."""
     # Enough burst games that no sender mails more than the hourly limit allows.
     needed = math.ceil(plan.mails / (SENDER_LIMIT * 0.9))
     count = min(plan.mails, max(plan.inbound_games, needed))
+    timed = plan.games + plan.mid_games
     made = in_pool(
         site.env,
-        {"thermopyles": count // 2, "b": count - count // 2, "t": min(TEMPLATES, plan.games)},
+        {"thermopyles": count // 2, "b": count - count // 2, "t": min(TEMPLATES, timed)},
     )
     burst_games = made["thermopyles"] + made["b"]
     storm_ids: list[int] = []
-    if plan.games:
+    if timed:
         templates = [game[0].game_id for game in made["t"]]
-        storm_ids = templates + copy_games(site.dsn, templates, plan.games - len(templates))
+        storm_ids = templates + copy_games(site.dsn, templates, timed - len(templates))
         with psycopg.connect(site.dsn, autocommit=True) as connection:
             connection.execute("UPDATE games SET deadline = NULL WHERE id = ANY(%s)", (storm_ids,))
+    # The mid-burst games are the last copies: the storm's are the first --games.
+    mid_ids, storm_ids = storm_ids[plan.games :], storm_ids[: plan.games]
     with psycopg.connect(site.dsn, autocommit=True) as connection:
         # Nothing made during setup is mailed (start_game's own mails, if any).
         connection.execute("UPDATE outbox SET status = 'sent', sent_at = now()")
-    return burst_games, storm_ids
+    return burst_games, storm_ids, mid_ids
 
 
 def run(plan: Plan) -> int:
+    import adjudicator
     from adjudicator import migrate
     from adjudicator.db import Database
 
+    # The migrations and the game setup are the service tree's own (PYTHONPATH, set by
+    # scale_compare for another tree): a run must not mix two trees' code.
+    imported = Path(adjudicator.__file__).resolve().parent.parent
+    if imported != plan.tree:
+        print(f"the service tree is {plan.tree} but adjudicator comes from {imported}")
+        return 2
     folder = Path(tempfile.mkdtemp(prefix="pbem-scale-"))
-    site = make_site(folder)
+    site = make_site(folder, plan.tree)
     processes = Processes(site)
     monitor: Monitor | None = None
     result: dict[str, Any] = {
@@ -1181,6 +1227,7 @@ def run(plan: Plan) -> int:
         "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "cpus": os.cpu_count(),
         "plan": {k: str(v) if isinstance(v, Path) else v for k, v in vars(plan).items()},
+        "tree": str(plan.tree),
         "problems": [],
     }
     plan.out.mkdir(parents=True, exist_ok=True)
@@ -1194,11 +1241,12 @@ def run(plan: Plan) -> int:
         database.dispose()
         note(f"scale run: folder {folder}, database {site.database}")
         began = time.monotonic()
-        burst_games, storm_ids = setup_games(plan, site)
+        burst_games, storm_ids, mid_ids = setup_games(plan, site)
         mails = plan_mails(plan.mails, burst_games) if plan.mails else []
         result["setup"] = {
             "inbound_games": len(burst_games),
             "storm_games": len(storm_ids),
+            "mid_games": len(mid_ids),
             "seconds": time.monotonic() - began,
         }
         note(f"setup done: {len(burst_games)} + {len(storm_ids)} games")
@@ -1207,8 +1255,10 @@ def run(plan: Plan) -> int:
         note("the service is up")
         monitor = Monitor(site)
         if mails:
-            result["burst"] = burst(plan, site, processes, monitor, mails)
-            result["problems"] += result["burst"]["problems"]
+            mid = scale_mid.MidDeadline(monitor, mid_ids, len(mails))
+            result["burst"] = burst(plan, site, processes, monitor, mails, mid)
+            result["mid"] = result["burst"].pop("mid")
+            result["problems"] += result["burst"]["problems"] + result["mid"]["problems"]
             note("burst done")
         if storm_ids:
             result["storm"] = storm(plan, site, processes, monitor, storm_ids)
@@ -1250,7 +1300,12 @@ def run(plan: Plan) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    plan = options(argv)
+    plan, against = options(argv)
+    if against is not None:
+        import scale_compare
+
+        arguments = sys.argv[1:] if argv is None else argv
+        return scale_compare.run_both(Path(__file__).resolve(), arguments, against, plan.out)
     with interruptible():
         return run(plan)
 

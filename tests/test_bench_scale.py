@@ -19,7 +19,7 @@ def test_the_scale_harness_runs_end_to_end(tmp_path: Path) -> None:
     command = [sys.executable, str(ROOT / "bench" / "bench_scale.py")]
     command += ["--mails", "40", "--games", "20", "--inbound-games", "10", "--tick-seconds", "1"]
     command += ["--web-workers", "2", "--celery-workers", "2", "--concurrency", "1"]
-    command += ["--clients", "2", "--timeout", "90", "--out", str(out)]
+    command += ["--clients", "2", "--timeout", "90", "--mid-games", "6", "--out", str(out)]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, run.stdout + run.stderr[-3000:]
     result = json.loads((out / "results.json").read_text())
@@ -28,6 +28,12 @@ def test_the_scale_harness_runs_end_to_end(tmp_path: Path) -> None:
     assert burst["stored"] == burst["answered_once"] == 40
     assert burst["by_channel"] == {"http": 20, "smtp": 20}
     assert storm["games"] == 20 and storm["reports"] == 40
+    # The deadline halfway through the burst: its six games played, their reports all out.
+    mid = result["mid"]
+    assert mid["games"] == 6 and mid["reports"] == 12 and mid["problems"] == []
+    assert 0 <= mid["deadline_to_last_report_s"] < 90
+    assert "mid-burst deadline -> last report" in run.stdout
+    assert "adjudicate runs that found nothing to do" in run.stdout
     for name in ("summary.txt", "latency.png", "storm.png", "logs/web.log", "logs/worker2.log"):
         assert (out / name).is_file(), name
     assert "checks: all passed" in run.stdout

@@ -547,7 +547,8 @@ def test_turns_due_while_the_broker_is_down_are_all_resolved_once_it_is_back(
         # tasks wait in Redis; then Redis dies and takes them with it.
         cluster.set_deadline(before, utcnow() - timedelta(seconds=1))
         wait_for("both workers busy", lambda: len(cluster.blocked_inserts()) == 2, 15)
-        queued = wait_for("tasks waiting in the broker", lambda: queue.llen("celery") >= 5, 15)
+        # In the turns' own queue.
+        queued = wait_for("tasks waiting in the broker", lambda: queue.llen("adjudicate") >= 5, 15)
         queue.close()
         own_redis.stop()
     # The second half falls due while the broker is away: the tick cannot queue anything.

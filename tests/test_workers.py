@@ -10,11 +10,14 @@ import pytest
 import redis
 from conftest import REDIS_URL, make_config
 from playbymail import compose, sent, text_of
+from sqlalchemy import update
 
 from adjudicator import migrate
 from adjudicator.db import Database
-from adjudicator.models import InboundMessage
-from adjudicator.services.runtime import Runtime
+from adjudicator.models import Game, InboundMessage, utcnow
+from adjudicator.services import lifecycle
+from adjudicator.services.lifecycle import GameSettings
+from adjudicator.services.runtime import QUEUES, Runtime
 from adjudicator.web import create_app
 from workers import app as celery_app
 from workers.embedded import worker_thread
@@ -94,7 +97,41 @@ def test_the_tick_has_a_queue_of_its_own_that_every_worker_consumes(
     assert router.route({}, "pbem.process_inbound")["queue"].name == "celery"
     assert router.route({}, "pbem.send_outbox")["queue"].name == "outbox"
     consumed = {queue.name for queue in celery_app.celery.amqp.queues.values()}
-    assert {"celery", "outbox", "tick"} <= consumed
+    assert {"celery", "adjudicate", "outbox", "tick"} <= consumed
+
+
+def test_turns_and_a_turns_mails_have_queues_of_their_own(worker_runtime: Runtime) -> None:
+    """A burst of inbound mail must not hold back a deadline: adjudication has its own queue,
+    which the worker (started without -Q) consumes; a turn's mails go in one task."""
+    router = celery_app.celery.amqp.router
+    for task in ("pbem.adjudicate", "pbem.force"):
+        assert router.route({}, task)["queue"].name == "adjudicate"
+    assert router.route({}, "pbem.send_outboxes")["queue"].name == "outbox"
+    assert worker_runtime.enqueue_many is celery_app.enqueue_many
+    with worker_runtime.db.session() as session:
+        game = lifecycle.start_game(
+            session,
+            worker_runtime,
+            GameSettings(
+                "2demayo", {"france": "a@example.com", "spain": "b@example.com"}, {}, "48h"
+            ),
+        )
+        assert isinstance(game, Game), game
+        game_id = game.id
+    wait_until(lambda: len(sent(worker_runtime)) == 2)  # the welcomes, in one send_outboxes
+    with worker_runtime.db.session() as session:
+        session.execute(update(Game).where(Game.id == game_id).values(forced_at=utcnow()))
+    celery_app.celery.send_task("pbem.adjudicate", args=[game_id])
+    wait_until(lambda: len(sent(worker_runtime)) == 4)  # the two reports of turn 1
+    assert sorted(str(mail["To"]) for mail in sent(worker_runtime)[2:]) == [
+        "a@example.com",
+        "b@example.com",
+    ]
+    # The depth the tick reads: nothing waits in any queue now.
+    assert all(worker_runtime.depth(queue) == 0 for queue in QUEUES)
+    if not worker_runtime.config.embedded_broker:
+        bound = redis.Redis.from_url(REDIS_URL).smembers("_kombu.binding.celery")
+        assert any(member.endswith(b"\x06\x16adjudicate") for member in bound), bound
 
 
 def test_the_sample_game_is_played_through_the_worker(worker_runtime: Runtime) -> None:

@@ -12,8 +12,7 @@ from kombu.entity import Queue
 from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
-from adjudicator.services.operations import QUEUES
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.runtime import QUEUE_OF, QUEUES, Runtime, Task
 
 celery = Celery("pbem", include=["workers.tasks"])
 _runtime: Runtime | None = None
@@ -34,13 +33,15 @@ def settings(config: configuration.Config) -> dict[str, Any]:
         "accept_content": ["json"],
         "broker_connection_retry_on_startup": True,
         "worker_hijack_root_logger": False,
-        # Sending mail has a queue of its own, which every worker consumes along with the default
-        # one, taking from each in turn: a reply goes out as soon as it is written, instead of
-        # after every task queued before it (a burst of inbound mail, a deadline storm). The tick
-        # has one too, so that a burst of inbound mail does not hold back deadlines and reminders.
+        # Adjudication and sending mail have a queue each, which every worker consumes along
+        # with the default one (inbound mail), taking from each in turn: a deadline's turns are
+        # played, and a reply goes out as soon as it is written, instead of after every mail of
+        # a burst queued before them. The tick has one too, so that a burst of inbound mail does
+        # not hold back deadlines and reminders.
         "task_queues": tuple(Queue(name) for name in QUEUES),  # type: ignore[no-untyped-call]
         "task_routes": {
-            "pbem.send_outbox": {"queue": "outbox"},
+            **{f"pbem.{task}": {"queue": queue} for task, queue in QUEUE_OF.items()},
+            "pbem.force": {"queue": QUEUE_OF[Task.ADJUDICATE]},
             "pbem.tick": {"queue": "tick"},
         },
         # The in-process queue is polled (Redis pushes); kombu's default second per poll would
@@ -61,7 +62,7 @@ def configure(runtime: Runtime) -> Celery:
     celery.conf.update(settings(runtime.config))
     if previous != runtime.config.broker_url:
         _forget_connections()
-    runtime.enqueue = enqueue
+    runtime.enqueue, runtime.enqueue_many, runtime.measure = enqueue, enqueue_many, depth
     return celery
 
 
@@ -83,6 +84,22 @@ def runtime() -> Runtime:
 
 def enqueue(task: Task, record_id: int) -> None:
     celery.send_task(f"pbem.{task}", args=[record_id])
+
+
+def enqueue_many(task: Task, record_ids: list[int]) -> None:
+    celery.send_task(f"pbem.{task}", args=[record_ids])
+
+
+def depth(queue: str) -> int | None:
+    """How many tasks wait in ``queue``, asked of the broker through kombu (for the in-process
+    broker; Runtime.depth asks Redis itself)."""
+    try:
+        with celery.connection_for_write() as connection:
+            declared = connection.default_channel.queue_declare(queue=queue)
+            return int(declared.message_count)
+    except Exception as error:  # an unknown depth only makes the tick wait longer
+        logging.getLogger(__name__).warning("could not ask how deep %s is: %s", queue, error)
+        return None
 
 
 def _defaults() -> dict[str, Any]:

@@ -17,6 +17,12 @@ def send_outbox(outbox_id: int) -> str:
     return delivery.deliver(runtime(), outbox_id)
 
 
+@celery.task(name="pbem.send_outboxes")
+def send_outboxes(outbox_ids: list[int]) -> list[str]:
+    """The mails one transaction wrote (a turn's reports), over one connection to the relay."""
+    return delivery.deliver_many(runtime(), outbox_ids)
+
+
 @celery.task(name="pbem.adjudicate")
 def adjudicate(game_id: int) -> str:
     result = deadlines.adjudicate(runtime(), game_id)

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import exists, func, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from adjudicator import limits
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
-from adjudicator.models import Game, Player, Seat, utcnow
+from adjudicator.models import Game, Player, Seat, Submission, Turn, utcnow
 from adjudicator.services import (
     isolation,
     lifecycle,
@@ -120,6 +120,9 @@ def adjudicate(
 ) -> Adjudicated | Refusal:
     """Resolve the game's current turn if it is due (or ``force``), once; else say why not."""
     now = now or utcnow()
+    refused = _plainly_not_due(runtime, game_id, now, force)
+    if refused is not None:
+        return refused
     pipeline.catch_up(runtime, game_id, now)
     # The compare-and-set is whole in one statement: committed on its own, no BEGIN nor COMMIT.
     with runtime.db.autocommit() as session:
@@ -131,7 +134,8 @@ def adjudicate(
                 Game.status == GameStatus.ACTIVE,
                 or_(Game.claimed_at.is_(None), Game.claimed_at < now - lease(runtime)),
             )
-            .values(claimed_at=now),
+            # Taken from the queue: the tick's queueing is spent (services.ticks).
+            .values(claimed_at=now, queued_at=None),
         )
     if not claimed:
         return HELD
@@ -151,6 +155,43 @@ def adjudicate(
         with runtime.db.autocommit() as session:  # give the lease back: the next tick retries
             session.execute(update(Game).where(Game.id == game_id).values(claimed_at=None))
         raise
+
+
+def _plainly_not_due(runtime: Runtime, game_id: int, now: datetime, force: bool) -> Refusal | None:
+    """HELD or NOT_DUE when one read of the game's row says so, without claiming, locking or
+    committing anything (a copy of a task whose turn was played, a deadline that moved); None
+    when the turn may be due, for the claim and the check under the lock to decide."""
+    # Early adjudication needs everyone's orders on file: none at all for the turn to come (as
+    # just after a turn was played) rules it out.
+    next_turn = (
+        select(func.max(Turn.number))
+        .where(Turn.game_id == game_id, Turn.rolled_back_at.is_(None))
+        .scalar_subquery()
+    )
+    orders = exists().where(Submission.game_id == game_id, Submission.turn_number == next_turn + 1)
+    # One statement, committed on its own: no BEGIN nor COMMIT round trip.
+    with runtime.db.autocommit() as session:
+        row = session.execute(
+            select(
+                Game.status,
+                Game.claimed_at,
+                Game.forced_at,
+                Game.paused,
+                Game.deadline,
+                Game.grace_minutes,
+                Game.early,
+                orders.label("orders"),
+            ).where(Game.id == game_id)
+        ).one_or_none()
+    if row is None or row.status != GameStatus.ACTIVE:
+        return HELD
+    if row.claimed_at is not None and row.claimed_at >= now - lease(runtime):
+        return HELD
+    if force or row.forced_at is not None or (row.early and row.orders):
+        return None  # forced, or perhaps everyone's orders are in: the full check says
+    if row.paused or row.deadline is None or row.deadline + grace_of(row.grace_minutes) > now:
+        return NOT_DUE
+    return None
 
 
 def _why_due(session: Session, game: Game, now: datetime, force: bool) -> str | None:

@@ -6,20 +6,18 @@ import logging
 import os
 import re
 import smtplib
-import socket
-import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
 
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from adjudicator.db import changed
 from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
-from adjudicator.services import steps
+from adjudicator.services import relay, steps
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import OutboxStatus
 
@@ -34,7 +32,7 @@ _EARLIEST = datetime.min.replace(tzinfo=UTC)
 def deliver(runtime: Runtime, outbox_id: int, now: datetime | None = None) -> str:
     """Send one queued mail if nobody else has; returns what happened, for logs and tests: "not
     due", "not pending", "bounced", "failed", "pending" (to be retried) or "sent"."""
-    return steps.run(STEPS, _Sending(runtime, outbox_id, now), _sent)
+    return steps.run(STEPS, _Sending(runtime, outbox_id, now), _recorded)
 
 
 @dataclass
@@ -110,71 +108,168 @@ def _send(sending: _Sending) -> None:
         sending.error = error
 
 
-def _bounced(sending: _Sending) -> str | None:
-    """A mail the relay refused for good is marked bounced, never tried again."""
-    refused = None if sending.error is None else permanent_refusal(sending.error)
-    if refused is None:
-        return None
-    log.warning(
-        "outbox %s to %s bounced at the relay: %s",
-        sending.outbox_id,
-        sending.to_address,
-        refused,
-        extra={**sending.ids, "status": OutboxStatus.BOUNCED},
-    )
-    _record(
-        sending, status=OutboxStatus.BOUNCED, bounce=refused, last_error=str(sending.error)[:2000]
-    )
-    return OutboxStatus.BOUNCED
-
-
-def _retry(sending: _Sending) -> str | None:
-    """A mail that failed otherwise is tried again later, up to MAX_ATTEMPTS tries."""
-    if sending.error is None:
-        return None
+def _outcome(sending: _Sending) -> tuple[str, dict[str, object]]:
+    """How the sending went, as the row's new status and values, logged: a mail the relay
+    refused for good is bounced, never tried again; one that failed otherwise is tried again
+    later, up to MAX_ATTEMPTS tries; one that went out is sent."""
+    error = sending.error
+    if error is None:
+        log.info(
+            "outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": OutboxStatus.SENT}
+        )
+        return OutboxStatus.SENT, {
+            "status": OutboxStatus.SENT,
+            "sent_at": utcnow(),
+            "last_error": "",
+        }
+    refused = permanent_refusal(error)
+    if refused is not None:
+        log.warning(
+            "outbox %s to %s bounced at the relay: %s",
+            sending.outbox_id,
+            sending.to_address,
+            refused,
+            extra={**sending.ids, "status": OutboxStatus.BOUNCED},
+        )
+        bounced: dict[str, object] = {
+            "status": OutboxStatus.BOUNCED,
+            "bounce": refused,
+            "last_error": str(error)[:2000],
+        }
+        return OutboxStatus.BOUNCED, bounced
     status = OutboxStatus.FAILED if sending.attempts >= MAX_ATTEMPTS else OutboxStatus.PENDING
     log.warning(
         "delivery of outbox %s failed (%s): %s",
         sending.outbox_id,
         status,
-        sending.error,
+        error,
         extra={**sending.ids, "status": status},
     )
-    _record(sending, status=status, last_error=str(sending.error)[:2000])
+    return status, {"status": status, "last_error": str(error)[:2000]}
+
+
+def _recorded(sending: _Sending) -> str:
+    """Write how the sending went (``_outcome``), and say it."""
+    status, values = _outcome(sending)
+    with sending.runtime.db.session() as session:
+        _record(session, sending.outbox_id, values)
     return status
 
 
-def _sent(sending: _Sending) -> str:
-    """A mail that went out is marked sent."""
-    _record(sending, status=OutboxStatus.SENT, sent_at=utcnow(), last_error="")
-    log.info(
-        "outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": OutboxStatus.SENT}
+def _record(session: Session, outbox_id: int, values: dict[str, object]) -> None:
+    """Only from "sending": a fast relay's bounce may already have marked the row "bounced"."""
+    session.execute(
+        update(OutboxMessage)
+        .where(OutboxMessage.id == outbox_id, OutboxMessage.status == OutboxStatus.SENDING)
+        .values(**values)
     )
-    return OutboxStatus.SENT
 
 
-def _record(sending: _Sending, **outcome: object) -> None:
-    """Write how the sending went. Only from "sending": a fast relay's bounce may already have
-    marked the row "bounced"."""
-    with sending.runtime.db.session() as session:
-        session.execute(
+# The steps of sending one mail, in order (``deliver`` runs them, and ``_recorded`` when none
+# has answered). The claim is a compare-and-set, so each mail is sent by one worker at most once.
+STEPS: tuple[Callable[[_Sending], str | None], ...] = (_claim, _return_path, _send)
+
+
+def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None = None) -> list[str]:
+    """Send several queued mails (a turn's reports) as ``deliver`` sends one, over one connection
+    to the relay, or into the Maildir with one flush to disk for them all: one transaction to
+    claim them and one to record how it went. What happened to each, in the order given."""
+    outcome: dict[int, str] = {}
+    sendings = _claim_many(runtime, list(dict.fromkeys(outbox_ids)), now, outcome)
+    for sending in sendings:
+        _return_path(sending)
+    if runtime.config.smtp_url:
+        _relay_all(runtime.config.smtp_url, sendings)
+    else:
+        _file_all(runtime.config.outbox_dir, sendings)
+    if sendings:
+        with runtime.db.session() as session:
+            for sending in sendings:
+                status, values = _outcome(sending)
+                _record(session, sending.outbox_id, values)
+                outcome[sending.outbox_id] = status
+    return [outcome[outbox_id] for outbox_id in outbox_ids]
+
+
+def _claim_many(
+    runtime: Runtime, outbox_ids: list[int], now: datetime | None, outcome: dict[int, str]
+) -> list[_Sending]:
+    """Claim the mails that are pending and due, as ``_claim`` does one; the others' outcome
+    ("not due", "not pending") is filled in."""
+    with runtime.db.session() as session:
+        failed = session.execute(
+            select(OutboxMessage.id, OutboxMessage.attempts, OutboxMessage.claimed_at).where(
+                OutboxMessage.id.in_(outbox_ids),
+                OutboxMessage.status == OutboxStatus.PENDING,
+                OutboxMessage.last_error != "",
+            )
+        ).all()
+        moment = now or utcnow()
+        waiting = {row.id for row in failed if next_attempt_at(runtime, *row[1:]) > moment}
+        claimed = session.scalars(
             update(OutboxMessage)
             .where(
-                OutboxMessage.id == sending.outbox_id, OutboxMessage.status == OutboxStatus.SENDING
+                OutboxMessage.id.in_([i for i in outbox_ids if i not in waiting]),
+                OutboxMessage.status == OutboxStatus.PENDING,
             )
-            .values(**outcome)
-        )
+            .values(
+                status=OutboxStatus.SENDING,
+                claimed_at=utcnow(),
+                attempts=OutboxMessage.attempts + 1,
+            )
+            .returning(OutboxMessage.id)
+            .execution_options(synchronize_session=False)
+        ).all()
+        rows = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.id.in_(claimed)).order_by(OutboxMessage.id)
+        ).all()
+        sendings = [
+            _Sending(
+                runtime,
+                row.id,
+                now,
+                raw=row.raw,
+                to_address=row.to_address,
+                created_at=row.created_at,
+                attempts=row.attempts,
+                ids={"outbox_id": row.id, "game_id": row.game_id},
+            )
+            for row in rows
+        ]
+    for outbox_id in outbox_ids:
+        outcome[outbox_id] = "not due" if outbox_id in waiting else "not pending"
+    return sendings
 
 
-# The steps of sending one mail, in order (``deliver`` runs them, and ``_sent`` when none has
-# answered). The claim is a compare-and-set, so each mail is sent by one worker at most once.
-STEPS: tuple[Callable[[_Sending], str | None], ...] = (
-    _claim,
-    _return_path,
-    _send,
-    _bounced,
-    _retry,
-)
+def _relay_all(url: str, sendings: list[_Sending]) -> None:
+    """Hand the mails to the relay over one connection (``relay.Relay``)."""
+    connection = relay.Relay(url)
+    try:
+        for sending in sendings:
+            try:
+                connection.send(sending.sender, sending.to_address, sending.raw)
+            except Exception as error:  # this mail's failure: kept for the record, go on
+                sending.error = error
+    finally:
+        connection.close()
+
+
+def _file_all(folder: Path, sendings: list[_Sending]) -> None:
+    """File the mails in the Maildir, all flushed to disk at once (``relay.Folder``)."""
+    maildir = relay.Folder(folder)
+    staged = []
+    for sending in sendings:
+        try:
+            filed = with_return_path(sending.raw, sending.sender)
+            maildir.stage(sending.outbox_id, int(sending.created_at.timestamp()), filed)
+            staged.append(sending)
+        except Exception as error:
+            sending.error = error
+    try:
+        maildir.commit()
+    except Exception as error:  # not on disk for sure: every staged mail is tried again
+        for sending in staged:
+            sending.error = error
 
 
 def permanent_refusal(error: Exception) -> str | None:
@@ -210,9 +305,9 @@ def write_maildir(folder: Path, outbox_id: int, stamp: int, raw: bytes) -> Path:
     """Deliver into a Maildir under a name fixed by the outbox id, so a retry never duplicates."""
     for sub in ("tmp", "new", "cur"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
-    name = f"{stamp}.pbem{outbox_id}.{socket.gethostname().replace('/', '_')}"
+    name = relay.maildir_name(outbox_id, stamp)
     target = folder / "new" / name
-    if target.exists() or any((folder / "cur").glob(name + ":*")):
+    if relay.filed_already(folder, name):
         return target
     temporary = folder / "tmp" / name
     with open(temporary, "wb") as handle:
@@ -224,18 +319,7 @@ def write_maildir(folder: Path, outbox_id: int, stamp: int, raw: bytes) -> Path:
 
 
 def send_smtp(url: str, sender: str, recipient: str, raw: bytes) -> None:
-    parts = urlsplit(url)
-    options = parse_qs(parts.query)
-    host = parts.hostname or "127.0.0.1"
-    if parts.scheme == "smtps":
-        client: smtplib.SMTP = smtplib.SMTP_SSL(host, parts.port or 465, timeout=30)
-    else:
-        client = smtplib.SMTP(host, parts.port or 25, timeout=30)
-    with client:
-        if options.get("starttls", ["0"])[0] in ("1", "true", "yes"):
-            client.starttls(context=ssl.create_default_context())
-        if parts.username:
-            client.login(unquote(parts.username), unquote(parts.password or ""))
+    with relay.connect(url) as client:
         client.sendmail(sender, [recipient], raw)
 
 

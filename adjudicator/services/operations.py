@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import PRIORITY_SEPARATOR, PRIORITY_STEPS, QUEUES, Runtime
 from adjudicator.statuses import InboundStatus, OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -27,14 +27,9 @@ S = TypeVar("S", bound=StrEnum)
 
 INBOUND_STATUSES = tuple(InboundStatus)
 OUTBOX_STATUSES = tuple(OutboxStatus)
-# The queues workers/app.py declares: Celery's default one, "celery" (inbound mail, turns), one
-# for sending mail and one for the tick. Kombu's Redis transport keeps a queue as a list of that
-# name, plus one list per priority step for tasks sent with a priority ("celery\x06\x163" ...);
-# and the tasks a worker has taken but not yet acknowledged (acks_late: running, or lost with
-# their worker) in the hash "unacked". The depth shown is all of them together.
-QUEUES = ("celery", "outbox", "tick")
-PRIORITY_SEPARATOR = "\x06\x16"
-PRIORITY_STEPS = (3, 6, 9)
+# The queues workers/app.py declares (services.runtime.QUEUES), their priority lists; and the
+# tasks a worker has taken but not yet acknowledged (acks_late: running, or lost with their
+# worker) in the hash "unacked". The depth shown is all of them together.
 UNACKED = "unacked"
 # An unreachable Redis must not hang a health check behind a load balancer's own timeout.
 REDIS_TIMEOUT_SECONDS = 2.0

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -50,6 +50,8 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
     Raises, leaving the message to be retried, only when the database connection was lost."""
     try:
         first = _read_first(runtime, inbound_id)
+        if isinstance(first, Verdict):
+            return first
         with runtime.db.session() as session:
             query = select(InboundMessage).where(InboundMessage.id == inbound_id)
             if runtime.db.is_postgres:
@@ -95,18 +97,24 @@ class _Read:
     signature: str | None
 
 
-def _read_first(runtime: Runtime, inbound_id: int) -> _Read | None:
+def _read_first(runtime: Runtime, inbound_id: int) -> _Read | Verdict:
     """Read the message and check its DKIM signature outside the processing transaction:
     checking may wait on DNS, and on SQLite that transaction holds the database's write lock.
-    None when there is nothing to process (no such message, or already processed)."""
+    A message already processed (a copy of its task) is answered here, from one SELECT, without
+    locking or writing anything."""
     # One statement, committed on its own: no BEGIN nor COMMIT round trip.
     with runtime.db.autocommit() as session:
-        found = session.execute(
-            select(InboundMessage.status, InboundMessage.raw).where(InboundMessage.id == inbound_id)
-        ).first()
-    if found is None or found.status != InboundStatus.RECEIVED:
-        return None
-    raw = found.raw
+        row = session.execute(
+            select(
+                InboundMessage.status,
+                case((InboundMessage.status == InboundStatus.RECEIVED, InboundMessage.raw)),
+            ).where(InboundMessage.id == inbound_id)
+        ).one_or_none()
+    if row is None:
+        return Verdict(InboundStatus.FAILED, f"no inbound message {inbound_id}")
+    status, raw = row
+    if status != InboundStatus.RECEIVED or raw is None:
+        return Verdict(status, "already processed")
     mail = read(raw)
     if isinstance(mail, Unreadable) or mail.automatic:
         return _Read(mail, None)

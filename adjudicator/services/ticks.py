@@ -11,17 +11,30 @@ from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services import deadlines, delivery, isolation, lifecycle, steps
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.runtime import QUEUE_OF, Runtime, Task
 from adjudicator.statuses import GameStatus, InboundStatus
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
-# (or its storing, for mail never queued by the tick) is older than the claim lease
-# (deadlines.lease, claim_lease_seconds): until then its task is presumed waiting in a busy queue,
-# and queueing a copy at every tick only lengthens that queue. A task the broker lost is thus
-# queued again within claim_lease_seconds + tick_seconds (2.5 min by default). An outbox mail
-# whose retry is due after a failed try is queued at once: no task waits for it.
+# (or its storing, for mail never queued by the tick) is presumed lost with its task. How long
+# that takes depends on the queue the task went to (``_Tick.lost_before``): while the broker
+# says tasks wait in it, the task may be one of them, and a copy would only lengthen the queue:
+# queued_lease_seconds (10 min by default, more than a burst of mail takes to drain). Once the
+# queue is empty no task waits there: claim_lease_seconds (2 min) lets a worker that took it
+# claim the row. A task the broker lost is thus queued again within queued_lease_seconds +
+# tick_seconds at worst. A turn whose adjudication claimed it (which clears games.queued_at) and
+# died is queued once the claim runs out; an outbox mail whose retry is due after a failed try
+# is queued at once: no task waits for either.
 # Ids per UPDATE ... IN (...), well under every database's limit on bound parameters.
 CHUNK = 1000
+# Outbox mails re-queued together in one send_outboxes task (one connection to the relay).
+MAILS_PER_TASK = 50
+
+
+def waiting_lease(runtime: Runtime) -> timedelta:
+    """How long a task may wait in a queue the broker says is not empty (or cannot say about)
+    before the tick presumes it lost: queued_lease_seconds, never less than the claim lease."""
+    config = runtime.config
+    return timedelta(seconds=max(config.queued_lease_seconds, config.claim_lease_seconds))
 
 
 @dataclass
@@ -51,21 +64,68 @@ class _Tick:
     now: datetime
     report: TickReport = field(default_factory=TickReport)
 
-    @property
-    def lost_before(self) -> datetime:
-        """A queueing older than this is presumed lost with its task (see the note above CHUNK)."""
-        return self.now - deadlines.lease(self.runtime)
+    depths: dict[str, int | None] = field(default_factory=dict)
+
+    def depth(self, task: Task) -> int | None:
+        """How many tasks wait in ``task``'s queue, asked once a tick."""
+        queue = QUEUE_OF[task]
+        if queue not in self.depths:
+            self.depths[queue] = self.runtime.depth(queue)
+        return self.depths[queue]
+
+    def lost_before(self, task: Task) -> datetime:
+        """A queueing of ``task`` older than this is presumed lost (see the note above CHUNK)."""
+        if self.depth(task) == 0:
+            return self.now - deadlines.lease(self.runtime)
+        return self.now - waiting_lease(self.runtime)
+
+    def taken(self, task: Task, queued: list[tuple[datetime, int]]) -> list[int]:
+        """Of rows queued (when, id), those whose task has left the queue and whose queueing is
+        older than the claim lease, so that their task is presumed lost with a worker.
+
+        The queue is first in, first out, and the tick queues rows in the order of their ids:
+        of the rows queued, at most the newest ``depth`` can still have a task waiting there, and
+        the older ones were taken. Tasks queued otherwise (not stamped) only make the queue
+        deeper, so fewer rows are presumed taken; with no depth known, none are."""
+        depth = self.depth(task)
+        if depth is None:
+            return []
+        older = sorted(queued, reverse=True)[depth:]
+        lost_before = self.now - deadlines.lease(self.runtime)
+        return [row_id for when, row_id in older if when < lost_before]
 
 
 def _queue_due_turns(work: _Tick) -> None:
     """Turns past their deadline (or forced) are queued for adjudication."""
+    lease = deadlines.lease(work.runtime)
     with work.runtime.db.session() as session:
         due_games = deadlines.due_game_ids(session, work.now, deadlines.lease(work.runtime))
+        known = due_games and work.depth(Task.ADJUDICATE) is not None
+        queued = (
+            session.execute(
+                select(Game.queued_at, Game.id).where(
+                    Game.id.in_(due_games), Game.queued_at.is_not(None)
+                )
+            ).all()
+            if known
+            else []
+        )
+        taken = work.taken(
+            Task.ADJUDICATE, [(when, game_id) for when, game_id in queued if when is not None]
+        )
         work.report.turns_due = _mark_queued(
             session,
             update(Game).where(
                 Game.id.in_(due_games),
-                or_(Game.queued_at.is_(None), Game.queued_at < work.lost_before),
+                or_(
+                    Game.queued_at.is_(None),
+                    Game.queued_at < work.lost_before(Task.ADJUDICATE),
+                    # Queued for an earlier deadline or before the game master forced the turn.
+                    and_(Game.queued_at < Game.deadline, Game.deadline <= work.now),
+                    Game.queued_at < Game.forced_at,
+                    # Taken from the queue and never claimed: lost with a worker.
+                    and_(Game.id.in_(taken), Game.queued_at < work.now - lease),
+                ),
             ),
             work.now,
         )
@@ -80,23 +140,46 @@ def _remind(work: _Tick) -> None:
 
 def _requeue_inbound(work: _Tick) -> None:
     """Inbound mail stored but left unprocessed (its task lost) is queued again."""
+    last_queued = func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
     with work.runtime.db.session() as session:
+        queued = (
+            session.execute(
+                select(last_queued, InboundMessage.id).where(
+                    InboundMessage.status == InboundStatus.RECEIVED
+                )
+            ).all()
+            if work.depth(Task.PROCESS_INBOUND) is not None
+            else []
+        )
         work.report.requeued_inbound = _mark_queued(
             session,
             update(InboundMessage).where(
                 InboundMessage.status == InboundStatus.RECEIVED,
-                func.coalesce(InboundMessage.queued_at, InboundMessage.received_at)
-                < work.lost_before,
+                last_queued < work.lost_before(Task.PROCESS_INBOUND),
             ),
             work.now,
         )
+        # Taken from the queue and still unprocessed: lost with a worker (``_Tick.taken``).
+        taken = work.taken(Task.PROCESS_INBOUND, [(when, row_id) for when, row_id in queued])
+        lost_before = work.now - deadlines.lease(work.runtime)
+        for start in range(0, len(taken), CHUNK):
+            work.report.requeued_inbound += _mark_queued(
+                session,
+                update(InboundMessage).where(
+                    InboundMessage.id.in_(taken[start : start + CHUNK]),
+                    InboundMessage.status == InboundStatus.RECEIVED,
+                    last_queued < lost_before,
+                ),
+                work.now,
+            )
+        work.report.requeued_inbound.sort()
     for inbound_id in work.report.requeued_inbound:
         work.runtime.enqueue(Task.PROCESS_INBOUND, inbound_id)
 
 
 def _requeue_outbox(work: _Tick) -> None:
     """Outbox mail due to be sent (a retry due, a dead worker's claim, a lost task) is queued."""
-    lost_before = work.lost_before
+    lost_before = work.lost_before(Task.SEND_OUTBOX)
     due_outbox = delivery.pending_ids(work.runtime, now=work.now)
     with work.runtime.db.session() as session:
         for start in range(0, len(due_outbox), CHUNK):
@@ -120,8 +203,9 @@ def _requeue_outbox(work: _Tick) -> None:
                 ),
                 work.now,
             )
-    for outbox_id in sorted(work.report.requeued_outbox):
-        work.runtime.enqueue(Task.SEND_OUTBOX, outbox_id)
+    requeued = sorted(work.report.requeued_outbox)
+    for start in range(0, len(requeued), MAILS_PER_TASK):
+        work.runtime.queue_all(Task.SEND_OUTBOXES, requeued[start : start + MAILS_PER_TASK])
 
 
 def _reveal_shared_deals(work: _Tick) -> None:
