@@ -13,13 +13,12 @@ import golden
 import psycopg
 import pytest
 from aiosmtpd.controller import Controller
-from sqlalchemy import text
+from empty_tables import emptied
 
 from adjudicator import config as configuration
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.mail import dkim
-from adjudicator.models import Base
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
 
@@ -110,12 +109,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'pbem.sqlite'}"
     url: str = request.getfixturevalue("postgres_url")
     # Each test starts from empty tables in the shared, already migrated database.
-    database = Database(url)
-    with database.engine.begin() as connection:
-        tables = ", ".join(f'"{table.name}"' for table in Base.metadata.sorted_tables)
-        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
-    database.dispose()
-    return url
+    return emptied(url)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Browser tests: the real Flask app served on a loopback port from a thread, over the same
-database the test plays its games in (SQLite and PostgreSQL), driven by Debian's Chromium through
-Playwright. Every screenshot is kept as a test artifact and checked not to be blank."""
+database the test plays its games in (PostgreSQL, the service's own), driven by Debian's Chromium
+through Playwright. Every screenshot is kept as a test artifact and checked not to be blank."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from empty_tables import emptied
 from PIL import Image
 from playwright.sync_api import (
     Browser,
@@ -50,6 +51,15 @@ CHROMIUM_ARGS = [
 ]
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> str:
+    """PostgreSQL alone, not each database in turn as elsewhere: a page reads the same whichever
+    database holds the game, and the pages are tested on SQLite too, without a browser
+    (tests/test_web*.py, tests/test_archive.py), so a second browser run of each would only
+    double the slowest tests of the suite."""
+    return emptied(postgres_url)
 
 
 def _unavailable(_environ: Any, _start_response: Any) -> Any:
