@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from adjudicator.games import registry
 from adjudicator.models import Turn
-from adjudicator.services.positions import shares_picture, snapshot
+from adjudicator.services.positions import snapshot
 from adjudicator.services.runtime import Runtime
 
 SHARED = "The map is the one every player sees; your own cards are given in words below."
@@ -77,10 +77,10 @@ def test_a_reply_that_shows_the_map_shows_the_stored_one(runtime: Runtime) -> No
 
 def test_only_games_whose_pictures_differ_in_words_alone_share_them() -> None:
     games = registry.games()
-    assert shares_picture(games["2demayo"])
+    assert games["2demayo"].shared_picture
     # A side's map shows its own orders; a solitaire hand is the one picture drawn anyway.
-    assert not shares_picture(games["musketpike"])
-    assert not shares_picture(games["thermopyles"])
+    assert not games["musketpike"].shared_picture
+    assert not games["thermopyles"].shared_picture
 
 
 def calendar_parts(mail: EmailMessage) -> list[bytes]:

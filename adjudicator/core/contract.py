@@ -165,6 +165,10 @@ class Game(abc.ABC, Generic[StateT]):
     # What one stored turn is called in mail and on the archive: a battle resolved one small
     # decision at a time calls each a "step", and its own turns are a count inside the position.
     turn_noun: str = "turn"
+    # True where a seat's picture differs from the public one only in what the seat alone may
+    # see (a hand, given in words instead): every player's mail then shows the turn's stored
+    # public picture, drawn once, rather than one drawn per seat.
+    shared_picture: bool = False
     # The figure a shared deal's ranking shows beside each entrant; None shows none.
     ranking_axis: RankingAxis | None = None
 

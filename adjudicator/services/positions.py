@@ -45,13 +45,6 @@ def snapshot(session: Session, rules: Rules[Any], turn: Turn) -> Snapshot:
     return found
 
 
-def shares_picture(rules: Rules[Any]) -> bool:
-    """Whether the game's players are all shown the turn's public picture, stored on the Turn,
-    with what only a seat may see (a hand) given in words: true where the rules say so
-    (``shared_picture``), for games whose private pictures differ from it in that alone."""
-    return bool(getattr(rules, "shared_picture", False))
-
-
 def position(
     runtime: Runtime,
     rules: Rules[Any],
@@ -67,7 +60,7 @@ def position(
     turn, owed = shot.turn, shot.owed
     view = rules.view(shot.state, seat.seat)
     decision = owed.get(seat.seat)
-    shared = shares_picture(rules)
+    shared = rules.shared_picture
     # The picture's alt text and Content-Description name it in one sentence: the mail gives
     # the whole position in words beside it, and a screen reader would read it twice.
     alt = map_alt(rules, turn.number, None if shared else seat.seat, owed)
