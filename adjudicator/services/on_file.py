@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Game, Submission
-from adjudicator.services import play
+from adjudicator.services import play, positions
 
 
 def current_orders(
@@ -40,7 +40,8 @@ def everyone_submitted(session: Session, game: Game) -> bool:
     """Every seat owing orders has a set on file, and nobody asked the turn to WAIT."""
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
-    owed = set(rules.pending(rules.load(turn.state)))
+    # The snapshot the mail's reading and its reply share: the state is loaded once a session.
+    owed = set(positions.snapshot(session, rules, turn).owed)
     if any(row.wait for row in play.submissions(session, game.id, turn.number + 1)):
         return False
     return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1, whole=True))
