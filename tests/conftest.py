@@ -28,7 +28,20 @@ TEST_CONFIG = ROOT / "config" / "test.toml"
 PG_ADMIN = os.environ.get("PBEM_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/test")
 PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
 PG_DATABASE = f"pbem_test_{os.getpid()}"
-REDIS_URL = os.environ.get("PBEM_TEST_REDIS", "redis://127.0.0.1:6379/15")
+# Redis databases: each test process (one per pytest-xdist worker, gw0, gw1, …) has a block of
+# its own, so tests that empty a database never empty another worker's; PBEM_TEST_REDIS_DB moves
+# the whole block, so that two runs on one machine keep apart too.
+REDIS_PURPOSES = ("tests", "faults", "procfile", "operations")
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+_REDIS_FIRST = int(os.environ.get("PBEM_TEST_REDIS_DB", "8")) + len(REDIS_PURPOSES) * _WORKER
+
+
+def redis_url(purpose: str) -> str:
+    """The Redis database this test process uses for ``purpose`` (one of REDIS_PURPOSES)."""
+    return f"redis://127.0.0.1:6379/{_REDIS_FIRST + REDIS_PURPOSES.index(purpose)}"
+
+
+REDIS_URL = redis_url("tests")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -32,7 +32,7 @@ import psycopg
 import pytest
 import redis
 from celery import Celery
-from conftest import free_port, fresh_database
+from conftest import free_port, fresh_database, redis_url
 from playbymail import compose
 from sqlalchemy import func, select, update
 
@@ -47,7 +47,7 @@ pytestmark = pytest.mark.slow
 
 BIN = Path(sys.executable).parent
 LEASE = 3  # seconds: PBEM_CLAIM_LEASE_SECONDS for every process
-SHARED_REDIS = os.environ.get("PBEM_TEST_FAULTS_REDIS", "redis://127.0.0.1:6379/12")
+SHARED_REDIS = redis_url("faults")
 SEATS = ("france", "spain")
 ORDERS = {"france": "16-14 x1", "spain": "9-4"}
 _databases = itertools.count(1)

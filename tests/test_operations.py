@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import redis
 from click.testing import CliRunner
-from conftest import Queue, free_port, make_config
+from conftest import Queue, free_port, make_config, redis_url
 from dos_de_mayo_by_mail import dos_de_mayo_game
 from playbymail import compose
 from sqlalchemy import select
@@ -29,7 +29,7 @@ from adjudicator.services import deadlines, delivery, inbox, operations, pipelin
 from adjudicator.services.runtime import Runtime, Task
 from adjudicator.web import create_app
 
-OPS_REDIS = "redis://127.0.0.1:6379/9"
+OPS_REDIS = redis_url("operations")
 FRANCE, SPAIN = "murat@example.com", "palafox@example.com"
 TOKEN = "ops-token-for-the-test"
 

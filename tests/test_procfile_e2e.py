@@ -17,7 +17,7 @@ import psycopg
 import pytest
 import redis
 import requests
-from conftest import PG_ADMIN, ROOT, free_port
+from conftest import PG_ADMIN, ROOT, free_port, redis_url
 from playbymail import mail_by_smtp, outbox_file, outbox_files
 from sqlalchemy import select
 
@@ -25,7 +25,7 @@ from adjudicator.db import Database
 from adjudicator.models import InboundMessage, utcnow
 
 DATABASE = f"pbem_scale_{os.getpid()}"
-REDIS_DB = "redis://127.0.0.1:6379/13"
+REDIS_DB = redis_url("procfile")
 
 
 def procfile() -> dict[str, str]:
