@@ -144,3 +144,28 @@ def test_a_long_wing_line_wraps_in_its_column_and_is_never_cut() -> None:
     assert f"{long} [P-RIGHT]: Receive Charge · WC -1 act 2 F Bypassed" in said
     # The panel grows to hold the lines, and nothing else moves.
     assert tall.height > short.height and tall.width == short.width
+
+
+def test_both_sides_maps_of_a_step_are_one_drawing_though_their_views_differ() -> None:
+    """What one side alone sees (secret set-up orders, standing instructions) is never drawn, so
+    the game draws a step once for both sides' mails; drawn directly, each side's own view gives
+    the very same bytes, so sharing the drawing shows neither side anything of the other's."""
+    from adjudicator.games.musket_and_pike import game as module
+    from adjudicator.games.musket_and_pike import standing
+    from adjudicator.games.musket_and_pike.state import load
+
+    rules = module.MusketAndPike()
+    start = scenario("skirmish").opening
+    secret = (("royalist", (("R", "charge"),)), ("parliament", (("P", "rally"),)))
+    position = replace(start, secret_orders=secret)
+    position = standing.with_instruction(position, "royalist", "retreat", "choose")
+    position = standing.with_instruction(position, "parliament", "continue", "yes")
+    views = {side: rules.view(position, side) for side in ("royalist", "parliament")}
+    assert views["royalist"]["position"] != views["parliament"]["position"]
+    direct = {side: render(load(view["position"])) for side, view in views.items()}
+    assert direct["royalist"] == direct["parliament"] == render(start)
+
+    module._drawing.cache_clear()
+    mailed = [rules.render(view, None) for view in views.values()]
+    assert mailed == [direct["royalist"]] * 2
+    assert module._drawing.cache_info().misses == 1  # drawn once, found the second time

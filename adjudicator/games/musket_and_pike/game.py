@@ -61,7 +61,7 @@ from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scena
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
 from adjudicator.games.musket_and_pike.titles import side_title
-from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view
+from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view, visible
 
 DEFAULT_SCENARIO = "braddock-down"
 # The tiny field the tests play on: a game master may still name it, players are never offered it.
@@ -140,7 +140,8 @@ class MusketAndPike(Game[Position]):
     options = _options()
     schema_version = SCHEMA
     resolves_on_receipt = True
-    # A side's map shows its own standing orders and what it alone can see: drawn per seat.
+    # A step's report map draws the step's events as arrows, which the archive's stored picture
+    # of the step has not: each report draws its own (once for both sides, ``render``).
     shared_picture = False
     turn_noun = "step"
 
@@ -343,9 +344,12 @@ class MusketAndPike(Game[Position]):
         if facts is not None and facts.get(preview.PREVIEW):
             return preview.draw(view, facts, scale)
         records = [e["data"] for e in (facts or {}).get("events", []) if e.get("data")]
-        # The map shows the position and the events, never whose view it is: both players' maps
-        # of a step (hidden set-up orders aside) are one drawing, made once a scale.
-        return _drawing(json.dumps([view["position"], records], sort_keys=True), scale)
+        # The map shows the position and the events, never whose view it is: what one side alone
+        # sees (its secret set-up orders, its standing instructions) is never drawn, so the
+        # drawing is keyed by the position as every side sees it, and both players' maps of a
+        # step are one drawing, made once a scale.
+        public = dump(visible(load(view["position"]), None))
+        return _drawing(json.dumps([public, records], sort_keys=True), scale)
 
     def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
         return preview.preview_facts(state, seat, orders)
