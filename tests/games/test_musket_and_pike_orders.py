@@ -82,6 +82,15 @@ def test_setup_receipts() -> None:
     assert all(line.code is None or line.code in CODES for line in report.lines)
 
 
+def test_set_up_orders_read_back_in_the_words_a_player_writes() -> None:
+    report = Table().read("royalist", "orders r-a=MAKE READY r-b=charge")
+    assert report.ok
+    assert report.lines[0].canonical == "ORDERS R-A=make ready R-B=charge"
+    # And the echo reads back as the same orders.
+    again = Table().read("royalist", report.lines[0].canonical)
+    assert again.orders == report.orders
+
+
 def test_decision_answers_and_did_you_mean() -> None:
     table = opened()
     assert set(GAME.pending(table.state)) == {"parliament"}  # the pre-emption chance

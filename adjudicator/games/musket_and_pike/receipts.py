@@ -180,7 +180,9 @@ def _judge_wings(
             why = f"{wing} already has an order in this mail"
             return _line(number, raw, rejected, code="duplicate", reason=why)
     mail.pairs.update(dict(reading.pairs))
-    canonical = "orders " + " ".join(f"{wing}={order}" for wing, order in reading.pairs)
+    # Read back in the words a player writes (ORDERS R-A=make ready), never the stored codes.
+    words = " ".join(f"{wing}={order.replace('_', ' ')}" for wing, order in reading.pairs)
+    canonical = f"ORDERS {words}"
     return _line(number, raw, LineStatus.ACCEPTED, canonical=canonical)
 
 
