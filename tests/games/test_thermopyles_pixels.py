@@ -1,0 +1,139 @@
+"""The Thermopyles pictures are the same pixels however cheaply they are drawn: every position
+of two strategy-played games (the player's picture with the action's result, the public one,
+the game over), checked actions of the order checker, a long hand and an overlong result, at
+scale 1 and 2, against digests of the pictures as the renderer drew them before anything was
+cached but its base layer and card tiles (``data/thermopyles_pixels.json``), and against the
+same drawing with every text drawn by Pillow itself, not stamped from the cache.
+
+Written from a tree with this test file and that tree's renderer (its ``adjudicator`` first on
+the path), with this machine's Pillow and FreeType, whose glyphs the digests depend on:
+
+    PYTHONPATH=/tmp/before DIR .venv/bin/python tests/games/test_thermopyles_pixels.py --write
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, features
+
+import PIL
+from adjudicator.core.chance import Chance
+from adjudicator.games.thermopyles import GAME, strategy
+
+DIGESTS = Path(__file__).parent / "data" / "thermopyles_pixels.json"
+SEEDS = (b"render", b"pixels")
+TWICE_EVERY = 4  # every fourth position is drawn at scale 2 as well (each 2x draw costs more)
+
+Case = tuple[str, Mapping[str, Any], Mapping[str, Any] | None, int]
+
+
+def _orders(state: Any) -> Iterator[tuple[str, str]]:
+    """Checked actions on ``state``: a fight with support, a discard then a fight, retreats."""
+    hand = sorted(state.hand)
+    if hand:
+        yield "fight", f"FIGHT {hand[-1]} SUPPORT 1"
+        yield "discard", f"DISCARD {hand[0]}\nFIGHT {hand[-1]}"
+    yield "retreat", "RETREAT"
+    yield "nodraw", "RETREAT NODRAW"
+
+
+def _previews(name: str, state: Any, scales: tuple[int, ...] = (1,)) -> Iterator[Case]:
+    for kind, text in _orders(state):
+        report = GAME.parse_orders(state, "spartans", text)
+        if report.orders is None or report.rejected:
+            continue
+        facts = GAME.preview_facts(state, "spartans", report.orders)
+        if facts is not None:
+            for seat in ("spartans", None):
+                for scale in scales:
+                    view = GAME.view(state, seat)
+                    yield f"{name} preview {kind} {seat} x{scale}", view, facts, scale
+
+
+def _long(view: Mapping[str, Any], facts: Mapping[str, Any]) -> Iterator[Case]:
+    """A hand of eleven narrow cards (half-pixel centres) and a result of many wrapped lines."""
+    long_hand = dict(view)
+    long_hand["hand"], long_hand["hand_size"] = list(range(1, 12)), 11
+    long = dict(facts)
+    long["understood"] = "DISCARD 18\nFIGHT 17 SUPPORT 4 " + "with every support card left " * 4
+    long["discards"] = [{"value": v, "why": "hand-limit"} for v in (2, 3, 4, 5, 6, 7, 8) * 4]
+    long["drawn"] = {"count": 9, "values": [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+    for scale in (1, 2):
+        yield f"long hand x{scale}", long_hand, None, scale
+        yield f"long result x{scale}", view, long, scale
+
+
+def cases() -> Iterator[Case]:
+    for seed in SEEDS:
+        name = seed.decode()
+        state = GAME.new_game({}, Chance(seed, name, 0))
+        yield from _previews(f"{name} opening", state, (1, 2))
+        facts: Mapping[str, Any] = {}
+        while not state.over:
+            orders = {"spartans": strategy.choose(state).to_json()}
+            resolution = GAME.resolve(state, orders, Chance(seed, name, state.turn + 1))
+            state, facts = resolution.state, resolution.facts
+            here = f"{name} turn {state.turn}"
+            scales = (1, 2) if state.turn % TWICE_EVERY == 0 else (1,)
+            for scale in scales:
+                yield f"{here} own x{scale}", GAME.view(state, "spartans"), facts, scale
+                yield f"{here} public x{scale}", GAME.view(state, None), None, scale
+            if state.turn % TWICE_EVERY == 1:
+                yield from _previews(here, state)
+        yield f"{name} over own", GAME.view(state, "spartans"), None, 1
+        yield f"{name} over public x2", GAME.view(state, None), None, 2
+        if name == "render":
+            yield from _long(GAME.view(state, "spartans"), facts)
+
+
+def pixels(png: bytes) -> str:
+    """The digest of the picture's size and RGB pixels: what a player sees, not how it is packed."""
+    with Image.open(io.BytesIO(png)) as image:
+        rgb = image.convert("RGB")
+    return hashlib.sha256(repr(rgb.size).encode() + rgb.tobytes()).hexdigest()
+
+
+def machine() -> dict[str, str | None]:
+    """What the digests depend on besides the renderer: the glyphs are Pillow's and FreeType's."""
+    return {
+        "pillow": PIL.__version__,
+        "freetype": features.version("freetype2"),
+        "raqm": features.version("raqm"),
+    }
+
+
+def drawn() -> dict[str, dict[str, str]]:
+    found = {}
+    for name, view, facts, scale in cases():
+        png = GAME.render(view, facts, scale)
+        found[name] = {"pixels": pixels(png), "png": hashlib.sha256(png).hexdigest()}
+    return found
+
+
+def test_the_pictures_are_the_pixels_drawn_before() -> None:
+    stored = json.loads(DIGESTS.read_text())
+    if stored["machine"] != machine():
+        pytest.skip(f"digests drawn with {stored['machine']}, this machine has {machine()}")
+    now = drawn()
+    assert now.keys() == stored["pictures"].keys()
+    changed = [name for name in now if now[name]["pixels"] != stored["pictures"][name]["pixels"]]
+    assert not changed, changed
+    # The same pixels on the same palette and PNG options: the same bytes too.
+    assert all(now[name]["png"] == stored["pictures"][name]["png"] for name in now)
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    import adjudicator
+
+    print(f"drawing with {adjudicator.__file__}")
+    pictures = drawn()
+    DIGESTS.write_text(json.dumps({"machine": machine(), "pictures": pictures}, indent=1) + "\n")
+    print(f"{len(pictures)} pictures written to {DIGESTS}")
