@@ -21,12 +21,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import PIL
 import pytest
 from PIL import Image, features
 
-import PIL
+from adjudicator.core import picture
 from adjudicator.core.chance import Chance
-from adjudicator.games.thermopyles import GAME, strategy
+from adjudicator.core.picture import font
+from adjudicator.games.thermopyles import GAME, render, strategy
+from adjudicator.games.thermopyles.stamps import StampCanvas, Stamps
 
 DIGESTS = Path(__file__).parent / "data" / "thermopyles_pixels.json"
 SEEDS = (b"render", b"pixels")
@@ -128,6 +131,49 @@ def test_the_pictures_are_the_pixels_drawn_before() -> None:
     assert not changed, changed
     # The same pixels on the same palette and PNG options: the same bytes too.
     assert all(now[name]["png"] == stored["pictures"][name]["png"] for name in now)
+
+
+def test_the_pictures_are_the_pixels_pillow_draws_unstamped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stamped = {name: GAME.render(view, facts, scale) for name, view, facts, scale in cases()}
+    # Every text drawn by Pillow, the base layers and card tiles drawn again that way.
+    monkeypatch.setattr(render, "StampCanvas", picture.Canvas)
+    for cache in (render._base, render._card):
+        cache.cache_clear()
+    try:
+        for name, view, facts, scale in cases():
+            assert GAME.render(view, facts, scale) == stamped[name], name
+    finally:
+        for cache in (render._base, render._card):
+            cache.cache_clear()
+
+
+def test_a_stamp_is_the_text_pillow_draws_anywhere_in_any_colour() -> None:
+    face = font(16)
+    text = "Near 19/22: beaten, to the Graveyard."
+    for anchor in ("la", "lm", "mm", "ms", "rm"):
+        for xy in ((200, 30), (200.5, 30.25), (200.015625, 30.5), (200.3, 30.1), (3, 4)):
+            for fill in ((40, 32, 26), (255, 255, 255)):
+                by_pillow = Image.new("RGB", (400, 60), (245, 238, 222))
+                picture.Canvas(by_pillow).text(xy, text, fill, face, anchor)
+                by_stamp = Image.new("RGB", (400, 60), (245, 238, 222))
+                StampCanvas(by_stamp, stamps=Stamps()).text(xy, text, fill, face, anchor)
+                assert by_stamp.tobytes() == by_pillow.tobytes(), (anchor, xy, fill)
+
+
+def test_the_stamps_kept_are_bounded_by_their_bytes() -> None:
+    stamps = Stamps(budget=20_000)
+    image = Image.new("RGB", (720, 100))
+    canvas = StampCanvas(image, 2, stamps)
+    for turn in range(200):
+        canvas.text((10, 10), f"THERMOPYLES  -  turn {turn}", (0, 0, 0), font(20))
+        assert stamps.used <= stamps.budget
+    kept = stamps.used
+    assert kept > 0
+    # The latest are kept, the first dropped: drawing the latest again keeps nothing new.
+    canvas.text((10, 10), "THERMOPYLES  -  turn 199", (0, 0, 0), font(20))
+    assert stamps.used == kept
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
