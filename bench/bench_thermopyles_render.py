@@ -2,9 +2,10 @@
 side by side in one run on the same pictures, one of each in turn (the machine is noisy: read
 the ratios; "best" is the fastest run, the least disturbed).
 
-Before: everything drawn on every picture, then a palette of 48 shades chosen for the picture
-(Pillow's median cut) and zlib's search for the smallest file (``optimize=True``). Now: the base
-layer and the cards drawn once (cached), the fixed palette of ``art.toml`` and ``picture.QUICK``.
+Before: everything drawn on every picture (no text stamped, no line wrapped once), then a
+palette of 48 shades chosen for the picture (Pillow's median cut) and zlib's search for the
+smallest file (``optimize=True``). Now: the base layer, the cards and each text drawn once
+(cached; ``stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
 An action resolved on receipt draws two pictures: the player's, with the action's result, for
 the report mail (``services.reports``), and the public one stored with the turn for the archive
 (``services.play``); their sum is what an action costs in pictures.
@@ -40,7 +41,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
-from adjudicator.games.thermopyles import GAME, render, strategy
+from adjudicator.games.thermopyles import GAME, render, stamps, strategy
 
 OLD_COLOURS = 48  # the adaptive palette's size before
 OLD_OPTIONS: Mapping[str, Any] = {"optimize": True}
@@ -71,6 +72,8 @@ def old_way(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
     """The picture as it was made before: nothing cached, an adaptive palette, optimize."""
     render._base.cache_clear()
     render._card.cache_clear()
+    render._wrapped.cache_clear()
+    stamps.STAMPS.clear()
     image = render.draw(view, render.lines_for(view, facts)).image
     return picture.png(image.quantize(colors=OLD_COLOURS), OLD_OPTIONS)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import sys
 from collections.abc import Iterator, Mapping
@@ -33,6 +34,7 @@ from adjudicator.games.thermopyles.stamps import StampCanvas, Stamps
 
 DIGESTS = Path(__file__).parent / "data" / "thermopyles_pixels.json"
 SEEDS = (b"render", b"pixels")
+ANCHORS = ("la", "lm", "mm", "ms", "rm", "rs")
 TWICE_EVERY = 4  # every fourth position is drawn at scale 2 as well (each 2x draw costs more)
 
 Case = tuple[str, Mapping[str, Any], Mapping[str, Any] | None, int]
@@ -150,16 +152,18 @@ def test_the_pictures_are_the_pixels_pillow_draws_unstamped(
 
 
 def test_a_stamp_is_the_text_pillow_draws_anywhere_in_any_colour() -> None:
-    face = font(16)
-    text = "Near 19/22: beaten, to the Graveyard."
-    for anchor in ("la", "lm", "mm", "ms", "rm"):
-        for xy in ((200, 30), (200.5, 30.25), (200.015625, 30.5), (200.3, 30.1), (3, 4)):
-            for fill in ((40, 32, 26), (255, 255, 255)):
-                by_pillow = Image.new("RGB", (400, 60), (245, 238, 222))
-                picture.Canvas(by_pillow).text(xy, text, fill, face, anchor)
-                by_stamp = Image.new("RGB", (400, 60), (245, 238, 222))
-                StampCanvas(by_stamp, stamps=Stamps()).text(xy, text, fill, face, anchor)
-                assert by_stamp.tobytes() == by_pillow.tobytes(), (anchor, xy, fill)
+    face, kept = font(16), Stamps()
+    texts = ("Near 19/22: beaten.", "W", " ", "")
+    points = ((200, 30), (200.5, 30.25), (200.015625, 30.5), (200.3, 30.1), (3, 4), (-2.5, 9))
+    fills = ((40, 32, 26), (255, 255, 255), (40, 32, 26))  # the second and third from the stamp
+    for text, anchor, xy, scale in itertools.product(texts, ANCHORS, points, (1, 2)):
+        for fill in fills:
+            by_pillow = Image.new("RGB", (400 * scale, 60 * scale), (245, 238, 222))
+            picture.Canvas(by_pillow, scale).text(xy, text, fill, face, anchor)
+            by_stamp = Image.new("RGB", by_pillow.size, (245, 238, 222))
+            StampCanvas(by_stamp, scale, kept).text(xy, text, fill, face, anchor)
+            assert by_stamp.tobytes() == by_pillow.tobytes(), (text, anchor, xy, scale, fill)
+    assert kept.used > 0
 
 
 def test_the_stamps_kept_are_bounded_by_their_bytes() -> None:

@@ -24,7 +24,6 @@ from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Font, Point
 
 BUDGET = 8_000_000  # bytes of stamps kept: a 2x result line is some 60 KB, a count a few hundred
-PAD = 2  # blank pixels round a stamp's text: its glyphs may start a fraction of a pixel out
 
 Key = tuple[Font, int, str, str, float, float]
 Stamp = tuple[Image.Image, int, int]  # the coverage, and where it goes from the text's pixel
@@ -79,16 +78,20 @@ def scaled(face: Font, scale: int) -> Font:
 def make(face: ImageFont.FreeTypeFont, text: str, anchor: str, start: Point) -> Stamp | None:
     """The coverage of ``text`` drawn from ``start`` (a fraction of a pixel) by ``anchor``, or
     None when the text reaches its stamp's edge (then a stamp could cut it: it is drawn)."""
-    left, top, right, bottom = (int(value) for value in face.getbbox(text, anchor=anchor))
-    # Never a negative point: Pillow takes its whole pixel toward 0, and the fraction with it.
-    x, y = max(0, PAD - left), max(0, PAD - top)
-    size = (max(1, x + right + PAD), max(1, y + bottom + PAD))
+    # Room for any anchor without measuring first (measuring a line costs half its drawing):
+    # the point in the middle of a blank a generous em a letter wide either way, two ems up and
+    # down, cut to the ink after.
+    em = int(face.size)
+    x, y = (len(text) + 2) * em * 3 // 2, 2 * em
+    size = (2 * x, 2 * y)
     coverage = Image.new("L", size, 0)
     ImageDraw.Draw(coverage).text((x + start[0], y + start[1]), text, 255, face, anchor)
     inked = coverage.getbbox()
-    if inked and (inked[0] == 0 or inked[1] == 0 or inked[2] == size[0] or inked[3] == size[1]):
+    if inked is None:
+        return Image.new("L", (1, 1), 0), 0, 0
+    if inked[0] == 0 or inked[1] == 0 or inked[2] == size[0] or inked[3] == size[1]:
         return None
-    return coverage, -x, -y
+    return coverage.crop(inked), inked[0] - x, inked[1] - y
 
 
 def _stampable(text: str, font: Font, fx: float, fy: float) -> bool:
