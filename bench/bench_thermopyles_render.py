@@ -41,7 +41,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
-from adjudicator.games.thermopyles import GAME, render, stamps, strategy
+from adjudicator.games.thermopyles import GAME, render, strategy
 
 OLD_COLOURS = 48  # the adaptive palette's size before
 OLD_OPTIONS: Mapping[str, Any] = {"optimize": True}
@@ -70,6 +70,9 @@ def midgame() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
 
 def old_way(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
     """The picture as it was made before: nothing cached, an adaptive palette, optimize."""
+    # Imported here: ``--against`` runs the rest of this file in a tree without the stamps.
+    from adjudicator.games.thermopyles import stamps
+
     render._base.cache_clear()
     render._card.cache_clear()
     render._wrapped.cache_clear()
