@@ -230,7 +230,12 @@ def tree_timings(repeat: int) -> dict[str, list[float]]:
         start = time.perf_counter()
         render.draw(own, lines)
         draws.append((time.perf_counter() - start) * 1000)
-    return {"same": same, "fresh": fresh, "draw": draws}
+    twice = []
+    for _ in range(max(1, repeat // 4)):
+        start = time.perf_counter()
+        GAME.render(own, facts, 2)
+        twice.append((time.perf_counter() - start) * 1000)
+    return {"same": same, "fresh": fresh, "draw": draws, "twice": twice}
 
 
 def against(before: Path, repeat: int, blocks: int = 4) -> None:
@@ -257,6 +262,7 @@ def against(before: Path, repeat: int, blocks: int = 4) -> None:
         ("same", "an action's two pictures, same position"),
         ("fresh", "an action's two pictures, new game"),
         ("draw", "the player's picture, drawing only"),
+        ("twice", "the player's 2x picture for the web"),
     )
     for kind, name in rows:
         for label, figure in (("median", statistics.median), ("best", min)):
