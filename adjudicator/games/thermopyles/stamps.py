@@ -3,7 +3,7 @@ picture (the title both pictures of an action share, the counts, the labels of t
 FreeType's drawing of a line costs up to some 2 ms where pasting its stamp costs a few
 microseconds.
 
-A stamp is the text's coverage (Pillow's own ``draw.text`` on a blank grey image) pasted in the
+A stamp is the text's coverage (Pillow's own ``draw.text`` on a blank greyscale image) pasted in the
 text's colour through it: the pixels ``draw.text`` would give (both blend the colour through the
 same mask; tests/games/test_thermopyles_pixels.py proves it on every picture). A stamp is kept
 for the font, the text, the anchor and where the text starts within its first pixel (FreeType
