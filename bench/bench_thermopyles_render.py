@@ -2,9 +2,10 @@
 side by side in one run on the same pictures, one of each in turn (the machine is noisy: read
 the ratios; "best" is the fastest run, the least disturbed).
 
-Before: everything drawn on every picture, then a palette of 48 shades chosen for the picture
-(Pillow's median cut) and zlib's search for the smallest file (``optimize=True``). Now: the base
-layer and the cards drawn once (cached), the fixed palette of ``art.toml`` and ``picture.QUICK``.
+Before: everything drawn on every picture (no text stamped, no line wrapped once), then a
+palette of 48 shades chosen for the picture (Pillow's median cut) and zlib's search for the
+smallest file (``optimize=True``). Now: the base layer, the cards and each text drawn once
+(cached; ``stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
 An action resolved on receipt draws two pictures: the player's, with the action's result, for
 the report mail (``services.reports``), and the public one stored with the turn for the archive
 (``services.play``); their sum is what an action costs in pictures.
@@ -13,17 +14,27 @@ Then the PNG settings side by side on the same fixed-palette picture (bytes agai
 time), how true each palette keeps the drawing (mean difference per channel, of 255), and the
 2x picture the web serves.
 
-    .venv/bin/python bench/bench_thermopyles_render.py [--repeat 200]
+With ``--against DIR`` (a tree of the project as it was, e.g. ``git archive main``) both trees
+draw the same pictures in turn, each in a process of its own, block after block: the action's
+two pictures of one position drawn again and again (every cache warm), and the two pictures of
+each action of a game never drawn before (its result lines new to every cache), after another
+game's pictures warmed the caches, as a long-running worker's would be.
+
+    .venv/bin/python bench/bench_thermopyles_render.py [--repeat 200] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageChops, ImageStat
@@ -59,8 +70,13 @@ def midgame() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
 
 def old_way(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
     """The picture as it was made before: nothing cached, an adaptive palette, optimize."""
+    # Imported here: ``--against`` runs the rest of this file in a tree without the stamps.
+    from adjudicator.games.thermopyles import stamps
+
     render._base.cache_clear()
     render._card.cache_clear()
+    render._wrapped.cache_clear()
+    stamps.STAMPS.clear()
     image = render.draw(view, render.lines_for(view, facts)).image
     return picture.png(image.quantize(colors=OLD_COLOURS), OLD_OPTIONS)
 
@@ -105,7 +121,15 @@ def side_by_side(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--against", type=Path, help="a tree of the project as it was before")
+    parser.add_argument("--tree-timings", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.tree_timings:
+        print(json.dumps(tree_timings(args.repeat)))
+        return
+    if args.against:
+        against(args.against, args.repeat)
+        return
     own, public, facts = midgame()
     load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
     print(f"picture {render.WIDTH}x{render.HEIGHT} px, {args.repeat} rounds (load {load})")
@@ -169,6 +193,83 @@ def settings(view: Mapping[str, Any], facts: Mapping[str, Any], repeat: int) -> 
         ms, png = timed(lambda options=options: picture.png(mapped, options), repeat)
         mark = "  <- now (picture.QUICK)" if dict(options) == dict(picture.QUICK) else ""
         print(f"  {dict(options)!s:<24} {ms:7.2f} ms {len(png):>8,} bytes{mark}")
+
+
+def game_actions(seed: bytes) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """Each action of a strategy-played game: the player's view, the public view, the facts."""
+    state = GAME.new_game({}, Chance(seed, "bench", 0))
+    found = []
+    while not state.over:
+        orders = {"spartans": strategy.choose(state).to_json()}
+        resolution = GAME.resolve(state, orders, Chance(seed, "bench", state.turn + 1))
+        state = resolution.state
+        found.append((GAME.view(state, "spartans"), GAME.view(state, None), resolution.facts))
+    return found
+
+
+def action_pictures(own: Mapping[str, Any], public: Mapping[str, Any], facts: Any) -> float:
+    """Milliseconds to draw and encode an action's two pictures."""
+    start = time.perf_counter()
+    GAME.render(own, facts)
+    GAME.render(public, None)
+    return (time.perf_counter() - start) * 1000
+
+
+def tree_timings(repeat: int) -> dict[str, list[float]]:
+    """This process's tree timed (``--against`` runs it in each tree): the two pictures of one
+    position again and again, then of each action of a new game after another warmed the caches."""
+    own, public, facts = midgame()
+    action_pictures(own, public, facts)
+    same = [action_pictures(own, public, facts) for _ in range(repeat)]
+    for warming in game_actions(b"warm"):
+        action_pictures(*warming)
+    fresh = [action_pictures(*action) for action in game_actions(b"fresh")]
+    lines = render.lines_for(own, facts)
+    draws = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        render.draw(own, lines)
+        draws.append((time.perf_counter() - start) * 1000)
+    twice = []
+    for _ in range(max(1, repeat // 4)):
+        start = time.perf_counter()
+        GAME.render(own, facts, 2)
+        twice.append((time.perf_counter() - start) * 1000)
+    return {"same": same, "fresh": fresh, "draw": draws, "twice": twice}
+
+
+def against(before: Path, repeat: int, blocks: int = 4) -> None:
+    """The trees timed block after block, each block in a new process of each tree in turn."""
+    here = Path(__file__).resolve().parent.parent
+    found: dict[str, dict[str, list[float]]] = {"before": {}, "now": {}}
+    for _ in range(blocks):
+        for name, tree in (("before", before.resolve()), ("now", here)):
+            command = [
+                sys.executable,
+                __file__,
+                "--tree-timings",
+                "--repeat",
+                str(repeat // blocks),
+            ]
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+            for kind, samples in json.loads(out.stdout).items():
+                found[name].setdefault(kind, []).extend(samples)
+    load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
+    print(f"{before} against this tree, {blocks} blocks of each in turn (load {load})")
+    print(f"  {'':<56} {'before':>8} {'now':>8} {'before/now':>11}")
+    rows = (
+        ("same", "an action's two pictures, same position"),
+        ("fresh", "an action's two pictures, new game"),
+        ("draw", "the player's picture, drawing only"),
+        ("twice", "the player's 2x picture for the web"),
+    )
+    for kind, name in rows:
+        for label, figure in (("median", statistics.median), ("best", min)):
+            old, new = figure(found["before"][kind]), figure(found["now"][kind])
+            print(f"  {f'{name}, ms ({label})':<56} {old:8.2f} {new:8.2f} {old / new:10.1f}x")
+    actions, rounds = len(found["now"]["fresh"]), len(found["now"]["same"])
+    print(f"  ({actions} actions of a new game, {rounds} rounds)")
 
 
 if __name__ == "__main__":

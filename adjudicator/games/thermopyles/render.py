@@ -22,6 +22,7 @@ from PIL import Image
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, font
 from adjudicator.games.thermopyles.describe import STATUS_WORDS, result_lines
+from adjudicator.games.thermopyles.stamps import StampCanvas
 
 WIDTH, HEIGHT = 720, 600
 MARGIN = 16
@@ -86,7 +87,8 @@ class Brush:
     def __init__(self, image: Image.Image, scale: int = 1) -> None:
         self.image = image
         self.scale = scale
-        self.draw = picture.Canvas(image, scale)
+        # Text stamped: the same words come back picture after picture (stamps.py).
+        self.draw: picture.Canvas = StampCanvas(image, scale)
 
     def text(
         self,
@@ -284,13 +286,18 @@ def height_for(lines: int) -> int:
 
 def wrapped(lines: Sequence[str]) -> list[str]:
     """The result lines broken at spaces to the panel's width, every word kept."""
-    face = font(RESULT_SIZE)
-    shown: list[str] = []
-    for line in (picture.plain(line, face) for line in lines):
-        # Most lines fit whole: one measure, not one per word.
-        fits = picture.length(line, face) <= RESULT_WIDTH
-        shown += [line] if fits else picture.wrap(line, face, RESULT_WIDTH)
-    return shown
+    return [part for line in lines for part in _wrapped(line, RESULT_SIZE, RESULT_WIDTH)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(line: str, size: int, width: int) -> tuple[str, ...]:
+    """One result line wrapped, once: measuring it costs more than drawing a short one."""
+    face = font(size)
+    line = picture.plain(line, face)
+    # Most lines fit whole: one measure, not one per word.
+    if picture.length(line, face) <= width:
+        return (line,)
+    return tuple(picture.wrap(line, face, width))
 
 
 def title(view: Mapping[str, Any]) -> str:
