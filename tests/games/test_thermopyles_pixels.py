@@ -125,8 +125,9 @@ def drawn() -> dict[str, dict[str, str]]:
 
 def test_the_pictures_are_the_pixels_drawn_before() -> None:
     stored = json.loads(DIGESTS.read_text())
-    if stored["machine"] != machine():
-        pytest.skip(f"digests drawn with {stored['machine']}, this machine has {machine()}")
+    # Pillow is pinned (pyproject.toml), and its wheel carries FreeType and raqm: a difference
+    # here is an upgrade, whose glyphs the digests must be drawn again for (--write, from main).
+    assert stored["machine"] == machine(), "digests drawn with other glyph libraries: redraw them"
     now = drawn()
     assert now.keys() == stored["pictures"].keys()
     changed = [name for name in now if now[name]["pixels"] != stored["pictures"][name]["pixels"]]
