@@ -322,6 +322,32 @@ def test_a_bounce_that_beats_the_send_is_not_overwritten(runtime: Runtime, relay
     assert row.sent_at is None
 
 
+def test_a_bounce_that_beats_the_processing_tasks_own_send_is_not_overwritten(
+    runtime: Runtime, relay: Sink
+) -> None:
+    def bounce_at_once() -> None:  # the welcome is on its way, sent by the task that wrote it
+        with runtime.db.session() as session:
+            outbox_id = session.scalars(select(OutboxMessage.id)).one()
+        address = bounces.return_path(SECRET, outbox_id, DOMAIN)
+        stored = inbox.store(
+            runtime, fixture("dsn_postfix_failed.eml", address), "test", "", [address]
+        )
+        assert isinstance(stored, inbox.Stored)
+        pipeline.process(runtime, stored.id)
+
+    relay.before_answer.append(bounce_at_once)
+    stored = inbox.store(
+        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
+    )
+    assert isinstance(stored, inbox.Stored)
+    assert pipeline.process(runtime, stored.id).status == "done"
+    assert len(relay.received) == 1
+    with runtime.db.session() as session:
+        row = session.scalars(select(OutboxMessage)).one()
+    assert row.status == "bounced" and row.bounce.startswith("5.1.1")
+    assert row.sent_at is None
+
+
 def test_pbem_mail_outbox_shows_bounces(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
     outbox_id, address = sent_welcome(runtime)
     deliver_mail(runtime, fixture("dsn_exchange_failed.eml", address), [address])
