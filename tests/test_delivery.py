@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port
-from playbymail import compose, deliver_mail, sent
+from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select, update
 
 from adjudicator.models import OutboxMessage, utcnow
-from adjudicator.services import delivery, inbox, pipeline
+from adjudicator.services import delivery, inbox, pipeline, ticks
 from adjudicator.services.runtime import Runtime
 
 
@@ -41,12 +41,15 @@ def relay() -> Iterator[tuple[Sink, int]]:
 
 
 def queued_mail(runtime: Runtime) -> int:
-    """Process a NEW mail so that exactly one welcome sits in the outbox, unsent."""
+    """Process a NEW mail so that exactly one welcome sits in the outbox, unsent: as if the
+    worker had died between the processing's commit and its sending of the welcome."""
     stored = inbox.store(
         runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
     )
     assert isinstance(stored, inbox.Stored)
-    pipeline.process(runtime, stored.id)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
+        pipeline.process(runtime, stored.id)
     with runtime.db.session() as session:
         return session.scalars(select(OutboxMessage.id)).one()
 
@@ -150,3 +153,90 @@ def test_a_mail_the_relay_refuses_for_good_is_bounced_and_never_tried_again(
         )
         assert "Recipient address rejected" in row.last_error
     assert delivery.pending_ids(runtime) == []
+
+
+def store_new(runtime: Runtime) -> int:
+    stored = inbox.store(
+        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
+    )
+    assert isinstance(stored, inbox.Stored)
+    return stored.id
+
+
+def test_the_processing_task_sends_its_reply_itself(
+    runtime: Runtime, relay: tuple[Sink, int]
+) -> None:
+    sink, port = relay
+    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+    queue: list[tuple[str, object]] = runtime.enqueue.items  # type: ignore[attr-defined]
+    inbound_id = store_new(runtime)
+    queue.clear()
+    assert pipeline.process(runtime, inbound_id).status == "done"
+    with runtime.db.session() as session:
+        row = session.scalars(select(OutboxMessage)).one()
+        assert (row.status, row.attempts, row.last_error) == ("sent", 1, "")
+        assert row.claimed_at is not None and row.sent_at is not None
+    [(sender, recipients, raw)] = sink.received
+    assert sender.startswith(f"bounces+{row.id}-") and recipients == ["a@example.com"]
+    assert row.message_id.encode() in raw
+    assert queue == [], "no send_outbox task is queued for a mail sent in the task"
+    # A second sender (a copy of a task, the tick's sweep) finds it claimed and sends nothing.
+    assert delivery.deliver(runtime, row.id) == "not pending"
+    assert delivery.deliver_written(runtime, [row.id]) == ["not pending"]
+    assert pipeline.process(runtime, inbound_id).reason == "already processed"
+    assert len(sink.received) == 1
+
+
+def test_a_reply_the_processing_task_could_not_send_is_left_to_the_retry_path(
+    runtime: Runtime,
+) -> None:
+    port = free_port()  # the relay is down
+    runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+    queue: list[tuple[str, object]] = runtime.enqueue.items  # type: ignore[attr-defined]
+    inbound_id = store_new(runtime)
+    queue.clear()
+    assert pipeline.process(runtime, inbound_id).status == "done"  # processed all the same
+    with runtime.db.session() as session:
+        row = session.scalars(select(OutboxMessage)).one()
+        assert (row.status, row.attempts) == ("pending", 1)
+        assert "refused" in row.last_error.lower() and row.claimed_at is not None
+    assert queue == []
+    due = delivery.next_attempt_at(runtime, row.attempts, row.claimed_at)
+    # The tick queues its retry when it is due, and the send_outbox task sends it, once.
+    assert ticks.tick(runtime, now=due - timedelta(seconds=1)).requeued_outbox == []
+    assert ticks.tick(runtime, now=due).requeued_outbox == [row.id]
+    assert queue == [("send_outbox", row.id)]
+    sink = Sink()
+    controller = Controller(sink, hostname="127.0.0.1", port=port, decode_data=False)
+    controller.start()
+    try:
+        queue[:] = [("send_outbox", row.id)] * 2  # and a duplicate of that task
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(delivery, "utcnow", lambda: due)
+            drain(runtime)
+    finally:
+        controller.stop()
+    assert len(sink.received) == 1
+    with runtime.db.session() as session:
+        assert session.get_one(OutboxMessage, row.id).status == "sent"
+
+
+def test_a_worker_dying_between_commit_and_sending_leaves_the_reply_to_the_tick(
+    runtime: Runtime,
+) -> None:
+    queue: list[tuple[str, object]] = runtime.enqueue.items  # type: ignore[attr-defined]
+    outbox_id = queued_mail(runtime)  # committed, and the worker gone before sending
+    assert [item for item in queue if item[0] == "send_outbox"] == []
+    queue.clear()
+    with runtime.db.session() as session:
+        row = session.get_one(OutboxMessage, outbox_id)
+        assert (row.status, row.attempts, row.claimed_at) == ("pending", 0, None)
+    assert sent(runtime) == []
+    # Its own task is presumed lost after the lease: the tick queues it, once.
+    late = row.created_at + ticks.waiting_lease(runtime) + timedelta(seconds=1)
+    assert ticks.tick(runtime, now=row.created_at + timedelta(seconds=1)).requeued_outbox == []
+    assert ticks.tick(runtime, now=late).requeued_outbox == [outbox_id]
+    drain(runtime)
+    assert len(sent(runtime)) == 1
+    assert delivery.deliver_written(runtime, [outbox_id]) == ["not pending"]
+    assert len(sent(runtime)) == 1

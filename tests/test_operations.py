@@ -84,14 +84,19 @@ def test_json_log_lines_carry_the_ids(
     runtime.enqueue = Queue()  # run the work by hand below, not through the broker
     try:
         game_id = start_2demayo(runtime)
-        raw = compose(FRANCE, seat_address(runtime, game_id, "france"), "STATUS")
-        stored = inbox.store(runtime, raw, source="test")
-        assert isinstance(stored, inbox.Stored)
-        assert pipeline.process(runtime, stored.id).status == "done"
-        outbox_ids = delivery.pending_ids(runtime)
+        outbox_ids = delivery.pending_ids(runtime)  # the welcomes
         assert outbox_ids
         for outbox_id in outbox_ids:
             assert delivery.deliver(runtime, outbox_id) == "sent"
+        raw = compose(FRANCE, seat_address(runtime, game_id, "france"), "STATUS")
+        stored = inbox.store(runtime, raw, source="test")
+        assert isinstance(stored, inbox.Stored)
+        assert pipeline.process(runtime, stored.id).status == "done"  # its reply sent with it
+        with runtime.db.session() as session:
+            outbox_ids += session.scalars(
+                select(OutboxMessage.id).where(OutboxMessage.key == f"inbound:{stored.id}:reply")
+            ).all()
+        assert delivery.pending_ids(runtime) == []
         done = deadlines.adjudicate(runtime, game_id, force=True)
         assert isinstance(done, deadlines.Adjudicated)
     finally:

@@ -1,5 +1,6 @@
 """The database round trips of the two hot paths on PostgreSQL, counted on the wire: processing
-one order mail (the ``process_inbound`` task) and playing one turn (the ``adjudicate`` task).
+one order mail (the ``process_inbound`` task, which sends its reply itself: the claim and the
+record of that sending are counted with it) and playing one turn (the ``adjudicate`` task).
 
 Each trip is a wait on the network, on a server many workers share; a lazy load or a check
 added in passing costs one per mail or per turn, unseen in any other test. So every trip is
@@ -27,7 +28,7 @@ from psycopg.pq import Trace
 from sqlalchemy import event, select, text
 
 from adjudicator import db
-from adjudicator.models import Game, Turn
+from adjudicator.models import Game, OutboxMessage, Turn
 from adjudicator.services import deadlines, inbox, pipeline, reasons
 from adjudicator.services.runtime import Runtime
 
@@ -151,6 +152,12 @@ def process_one(runtime: Runtime, wire: Wire, sender: str, to: str, body: str) -
     with counting(wire) as counted:
         verdict = pipeline.process(runtime, stored.id)
     assert verdict.status == "done" and verdict.reason == "orders stored", verdict
+    with runtime.db.session() as session:
+        reply = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.key == f"inbound:{stored.id}:reply")
+        ).one()
+        assert reply.status == "sent", "the reply is sent, and its round trips counted, here"
+    assert ("send_outbox", reply.id) not in queued
     return counted
 
 

@@ -191,6 +191,91 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
     return [outcome[outbox_id] for outbox_id in outbox_ids]
 
 
+def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
+    """Send the mails a task's transaction has just written, from that task, right after its
+    commit (``Runtime.sent_here``): no send_outbox task is queued for them. The same claim and
+    record as ``deliver``, each one statement committed by itself: these mails are new, never
+    tried, so there is no backoff to read first, and the claim returns what sending needs. A
+    mail already claimed (by the tick's sweep) is left to its claimer; one whose sending failed
+    is pending again, and the tick queues its retry when it is due. What happened to each, in
+    the order given."""
+    if not outbox_ids:
+        return []
+    outcome = dict.fromkeys(outbox_ids, "not pending")
+    with runtime.db.autocommit() as session:
+        rows = session.execute(
+            update(OutboxMessage)
+            .where(
+                OutboxMessage.id.in_(outbox_ids),
+                OutboxMessage.status == OutboxStatus.PENDING,
+                OutboxMessage.last_error == "",  # never tried: a retry waits for its backoff
+            )
+            .values(
+                status=OutboxStatus.SENDING,
+                claimed_at=utcnow(),
+                attempts=OutboxMessage.attempts + 1,
+            )
+            .returning(
+                OutboxMessage.id,
+                OutboxMessage.raw,
+                OutboxMessage.to_address,
+                OutboxMessage.created_at,
+                OutboxMessage.attempts,
+                OutboxMessage.game_id,
+            )
+            .execution_options(synchronize_session=False)
+        ).all()
+    sendings = [
+        _Sending(
+            runtime,
+            row.id,
+            None,
+            raw=row.raw,
+            to_address=row.to_address,
+            created_at=row.created_at,
+            attempts=row.attempts,
+            ids={"outbox_id": row.id, "game_id": row.game_id},
+        )
+        for row in sorted(rows, key=lambda row: int(row.id))
+    ]
+    for sending in sendings:
+        _return_path(sending)
+    if len(sendings) == 1:
+        _send(sendings[0])  # as ``deliver`` sends one: a Maildir file takes one fsync
+    elif runtime.config.smtp_url:
+        _relay_all(runtime.config.smtp_url, sendings)
+    else:
+        _file_all(runtime.config.outbox_dir, sendings)
+    _record_all(runtime, sendings, outcome)
+    return [outcome[outbox_id] for outbox_id in outbox_ids]
+
+
+def _record_all(runtime: Runtime, sendings: list[_Sending], outcome: dict[int, str]) -> None:
+    """Record how each sending went (``_outcome``): the mails that went out in one statement,
+    each other one in its own, every statement committed by itself."""
+    if not sendings:
+        return
+    sent: list[int] = []
+    others: list[tuple[int, dict[str, object]]] = []
+    for sending in sendings:
+        status, values = _outcome(sending)
+        outcome[sending.outbox_id] = status
+        if status == OutboxStatus.SENT:
+            sent.append(sending.outbox_id)
+        else:
+            others.append((sending.outbox_id, values))
+    with runtime.db.autocommit() as session:
+        if sent:
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id.in_(sent), OutboxMessage.status == OutboxStatus.SENDING)
+                .values(status=OutboxStatus.SENT, sent_at=utcnow(), last_error="")
+                .execution_options(synchronize_session=False)
+            )
+        for outbox_id, values in others:
+            _record(session, outbox_id, values)
+
+
 def _claim_many(
     runtime: Runtime, outbox_ids: list[int], now: datetime | None, outcome: dict[int, str]
 ) -> list[_Sending]:

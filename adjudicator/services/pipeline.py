@@ -18,6 +18,7 @@ from datetime import datetime
 from sqlalchemy import case, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
@@ -26,6 +27,7 @@ from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, utcnow
 from adjudicator.services import (
     commands,
+    delivery,
     gm_letters,
     lifecycle,
     play,
@@ -36,7 +38,7 @@ from adjudicator.services import (
 )
 from adjudicator.services.bounces import returned_mail
 from adjudicator.services.mailer import Reply
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.runtime import Runtime, Task
 from adjudicator.services.seat_mail import mail_lines, seat_mail, seat_reading
 from adjudicator.services.verdict import Verdict
 from adjudicator.statuses import InboundStatus
@@ -46,32 +48,17 @@ log = logging.getLogger(__name__)
 
 def process(runtime: Runtime, inbound_id: int) -> Verdict:
     """Process the message once; a second call (a duplicate task) finds it done and does nothing.
+    The mails its processing wrote (the reply) are sent from here, once it has committed.
 
     Raises, leaving the message to be retried, only when the database connection was lost."""
+    written: list[int] = []
     try:
         first = _read_first(runtime, inbound_id)
         if isinstance(first, Verdict):
             return first
         with runtime.db.session() as session:
-            query = select(InboundMessage).where(InboundMessage.id == inbound_id)
-            if runtime.db.is_postgres:
-                query = query.with_for_update()
-            record = session.scalar(query)
-            if record is None:
-                return Verdict(InboundStatus.FAILED, f"no inbound message {inbound_id}")
-            if record.status != InboundStatus.RECEIVED:
-                return Verdict(record.status, "already processed")
-            record.attempts += 1
-            verdict = handle(session, runtime, record, first)
-            suppressed = safety.take_suppressed(session, record.id)
-            if suppressed:
-                verdict = replace(verdict, reason=f"{verdict.reason}; {suppressed}")
-            record.status, record.reason = verdict.status, verdict.reason
-            record.game_id = verdict.game_id
-            record.processed_at = utcnow()
-            ids = {"inbound_id": inbound_id, "game_id": verdict.game_id, "status": verdict.status}
-            log.info("inbound %s %s: %s", inbound_id, verdict.status, verdict.reason, extra=ids)
-            return verdict
+            written = runtime.sent_here(session)
+            verdict = _process_locked(session, runtime, inbound_id, first)
     except Exception as error:
         if isinstance(error, DBAPIError) and error.connection_invalidated:
             # The database dropped the connection, and nothing is wrong with the message: it stays
@@ -87,6 +74,75 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
                 record.reason = f"internal error: {type(error).__name__}: {error}"[:2000]
                 record.processed_at = utcnow()
         return Verdict(InboundStatus.FAILED, f"internal error: {error}")
+    _send_written(runtime, inbound_id, written)
+    return verdict
+
+
+def _process_locked(session: Session, runtime: Runtime, inbound_id: int, first: _Read) -> Verdict:
+    """The processing transaction: the message locked, handled and its verdict written."""
+    query = select(InboundMessage).where(InboundMessage.id == inbound_id)
+    if runtime.db.is_postgres:
+        query = query.with_for_update()
+    record = session.scalar(query)
+    if record is None:
+        return Verdict(InboundStatus.FAILED, f"no inbound message {inbound_id}")
+    if record.status != InboundStatus.RECEIVED:
+        return Verdict(record.status, "already processed")
+    _hold(session, record, attempts=record.attempts + 1)
+    verdict = handle(session, runtime, record, first)
+    suppressed = safety.take_suppressed(session, record.id)
+    if suppressed:
+        verdict = replace(verdict, reason=f"{verdict.reason}; {suppressed}")
+    record.status, record.reason = verdict.status, verdict.reason
+    record.game_id = verdict.game_id
+    record.processed_at = utcnow()
+    _release(session, record)
+    ids = {"inbound_id": inbound_id, "game_id": verdict.game_id, "status": verdict.status}
+    log.info("inbound %s %s: %s", inbound_id, verdict.status, verdict.reason, extra=ids)
+    return verdict
+
+
+# Where a session keeps the names of the inbound row's columns ``_hold`` set.
+_HELD = "pbem_inbound_held"
+
+
+def _hold(session: Session, record: InboundMessage, **values: object) -> None:
+    """Set the message's columns without making the row dirty, so that no flush in the middle
+    of its processing writes them: all its changes go in the one UPDATE at the end
+    (``_release``), not one UPDATE at the first query and another at the commit. Nothing in the
+    transaction reads this row back from the database (the rate limits count the other mails,
+    by id): its new values are read off the object."""
+    held: set[str] = session.info.setdefault(_HELD, set())
+    for name, value in values.items():
+        set_committed_value(record, name, value)
+        held.add(name)
+
+
+def _release(session: Session, record: InboundMessage) -> None:
+    """The columns ``_hold`` set are written with the rest of the row's changes."""
+    for name in sorted(session.info.pop(_HELD, set())):
+        flag_modified(record, name)
+
+
+def _send_written(runtime: Runtime, inbound_id: int, written: list[int]) -> None:
+    """Send the committed mails (``delivery.deliver_written``). The message is processed
+    whatever happens here: should the database fail us before the claim, the mails are queued
+    for send_outbox tasks, as every mail was before; a mail claimed and not recorded waits for
+    its claim to go stale (``delivery.pending_ids``)."""
+    if not written:
+        return
+    try:
+        delivery.deliver_written(runtime, written)
+    except Exception:
+        log.exception(
+            "inbound %s: its mails could not be sent at once; queued",
+            inbound_id,
+            extra={"inbound_id": inbound_id},
+        )
+        try:
+            runtime.queue_all(Task.SEND_OUTBOXES, written)
+        except Exception:  # the broker down too: the tick's sweep of the outbox finds them
+            log.exception("could not queue %s", written)
 
 
 @dataclass(frozen=True)
@@ -153,7 +209,7 @@ def read_mail(inbound: Inbound) -> Verdict | None:
     if isinstance(mail, Unreadable):
         return Verdict(InboundStatus.FAILED, f"unreadable: {mail.reason}")
     inbound.mail = mail
-    inbound.record.sender, inbound.record.subject = mail.sender, mail.subject[:1000]
+    _hold(inbound.session, inbound.record, sender=mail.sender, subject=mail.subject[:1000])
     return None
 
 
@@ -177,7 +233,8 @@ def check_dkim(inbound: Inbound) -> Verdict | None:
     # Recorded for every message a person sent; games with require_dkim act only on "pass".
     record, mail = inbound.record, inbound.mail
     signature = inbound.first.signature if inbound.first is not None else None
-    record.dkim = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
+    checked = signature or dkim.verify(record.raw, mail.sender.rsplit("@", 1)[-1])
+    _hold(inbound.session, record, dkim=checked)
     return None
 
 
@@ -224,9 +281,10 @@ def authenticate(inbound: Inbound) -> Verdict | None:
         inbound.target, config.mail_domain, config.secret_key, config.previous_keys
     )
     inbound.route = route
-    record.authenticated = isinstance(route, addresses.SeatRoute) and safety.authenticated(
+    authenticated = isinstance(route, addresses.SeatRoute) and safety.authenticated(
         inbound.session, route, inbound.mail.sender, record.dkim
     )
+    _hold(inbound.session, record, authenticated=authenticated)
     if record.authenticated:
         return None
     # Its answer goes to a From line that may be forged: limited (services.safety).

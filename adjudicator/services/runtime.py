@@ -55,6 +55,8 @@ Enqueue = Callable[[Task, int], None]
 EnqueueMany = Callable[[Task, list[int]], None]
 # A queue's name -> how many tasks wait in it, None when that cannot be told.
 Depth = Callable[[str], int | None]
+# Where a session keeps the mails its caller sends itself once it has committed (``sent_here``).
+_SENT_HERE = "sent_here"
 
 
 def _no_queue(task: Task, record_id: int) -> None:
@@ -76,10 +78,25 @@ class Runtime:
     _redis: redis.Redis | None = field(default=None, init=False, repr=False, compare=False)
 
     def later(self, session: Session, task: Task, record_id: int) -> None:
-        """Queue ``task(record_id)`` once ``session`` has committed (never for rolled-back work)."""
+        """Queue ``task(record_id)`` once ``session`` has committed (never for rolled-back work).
+        A mail to send goes instead to the list ``sent_here`` gave out, if it gave one."""
+        kept: list[int] | None = session.info.get(_SENT_HERE)
+        if task == Task.SEND_OUTBOX and kept is not None:
+            kept.append(record_id)
+            return
         pending: list[tuple[Task, int]] = session.info.setdefault("after_commit", [])
         pending.append((task, record_id))
         session.info["runtime"] = self
+
+    def sent_here(self, session: Session) -> list[int]:
+        """The outbox ids of the mails ``session`` writes from now on, which are then not queued
+        for a send_outbox task: its caller sends them itself right after the commit
+        (``delivery.deliver_written``), sparing a task, its two transactions and a queue round
+        trip per mail. A caller that dies before it sends them leaves them pending and never
+        queued, and the tick's sweep of the outbox queues them (``ticks._requeue_outbox``). The
+        list is emptied if the session rolls back."""
+        kept: list[int] = session.info.setdefault(_SENT_HERE, [])
+        return kept
 
     def depth(self, queue: str) -> int | None:
         """How many tasks wait in ``queue`` (not those a worker has taken): LLEN in Redis, of the
@@ -140,3 +157,6 @@ def _run_after_commit(session: Session) -> None:
 @event.listens_for(Session, "after_rollback")
 def _drop_after_rollback(session: Session) -> None:
     session.info.pop("after_commit", None)
+    kept: list[int] | None = session.info.get(_SENT_HERE)
+    if kept is not None:
+        kept.clear()  # the caller holds this list: it must not send mails that were never kept
