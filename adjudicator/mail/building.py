@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from email import headerregistry, policy, quoprimime
 from email.message import EmailMessage, MIMEPart
 from email.utils import format_datetime
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class _HeaderClasses(headerregistry.HeaderRegistry):
     def __init__(self) -> None:
         super().__init__()
         self._made: dict[str, type[headerregistry.BaseHeader]] = {}
+        self._parsed: dict[tuple[str, str], headerregistry.BaseHeader] = {}
 
     def __getitem__(self, name: str) -> type[headerregistry.BaseHeader]:
         key = name.lower()
@@ -44,6 +46,24 @@ class _HeaderClasses(headerregistry.HeaderRegistry):
             found = self._made[key] = super().__getitem__(name)
         return found
 
+    def __call__(self, name: str, value: Any) -> headerregistry.BaseHeader:
+        """The header parsed once for the same name and value: every mail of a turn sets the
+        same From, List-Id, Content-Type and the like, and parsing them (an address above all)
+        is a good part of building a mail. A parsed header is never changed: setting a header
+        or a parameter makes a new one."""
+        if type(value) is not str:
+            return super().__call__(name, value)
+        key = (name, value)
+        found = self._parsed.get(key)
+        if found is None:
+            if len(self._parsed) >= _HEADERS_KEPT:
+                self._parsed.clear()  # most are per mail (To, Date, Message-ID): start over
+            found = self._parsed[key] = super().__call__(name, value)
+        return found
+
+
+# Parsed headers kept, a few mails' worth.
+_HEADERS_KEPT = 512
 
 # The SMTP policy (CRLF line ends), but bodies never 8bit: not every relay speaks 8BITMIME, so
 # non-ASCII text goes out quoted-printable or base64, whichever the stdlib finds shorter.
@@ -145,9 +165,8 @@ def build(
     msg["MIME-Version"] = "1.0"
 
     msg.set_content(text, subtype="plain", charset="utf-8")
-    stand_ins = [
-        _StandIn(picture, "inline" if html is not None else "attachment") for picture in pictures
-    ]
+    disposition = "inline" if html is not None else "attachment"
+    stand_ins = [_StandIn(picture_part(picture, disposition)) for picture in pictures]
     if html is None:
         if stand_ins:
             msg.make_mixed()
@@ -164,12 +183,17 @@ def build(
         for stand_in in stand_ins:
             html_part.attach(stand_in.part)
     for attachment in attachments:
-        # On a multipart/alternative this wraps it in multipart/mixed, as mail clients expect.
-        _attach(msg, attachment)
+        # On a multipart/alternative this wraps it in multipart/mixed, as mail clients expect,
+        # as the stdlib's add_attachment does.
+        if msg.get_content_maintype() != "multipart" or msg.get_content_subtype() != "mixed":
+            msg.make_mixed()
+        stand_in = _StandIn(attachment_part(attachment))
+        msg.attach(stand_in.part)
+        stand_ins.append(stand_in)
     for part in msg.walk():
         if part is not msg:
             del part["MIME-Version"]  # the stdlib repeats it on every part it creates
-    _short_boundaries(msg)
+    _short_boundaries(msg, [attachment.data for attachment in attachments])
     raw = msg.as_bytes()
     for stand_in in stand_ins:
         raw = stand_in.replaced(raw)
@@ -177,15 +201,15 @@ def build(
 
 
 class _StandIn:
-    """A picture's place in the message while the stdlib builds it: a part of one random line,
-    then the picture's own part, headers and base64, put where that part was. The stdlib would
+    """A part's place in the message while the stdlib builds it: a part of one random line,
+    then the part as made already, headers and body, put where that part was. The stdlib would
     parse the part's headers and encode the picture again for every mail, and write its lines
-    one by one, some 5 ms a mail; a turn's picture is the same in every player's mail, so its
-    part is made once (``picture_part``). Base64 never holds "=_", which starts every boundary,
-    and the stand-in's line is 32 random characters: found once, where it was put."""
+    one by one, some 5 ms a mail; a turn's picture and its calendar entries are the same in
+    every player's mail, so their parts are made once (``picture_part``, ``attachment_part``).
+    The stand-in's line is 32 random characters: found once, where it was put."""
 
-    def __init__(self, picture: Picture, disposition: str) -> None:
-        self.picture, self.disposition = picture, disposition
+    def __init__(self, made: bytes) -> None:
+        self.made = made
         self.token = f"pbem-picture-{secrets.token_hex(16)}"
         self.part = EmailMessage(policy=_POLICY)
         self.part.set_payload(self.token)
@@ -194,7 +218,7 @@ class _StandIn:
         # A part without headers is written as an empty line and its body.
         placed = b"\r\n" + self.token.encode() + b"\r\n"
         assert raw.count(placed) == 1
-        return raw.replace(placed, picture_part(self.picture, self.disposition))
+        return raw.replace(placed, self.made)
 
 
 # The latest picture parts, by their picture's digest and headers: each player's mail of a turn
@@ -257,11 +281,13 @@ def quoted_length(data: bytes) -> int:
     return len(data) + 2 * len(data.translate(None, _AS_THEY_ARE))
 
 
-def _short_boundaries(msg: EmailMessage) -> None:
+def _short_boundaries(msg: EmailMessage, others: Sequence[bytes] = ()) -> None:
     """Boundaries of 18 characters instead of the stdlib's 35-odd, each written two to five
     times per multipart. "=_" never starts a line of base64 or quoted-printable, and a random
-    tail is checked against every body sent as it is."""
+    tail is checked against every body sent as it is, and the ``others`` put in place of a
+    stand-in (an attachment's data: a picture's base64 never holds "=_")."""
     bodies = [str(part.get_payload()) for part in msg.walk() if not part.is_multipart()]
+    bodies += [other.decode("utf-8", "replace") for other in others]
     for part in msg.walk():
         if part.is_multipart():
             boundary = f"=_{secrets.token_hex(8)}"
@@ -270,7 +296,29 @@ def _short_boundaries(msg: EmailMessage) -> None:
             part.set_boundary(boundary)
 
 
-def _attach(msg: EmailMessage, attachment: Attachment) -> None:
+# The latest attachment parts: every player's mail of a turn carries the same calendar entries.
+_ATTACHED: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+_ATTACHED_KEPT = 16
+
+
+def attachment_part(attachment: Attachment) -> bytes:
+    """The attachment's MIME part as the stdlib's add_attachment writes it (``_attach``),
+    ending with the CRLF before the next boundary; made once per attachment."""
+    params = tuple(sorted((attachment.params or {}).items()))
+    key = (attachment.filename, attachment.maintype, attachment.subtype, attachment.data, params)
+    found = _ATTACHED.get(key)
+    if found is None:
+        part = MIMEPart(policy=_POLICY)
+        _attach(part, attachment)
+        found = _ATTACHED[key] = part.as_bytes() + b"\r\n"
+        if len(_ATTACHED) > _ATTACHED_KEPT:
+            _ATTACHED.popitem(last=False)
+    else:
+        _ATTACHED.move_to_end(key)
+    return found
+
+
+def _attach(part: MIMEPart, attachment: Attachment) -> None:
     """Text in UTF-8 with CRLF line ends (a calendar entry) goes as text, so the stdlib sends it
     as it is when it is ASCII in short lines, as an iCalendar file is, rather than in base64, a
     third longer. Any other data goes as bytes in base64, and so does text with a lone CR or LF,
@@ -283,7 +331,7 @@ def _attach(msg: EmailMessage, attachment: Attachment) -> None:
         except UnicodeDecodeError:
             text = None
         if text is not None and data.splitlines() == data.removesuffix(b"\r\n").split(b"\r\n"):
-            msg.add_attachment(
+            part.set_content(
                 text,
                 subtype=attachment.subtype,
                 charset="utf-8",
@@ -291,7 +339,7 @@ def _attach(msg: EmailMessage, attachment: Attachment) -> None:
                 params=params,
             )
             return
-    msg.add_attachment(
+    part.set_content(
         attachment.data,
         maintype=attachment.maintype,
         subtype=attachment.subtype,

@@ -22,10 +22,15 @@ LEGEND = Picture("legend@pbem.example", b"\x89PNG\r\n\x1a\nlegend", "", "legend.
 CALENDAR = Attachment(
     "deadline.ics", "text", "calendar", b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", {"method": "X"}
 )
+# Calendar entries and a file that goes as bytes: each part, too, made once and put in place.
+CANCEL = Attachment("cancelled.ics", "text", "calendar", b"BEGIN:VCALENDAR\r\nEND:VCALENDAR", {})
+FILE = Attachment("log.bin", "application", "octet-stream", bytes(range(256)) * 3)
 _POLICY = policy.SMTP.clone(cte_type="7bit")
 
 
-def stdlib_build(html: str | None, pictures: Sequence[Picture]) -> bytes:
+def stdlib_build(
+    html: str | None, pictures: Sequence[Picture], attachments: Sequence[Attachment] = (CALENDAR,)
+) -> bytes:
     """The mail as the stdlib alone builds it, each picture attached as bytes: what ``build``
     made before it put pre-built picture parts in place."""
     msg = EmailMessage(policy=_POLICY)
@@ -52,12 +57,21 @@ def stdlib_build(html: str | None, pictures: Sequence[Picture]) -> bytes:
         extra = {"cid": f"<{picture.content_id}>", "disposition": "inline"} if html else {}
         description = [f"Content-Description: {picture.alt}"] if picture.alt else None
         add(picture.png, "image", "png", filename=picture.filename, headers=description, **extra)
-    msg.add_attachment(
-        CALENDAR.data.decode(),
-        subtype="calendar",
-        filename=CALENDAR.filename,
-        params={"method": "X"},
-    )
+    for attachment in attachments:
+        if attachment.maintype == "text":
+            msg.add_attachment(
+                attachment.data.decode(),
+                subtype=attachment.subtype,
+                filename=attachment.filename,
+                params=dict(attachment.params or {}),
+            )
+        else:
+            msg.add_attachment(
+                attachment.data,
+                attachment.maintype,
+                attachment.subtype,
+                filename=attachment.filename,
+            )
     for part in msg.walk():
         if part is not msg:
             del part["MIME-Version"]
@@ -65,14 +79,16 @@ def stdlib_build(html: str | None, pictures: Sequence[Picture]) -> bytes:
     return msg.as_bytes()
 
 
-def ours(html: str | None, pictures: Sequence[Picture]) -> bytes:
+def ours(
+    html: str | None, pictures: Sequence[Picture], attachments: Sequence[Attachment] = (CALENDAR,)
+) -> bytes:
     return build(
         Headers("judge@pbem.example", "gorgo@example.com", "turn 3", date=WHEN),
         Thread("<m.3@pbem.example>"),
         text="Turn 3\n",
         html=html,
         pictures=pictures,
-        attachments=[CALENDAR],
+        attachments=attachments,
     )
 
 
@@ -93,6 +109,18 @@ def test_the_mail_is_the_stdlibs_own_byte_for_byte(
     html: str | None, pictures: Sequence[Picture]
 ) -> None:
     assert same_boundaries(ours(html, pictures)) == same_boundaries(stdlib_build(html, pictures))
+
+
+@pytest.mark.parametrize("html", ["<p>Turn 3</p>", None], ids=["html", "text-only"])
+@pytest.mark.parametrize(
+    "attachments", [(CALENDAR, CANCEL), (FILE,), ()], ids=["entries", "bytes", "none"]
+)
+def test_attachments_are_the_stdlibs_own_byte_for_byte(
+    html: str | None, attachments: Sequence[Attachment]
+) -> None:
+    for _ in range(2):  # made, then put in place again from what was made
+        built = ours(html, (MAP,), attachments)
+        assert same_boundaries(built) == same_boundaries(stdlib_build(html, (MAP,), attachments))
 
 
 def test_a_picture_is_encoded_once_for_every_mail_that_carries_it() -> None:
