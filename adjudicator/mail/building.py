@@ -193,8 +193,7 @@ def build(
     for part in msg.walk():
         if part is not msg:
             del part["MIME-Version"]  # the stdlib repeats it on every part it creates
-    _short_boundaries(msg, [attachment.data for attachment in attachments])
-    raw = msg.as_bytes()
+    raw = _written(msg, [attachment.data for attachment in attachments])
     for stand_in in stand_ins:
         raw = stand_in.replaced(raw)
     return raw
@@ -281,19 +280,57 @@ def quoted_length(data: bytes) -> int:
     return len(data) + 2 * len(data.translate(None, _AS_THEY_ARE))
 
 
+def _written(msg: EmailMessage, others: Sequence[bytes]) -> bytes:
+    """The message as bytes with the boundaries ``_short_boundaries`` gives it. Each multipart
+    is written with a mark of a boundary's length, then the marks are replaced by random
+    boundaries in the bytes: setting a random boundary parses its part's Content-Type again,
+    a mail's header costliest to parse, three times a mail, while a mark's header is the same
+    in every mail and parsed once (``_HeaderClasses``). Where a mark is found anywhere but in
+    its boundary lines and its header, the boundaries are set as ``_short_boundaries`` does."""
+    bodies = _bodies(msg, others)
+    multiparts = [part for part in msg.walk() if part.is_multipart()]
+    marks = [f"=_{index:016x}" for index in range(len(multiparts))]
+    if not any(mark in body for body in bodies for mark in marks):
+        for part, mark in zip(multiparts, marks, strict=True):
+            part.set_boundary(mark)
+        raw = msg.as_bytes()
+        # Once in the Content-Type, once before each of its parts, once after the last.
+        lines = [len(part.get_payload()) + 2 for part in multiparts]
+        if all(raw.count(mark.encode()) == n for mark, n in zip(marks, lines, strict=True)):
+            chosen: set[str] = set()
+            for mark in marks:
+                boundary = _boundary(bodies)
+                while boundary in chosen or boundary in marks:
+                    boundary = _boundary(bodies)
+                chosen.add(boundary)
+                raw = raw.replace(mark.encode(), boundary.encode())
+            return raw
+    _short_boundaries(msg, others)
+    return msg.as_bytes()
+
+
+def _bodies(msg: EmailMessage, others: Sequence[bytes]) -> list[str]:
+    bodies = [str(part.get_payload()) for part in msg.walk() if not part.is_multipart()]
+    return bodies + [other.decode("utf-8", "replace") for other in others]
+
+
+def _boundary(bodies: Sequence[str]) -> str:
+    """A random boundary of 18 characters found in none of the ``bodies``."""
+    boundary = f"=_{secrets.token_hex(8)}"
+    while any(boundary in body for body in bodies):
+        boundary = f"=_{secrets.token_hex(8)}"
+    return boundary
+
+
 def _short_boundaries(msg: EmailMessage, others: Sequence[bytes] = ()) -> None:
     """Boundaries of 18 characters instead of the stdlib's 35-odd, each written two to five
     times per multipart. "=_" never starts a line of base64 or quoted-printable, and a random
     tail is checked against every body sent as it is, and the ``others`` put in place of a
     stand-in (an attachment's data: a picture's base64 never holds "=_")."""
-    bodies = [str(part.get_payload()) for part in msg.walk() if not part.is_multipart()]
-    bodies += [other.decode("utf-8", "replace") for other in others]
+    bodies = _bodies(msg, others)
     for part in msg.walk():
         if part.is_multipart():
-            boundary = f"=_{secrets.token_hex(8)}"
-            while any(boundary in body for body in bodies):
-                boundary = f"=_{secrets.token_hex(8)}"
-            part.set_boundary(boundary)
+            part.set_boundary(_boundary(bodies))
 
 
 # The latest attachment parts: every player's mail of a turn carries the same calendar entries.

@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from email import policy, quoprimime
+from email import message_from_bytes, policy, quoprimime
 from email.message import EmailMessage
 
 import pytest
@@ -139,3 +139,23 @@ def test_quoted_printable_length_is_the_stdlibs() -> None:
     samples = [bytes(range(256)), "Alcalá · Puerta del Sol = 14".encode(), b"", b"plain text"]
     for data in samples:
         assert building.quoted_length(data) == quoprimime.body_length(data)
+
+
+def test_a_body_holding_a_boundary_mark_gets_boundaries_set_the_stdlibs_way() -> None:
+    """The marks written in place of boundaries are replaced in the bytes only where nothing
+    else holds them: a text that does is sent as it is, under boundaries of its own."""
+    text = "=_0000000000000000 and =_0000000000000001\n"
+    raw = build(
+        Headers("judge@pbem.example", "gorgo@example.com", "turn 3", date=WHEN),
+        Thread("<m.3@pbem.example>"),
+        text=text,
+        html="<p>Turn 3</p>",
+        pictures=(MAP,),
+        attachments=(CALENDAR,),
+    )
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    body = parsed.get_body(preferencelist=("plain",))
+    assert body is not None and body.get_content().replace("\r\n", "\n") == text
+    boundaries = re.findall(rb'boundary="([^"]+)"', raw)
+    assert len(boundaries) == 3 and not any(b"=_000000000000000" in found for found in boundaries)
