@@ -7,6 +7,7 @@ Every message is marked as machine-sent so players' auto-responders leave it alo
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 import re
 import secrets
@@ -68,6 +69,8 @@ _HEADERS_KEPT = 512
 # The SMTP policy (CRLF line ends), but bodies never 8bit: not every relay speaks 8BITMIME, so
 # non-ASCII text goes out quoted-printable or base64, whichever the stdlib finds shorter.
 _POLICY = policy.SMTP.clone(cte_type="7bit", header_factory=_HeaderClasses())
+# Bytes a base64 line holds, as the stdlib encodes a part's bytes (contentmanager).
+_BASE64_BYTES = (_POLICY.max_line_length or 78) // 4 * 3
 
 
 @dataclass(frozen=True)
@@ -234,9 +237,12 @@ def picture_part(picture: Picture, disposition: str) -> bytes:
     key = (digest, picture.content_id, picture.alt, picture.filename, disposition)
     found = _PARTS.get(key)
     if found is None:
+        # The headers as the stdlib writes them for the picture (they do not depend on its
+        # bytes), then its base64 as the stdlib encodes it, 57 bytes a line of 76 characters
+        # (_BASE64_BYTES), without the stdlib's writing it out line by line.
         part = MIMEPart(policy=_POLICY)
         part.set_content(
-            picture.png,
+            b"",
             maintype="image",
             subtype="png",
             cid=f"<{picture.content_id}>" if disposition == "inline" else None,
@@ -244,7 +250,10 @@ def picture_part(picture: Picture, disposition: str) -> bytes:
             filename=picture.filename,
             headers=_description(picture),
         )
-        found = _PARTS[key] = part.as_bytes() + b"\r\n"
+        png, step = picture.png, _BASE64_BYTES
+        lines = (binascii.b2a_base64(png[i : i + step]) for i in range(0, len(png), step))
+        body = b"".join(lines).replace(b"\n", b"\r\n")
+        found = _PARTS[key] = part.as_bytes() + body + b"\r\n"
         if len(_PARTS) > _PARTS_KEPT:
             _PARTS.popitem(last=False)
     else:
