@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import io
 import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email import headerregistry, policy, quoprimime
-from email.message import EmailMessage, MIMEPart
+from email import generator, headerregistry, policy, quoprimime
+from email.message import EmailMessage, Message, MIMEPart
 from email.utils import format_datetime
 from typing import Any
 
@@ -253,7 +254,7 @@ def picture_part(picture: Picture, disposition: str) -> bytes:
         png, step = picture.png, _BASE64_BYTES
         lines = (binascii.b2a_base64(png[i : i + step]) for i in range(0, len(png), step))
         body = b"".join(lines).replace(b"\n", b"\r\n")
-        found = _PARTS[key] = part.as_bytes() + body + b"\r\n"
+        found = _PARTS[key] = _as_bytes(part) + body + b"\r\n"
         if len(_PARTS) > _PARTS_KEPT:
             _PARTS.popitem(last=False)
     else:
@@ -263,6 +264,27 @@ def picture_part(picture: Picture, disposition: str) -> bytes:
 
 # RFC 5322's limit on a line, without its CRLF; 7bit text may use all of it (RFC 2045).
 _LONGEST_LINE = 998
+
+
+class _Writer(generator.BytesGenerator):
+    """The stdlib's writer of a message as bytes, but for a body's lines, their ends made the
+    policy's at once, where the stdlib's writes each line and each line end one by one."""
+
+    def _write_lines(self, lines: str) -> None:
+        if lines:
+            assert self.policy is not None  # set for the whole of flatten()
+            self.write(_LINE_ENDS.sub(self.policy.linesep, lines))
+
+
+# Line ends as the stdlib's generator finds them (email.generator.NLCRE).
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+
+def _as_bytes(msg: Message) -> bytes:
+    """``msg.as_bytes()``, the same bytes, written by ``_Writer``."""
+    out = io.BytesIO()
+    _Writer(out, mangle_from_=False, policy=msg.policy).flatten(msg, unixfrom=False)
+    return out.getvalue()
 
 
 def _plain_html(html: str) -> tuple[str, str | None]:
@@ -302,7 +324,7 @@ def _written(msg: EmailMessage, others: Sequence[bytes]) -> bytes:
     if not any(mark in body for body in bodies for mark in marks):
         for part, mark in zip(multiparts, marks, strict=True):
             part.set_boundary(mark)
-        raw = msg.as_bytes()
+        raw = _as_bytes(msg)
         # Once in the Content-Type, once before each of its parts, once after the last.
         lines = [len(part.get_payload()) + 2 for part in multiparts]
         if all(raw.count(mark.encode()) == n for mark, n in zip(marks, lines, strict=True)):
@@ -315,7 +337,7 @@ def _written(msg: EmailMessage, others: Sequence[bytes]) -> bytes:
                 raw = raw.replace(mark.encode(), boundary.encode())
             return raw
     _short_boundaries(msg, others)
-    return msg.as_bytes()
+    return _as_bytes(msg)
 
 
 def _bodies(msg: EmailMessage, others: Sequence[bytes]) -> list[str]:
@@ -356,7 +378,7 @@ def attachment_part(attachment: Attachment) -> bytes:
     if found is None:
         part = MIMEPart(policy=_POLICY)
         _attach(part, attachment)
-        found = _ATTACHED[key] = part.as_bytes() + b"\r\n"
+        found = _ATTACHED[key] = _as_bytes(part) + b"\r\n"
         if len(_ATTACHED) > _ATTACHED_KEPT:
             _ATTACHED.popitem(last=False)
     else:

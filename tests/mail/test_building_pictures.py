@@ -159,3 +159,15 @@ def test_a_body_holding_a_boundary_mark_gets_boundaries_set_the_stdlibs_way() ->
     assert body is not None and body.get_content().replace("\r\n", "\n") == text
     boundaries = re.findall(rb'boundary="([^"]+)"', raw)
     assert len(boundaries) == 3 and not any(b"=_000000000000000" in found for found in boundaries)
+
+
+@pytest.mark.parametrize("payload", ["a\r\nb\rc\nd", "a\n\n", "", "\r\r\n\n", "end\r\n"])
+def test_a_message_is_written_as_the_stdlib_writes_it(payload: str) -> None:
+    """Bodies' line ends made the policy's at once: the very bytes of ``as_bytes``."""
+    msg = EmailMessage(policy=building._POLICY)
+    msg["Subject"] = "turn 3"
+    msg.set_content("Turn 3\n")
+    msg.add_attachment("x", filename="x.txt")
+    for part in msg.iter_attachments():
+        part.set_payload(payload)
+    assert building._as_bytes(msg) == msg.as_bytes()
