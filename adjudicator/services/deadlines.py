@@ -25,6 +25,7 @@ from adjudicator.services import (
     on_file,
     pipeline,
     play,
+    positions,
     preferences,
     reasons,
     reports,
@@ -211,11 +212,13 @@ def _resolve_turn(
 ) -> Adjudicated:
     rules = play.rules_for(game)
     previous = play.latest_turn(session, game.id)
-    state = rules.load(previous.state)
+    # The state and what each seat owes, as the check that everyone had submitted found them.
+    shot = positions.snapshot(session, rules, previous)
+    state = shot.state
     filed = on_file.current_orders(session, game, previous.number + 1)
     orders: dict[str, Any] = {}
     defaulted: list[str] = []
-    for seat_name in rules.pending(state):
+    for seat_name in shot.owed:
         if seat_name in filed:
             orders[seat_name] = filed[seat_name]
         else:
