@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -49,6 +50,20 @@ class _Sending:
     ids: dict[str, int | None] = field(default_factory=dict)
     sender: str = ""
     error: Exception | None = None
+
+
+def _claimed(runtime: Runtime, row: Any, now: datetime | None) -> _Sending:
+    """A claimed mail's sending, from the row (or the claim's RETURNING) that has its columns."""
+    return _Sending(
+        runtime,
+        row.id,
+        now,
+        raw=row.raw,
+        to_address=row.to_address,
+        created_at=row.created_at,
+        attempts=row.attempts,
+        ids={"outbox_id": row.id, "game_id": row.game_id},
+    )
 
 
 def _claim(sending: _Sending) -> str | None:
@@ -225,19 +240,7 @@ def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
             )
             .execution_options(synchronize_session=False)
         ).all()
-    sendings = [
-        _Sending(
-            runtime,
-            row.id,
-            None,
-            raw=row.raw,
-            to_address=row.to_address,
-            created_at=row.created_at,
-            attempts=row.attempts,
-            ids={"outbox_id": row.id, "game_id": row.game_id},
-        )
-        for row in sorted(rows, key=lambda row: int(row.id))
-    ]
+    sendings = [_claimed(runtime, row, None) for row in sorted(rows, key=lambda row: int(row.id))]
     for sending in sendings:
         _return_path(sending)
     if len(sendings) == 1:
@@ -308,19 +311,7 @@ def _claim_many(
         rows = session.scalars(
             select(OutboxMessage).where(OutboxMessage.id.in_(claimed)).order_by(OutboxMessage.id)
         ).all()
-        sendings = [
-            _Sending(
-                runtime,
-                row.id,
-                now,
-                raw=row.raw,
-                to_address=row.to_address,
-                created_at=row.created_at,
-                attempts=row.attempts,
-                ids={"outbox_id": row.id, "game_id": row.game_id},
-            )
-            for row in rows
-        ]
+        sendings = [_claimed(runtime, row, now) for row in rows]
     for outbox_id in outbox_ids:
         outcome[outbox_id] = "not due" if outbox_id in waiting else "not pending"
     return sendings
