@@ -89,6 +89,11 @@ def test_set_up_orders_read_back_in_the_words_a_player_writes() -> None:
     # And the echo reads back as the same orders.
     again = Table().read("royalist", report.lines[0].canonical)
     assert again.orders == report.orders
+    # The default a mail's first lines offer is in the same words, and reads back as orders.
+    table = Table()
+    default = GAME.pending(table.state)["royalist"].default
+    assert default.startswith("ORDERS ") and "_" not in default, default
+    assert table.read("royalist", default).ok
 
 
 def test_decision_answers_and_did_you_mean() -> None:

@@ -117,6 +117,15 @@ def text(answer: Answer) -> str:
     raise AssertionError(f"unknown answer {answer!r}")
 
 
+def written(answer: Answer) -> str:
+    """The answer as a player writes it in a mail: set-up orders in their words (ORDERS
+    R-A=make ready), where ``text`` keeps the stored order codes; the rest as ``text``."""
+    if isinstance(answer, SetupOrders):
+        words = " ".join(f"{wing}={order.replace('_', ' ')}" for wing, order in answer.orders)
+        return f"ORDERS {words}"
+    return text(answer)
+
+
 def read(step: str, reply: JSON) -> Answer | Refusal:
     """The answer ``reply`` gives at ``step``, or why it is not one (legality is checked later)."""
     if step == "actions":

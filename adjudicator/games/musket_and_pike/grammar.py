@@ -25,6 +25,7 @@ from adjudicator.games.musket_and_pike.decisions import (
     Continue,
     FirstWing,
     Preempt,
+    SetupOrders,
 )
 from adjudicator.games.musket_and_pike.lexicon import (
     BARE_WORDS,
@@ -267,7 +268,9 @@ def orders_text(orders: JSON) -> str | None:
     lines: list[str] = []
     answer = orders.get("answer")
     if isinstance(answer, str):
-        lines.append(answer)
+        # Set-up orders are stored with their order codes (make_ready): mailed in words.
+        read = decisions.read(str(orders.get("step", "")), answer)
+        lines.append(decisions.written(read) if isinstance(read, SetupOrders) else answer)
     elif isinstance(answer, list):
         lines += [action_text(order) for order in answer] or ["NO ACTIONS"]
     actions = orders.get("actions")

@@ -181,8 +181,7 @@ def _judge_wings(
             return _line(number, raw, rejected, code="duplicate", reason=why)
     mail.pairs.update(dict(reading.pairs))
     # Read back in the words a player writes (ORDERS R-A=make ready), never the stored codes.
-    words = " ".join(f"{wing}={order.replace('_', ' ')}" for wing, order in reading.pairs)
-    canonical = f"ORDERS {words}"
+    canonical = decisions.written(SetupOrders(tuple(reading.pairs)))
     return _line(number, raw, LineStatus.ACCEPTED, canonical=canonical)
 
 
