@@ -7,6 +7,7 @@ never raises: it returns the answer or a Refusal saying what is wrong.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +125,24 @@ def written(answer: Answer) -> str:
         words = " ".join(f"{wing}={order.replace('_', ' ')}" for wing, order in answer.orders)
         return f"ORDERS {words}"
     return text(answer)
+
+
+def in_words(reply: str) -> str:
+    """A stored answer's text as a player writes it (``written``): set-up orders and order
+    changes are stored with their order codes (make_ready), which a player writes as words."""
+    read = _read_setup(*_head(reply)) if reply.strip() else None
+    if isinstance(read, SetupOrders):
+        return written(read)
+    return _CODED.sub(lambda found: found.group().replace("_", " "), reply)
+
+
+# The wing orders whose codes are not a player's words.
+_CODED = re.compile("|".join(rf"\b{code}\b" for code in ORDERS if "_" in code))
+
+
+def _head(reply: str) -> tuple[str, list[str]]:
+    words = reply.strip().split()
+    return words[0].lower(), words[1:]
 
 
 def read(step: str, reply: JSON) -> Answer | Refusal:

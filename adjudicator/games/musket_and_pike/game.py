@@ -163,7 +163,7 @@ class MusketAndPike(Game[Position]):
         for seat, decision in owed.items():
             prompt = f"Turn {state.turn} of {state.last_turn}: {decision.prompt}"
             default = grammar.orders_text(self.default_orders(state, seat)) or ""
-            forms = _forms(state, seat, decision)
+            forms = tuple(decisions.in_words(form) for form in _forms(state, seat, decision))
             out[seat] = Decision(seat, prompt, forms, default, decision.brief)
         return out
 

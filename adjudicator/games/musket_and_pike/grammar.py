@@ -25,7 +25,6 @@ from adjudicator.games.musket_and_pike.decisions import (
     Continue,
     FirstWing,
     Preempt,
-    SetupOrders,
 )
 from adjudicator.games.musket_and_pike.lexicon import (
     BARE_WORDS,
@@ -268,9 +267,7 @@ def orders_text(orders: JSON) -> str | None:
     lines: list[str] = []
     answer = orders.get("answer")
     if isinstance(answer, str):
-        # Set-up orders are stored with their order codes (make_ready): mailed in words.
-        read = decisions.read(str(orders.get("step", "")), answer)
-        lines.append(decisions.written(read) if isinstance(read, SetupOrders) else answer)
+        lines.append(decisions.in_words(answer))
     elif isinstance(answer, list):
         lines += [action_text(order) for order in answer] or ["NO ACTIONS"]
     actions = orders.get("actions")

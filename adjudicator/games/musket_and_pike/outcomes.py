@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from adjudicator.core.contract import JSON, OrderOutcome
 from adjudicator.core.words import counted
-from adjudicator.games.musket_and_pike import grammar
+from adjudicator.games.musket_and_pike import decisions, grammar
 from adjudicator.games.musket_and_pike.report import event_words
 from adjudicator.games.musket_and_pike.state import Event
 
@@ -45,7 +45,7 @@ _STEP_CODES = {
 def said(reply: JSON) -> str:
     if isinstance(reply, list):
         return "; ".join((grammar.orders_text({"answer": reply}) or "NO ACTIONS").splitlines())
-    return str(reply)
+    return decisions.in_words(str(reply))
 
 
 def outcome_of(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> OrderOutcome:
