@@ -118,11 +118,16 @@ def text(answer: Answer) -> str:
     raise AssertionError(f"unknown answer {answer!r}")
 
 
+def order_words(order: str) -> str:
+    """A wing order as players write and read it: make ready, not its code make_ready."""
+    return order.replace("_", " ")
+
+
 def written(answer: Answer) -> str:
     """The answer as a player writes it in a mail: set-up orders in their words (ORDERS
     R-A=make ready), where ``text`` keeps the stored order codes; the rest as ``text``."""
     if isinstance(answer, SetupOrders):
-        words = " ".join(f"{wing}={order.replace('_', ' ')}" for wing, order in answer.orders)
+        words = " ".join(f"{wing}={order_words(order)}" for wing, order in answer.orders)
         return f"ORDERS {words}"
     return text(answer)
 
@@ -130,19 +135,14 @@ def written(answer: Answer) -> str:
 def in_words(reply: str) -> str:
     """A stored answer's text as a player writes it (``written``): set-up orders and order
     changes are stored with their order codes (make_ready), which a player writes as words."""
-    read = _read_setup(*_head(reply)) if reply.strip() else None
-    if isinstance(read, SetupOrders):
-        return written(read)
-    return _CODED.sub(lambda found: found.group().replace("_", " "), reply)
+    read_as = read("setup_orders", reply)
+    if isinstance(read_as, SetupOrders):
+        return written(read_as)
+    return _CODED.sub(lambda found: order_words(found.group()), reply)
 
 
 # The wing orders whose codes are not a player's words.
 _CODED = re.compile("|".join(rf"\b{code}\b" for code in ORDERS if "_" in code))
-
-
-def _head(reply: str) -> tuple[str, list[str]]:
-    words = reply.strip().split()
-    return words[0].lower(), words[1:]
 
 
 def read(step: str, reply: JSON) -> Answer | Refusal:

@@ -169,7 +169,7 @@ def _answer_setup(
         wings=tuple(replace(w, order=orders[w.id]) for w in waiting.wings),
         secret_orders=(),
     )
-    shown = ", ".join(f"{w.id} {_words(w.order)}" for w in revealed.wings)
+    shown = ", ".join(f"{w.id} {decisions.order_words(w.order)}" for w in revealed.wings)
     reveal = Event("orders-revealed", text=f"wing orders revealed: {shown}")
     return run_turn(revealed, (event, reveal), ctx)
 
@@ -230,23 +230,18 @@ def _answer_change(position: Position, given: decisions.ChangeOrder, ctx: Ctx) -
     if given.order is None or given.order == wing.order:
         return after, ()
     target = ctx.rules.order_change.get((wing.order, given.order))
+    was, asked = decisions.order_words(wing.order), decisions.order_words(given.order)
     if target is None:
-        return Refusal(
-            f"{wing.id} cannot change from {_words(wing.order)} to {_words(given.order)}",
-            "illegal",
-        )
+        return Refusal(f"{wing.id} cannot change from {was} to {asked}", "illegal")
     commander = position.commander(wing.id)
     assert commander is not None
     modifiers = [("wing commander rating", commander.rating)]
     roll = command_roll(ctx.chance, "order change", modifiers, target)
     if roll.success:
         after = after.with_wing(replace(wing, order=given.order))
-        text = f"{wing.id} changes its order from {_words(wing.order)} to {_words(given.order)}"
+        text = f"{wing.id} changes its order from {was} to {asked}"
     else:
-        text = (
-            f"{wing.id} fails to change its order to {_words(given.order)}"
-            f" and keeps {_words(wing.order)}"
-        )
+        text = f"{wing.id} fails to change its order to {asked} and keeps {was}"
     event = Event("order-change", side=wing.side, wing=wing.id, text=text, rolls=(roll,))
     return after, (event,)
 
@@ -269,8 +264,3 @@ def _answer_continue(position: Position, go: bool, ctx: Ctx) -> Advance:
     text = f"{wing.id} fails to gain activation {number}"
     event = Event("continuation", wing.side, wing.id, text, (roll,))
     return finish(position, wing.id, (event,), ctx)
-
-
-def _words(order: str) -> str:
-    """A wing order as players write and read it: make ready, not its code make_ready."""
-    return order.replace("_", " ")
