@@ -13,7 +13,7 @@ import io
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import generator, headerregistry, policy, quoprimime
@@ -236,33 +236,41 @@ def picture_part(picture: Picture, disposition: str) -> bytes:
     characters, CRLF), ending with the CRLF before the next boundary; made once per picture."""
     digest = hashlib.blake2b(picture.png, digest_size=16).digest()
     key = (digest, picture.content_id, picture.alt, picture.filename, disposition)
-    found = _PARTS.get(key)
+    return _latest(_PARTS, key, lambda: _made_picture_part(picture, disposition))
+
+
+def _made_picture_part(picture: Picture, disposition: str) -> bytes:
+    # The headers as the stdlib writes them for the picture (they do not depend on its bytes),
+    # then its base64 as the stdlib encodes it, 57 bytes a line of 76 characters
+    # (_BASE64_BYTES), without the stdlib's writing it out line by line.
+    part = MIMEPart(policy=_POLICY)
+    part.set_content(
+        b"",
+        maintype="image",
+        subtype="png",
+        cid=f"<{picture.content_id}>" if disposition == "inline" else None,
+        disposition=disposition,
+        filename=picture.filename,
+        headers=_description(picture),
+    )
+    png, step = picture.png, _BASE64_BYTES
+    lines = (binascii.b2a_base64(png[i : i + step]) for i in range(0, len(png), step))
+    return _as_bytes(part) + b"".join(lines).replace(b"\n", b"\r\n") + b"\r\n"
+
+
+def _latest(kept: OrderedDict[Any, bytes], key: Any, make: Callable[[], bytes]) -> bytes:
+    """What ``kept`` holds for ``key``, made when it holds nothing; the latest _PARTS_KEPT are
+    kept, as a worker mails one turn at a time."""
+    found = kept.get(key)
     if found is None:
-        # The headers as the stdlib writes them for the picture (they do not depend on its
-        # bytes), then its base64 as the stdlib encodes it, 57 bytes a line of 76 characters
-        # (_BASE64_BYTES), without the stdlib's writing it out line by line.
-        part = MIMEPart(policy=_POLICY)
-        part.set_content(
-            b"",
-            maintype="image",
-            subtype="png",
-            cid=f"<{picture.content_id}>" if disposition == "inline" else None,
-            disposition=disposition,
-            filename=picture.filename,
-            headers=_description(picture),
-        )
-        png, step = picture.png, _BASE64_BYTES
-        lines = (binascii.b2a_base64(png[i : i + step]) for i in range(0, len(png), step))
-        body = b"".join(lines).replace(b"\n", b"\r\n")
-        found = _PARTS[key] = _as_bytes(part) + body + b"\r\n"
-        if len(_PARTS) > _PARTS_KEPT:
-            _PARTS.popitem(last=False)
+        found = kept[key] = make()
+        if len(kept) > _PARTS_KEPT:
+            kept.popitem(last=False)
     else:
-        _PARTS.move_to_end(key)
+        kept.move_to_end(key)
     return found
 
 
-# RFC 5322's limit on a line, without its CRLF; 7bit text may use all of it (RFC 2045).
 _LONGEST_LINE = 998
 
 
@@ -366,7 +374,6 @@ def _short_boundaries(msg: EmailMessage, others: Sequence[bytes] = ()) -> None:
 
 # The latest attachment parts: every player's mail of a turn carries the same calendar entries.
 _ATTACHED: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-_ATTACHED_KEPT = 16
 
 
 def attachment_part(attachment: Attachment) -> bytes:
@@ -374,16 +381,13 @@ def attachment_part(attachment: Attachment) -> bytes:
     ending with the CRLF before the next boundary; made once per attachment."""
     params = tuple(sorted((attachment.params or {}).items()))
     key = (attachment.filename, attachment.maintype, attachment.subtype, attachment.data, params)
-    found = _ATTACHED.get(key)
-    if found is None:
-        part = MIMEPart(policy=_POLICY)
-        _attach(part, attachment)
-        found = _ATTACHED[key] = _as_bytes(part) + b"\r\n"
-        if len(_ATTACHED) > _ATTACHED_KEPT:
-            _ATTACHED.popitem(last=False)
-    else:
-        _ATTACHED.move_to_end(key)
-    return found
+    return _latest(_ATTACHED, key, lambda: _made_attachment_part(attachment))
+
+
+def _made_attachment_part(attachment: Attachment) -> bytes:
+    part = MIMEPart(policy=_POLICY)
+    _attach(part, attachment)
+    return _as_bytes(part) + b"\r\n"
 
 
 def _attach(part: MIMEPart, attachment: Attachment) -> None:
