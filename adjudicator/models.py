@@ -133,6 +133,12 @@ class Game(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     # The chance stream name: the game's own id, or the challenge name for a shared deal.
     stream: Mapped[str] = mapped_column(String(64))
+    # How the dice's key comes from the seed (core.chance.SCHEMES): "v1", the seed alone (games
+    # stored before players could add their own words, and shared deals); "v2", the seed with
+    # every player's contribution, in seat order (docs/fairness.md).
+    chance_scheme: Mapped[str] = mapped_column(String(8), default="v1")
+    # [{"seat": ..., "words": ..., "source": "words" | "message-id"}], in seat order.
+    contributions: Mapped[list[Any]] = mapped_column(JSON, default=list)
     challenge_id: Mapped[int | None] = mapped_column(
         ForeignKey("challenges.id"), nullable=True, index=True
     )

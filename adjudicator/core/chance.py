@@ -1,7 +1,10 @@
-"""Verifiable chance: every die and shuffle is derived from HMAC(seed, stream|turn|label|counter).
+"""Verifiable chance: every die and shuffle is derived from HMAC(key, stream|turn|label|counter).
 
 A game's seed is secret while it runs; players get its SHA-256 commitment at the start and the seed
-at the end, and can then recompute every recorded event. No code path uses the global ``random``.
+at the end, and can then recompute every recorded event. The key is the seed itself (scheme "v1")
+or, so that nobody can steer the dice, the seed mixed with every player's own contribution
+(scheme "v2"): the service committed to the seed before it saw them. docs/fairness.md is the
+specification. No code path uses the global ``random``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,46 @@ def new_seed() -> bytes:
 def commitment(seed: bytes) -> str:
     """The public promise made at game start: SHA-256 of the seed, hex."""
     return hashlib.sha256(seed).hexdigest()
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """What one seat added to the game's chance: the words its player wrote, or, when they wrote
+    none, something the service cannot choose (their mail's own Message-ID)."""
+
+    seat: str
+    words: str
+    source: str  # "words" or "message-id"
+
+    def to_json(self) -> dict[str, str]:
+        return {"seat": self.seat, "words": self.words, "source": self.source}
+
+    @staticmethod
+    def from_json(data: dict[str, object]) -> Contribution:
+        return Contribution(str(data["seat"]), str(data["words"]), str(data["source"]))
+
+
+V2_LABEL = b"pbem chance v2"
+SCHEMES = ("v1", "v2")
+
+
+def _field(text: str) -> bytes:
+    """A length-prefixed UTF-8 field, so that no two lists of contributions read the same."""
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "big") + data
+
+
+def chance_key(seed: bytes, scheme: str, contributions: Sequence[Contribution] = ()) -> bytes:
+    """The key every draw of a game is made with.
+
+    "v1": the seed. "v2": HMAC-SHA256(seed, "pbem chance v2" || for each contribution in seat
+    order: u32be(len seat) seat u32be(len words) words), UTF-8 throughout."""
+    if scheme == "v1":
+        return seed
+    if scheme == "v2":
+        message = V2_LABEL + b"".join(_field(c.seat) + _field(c.words) for c in contributions)
+        return hmac.new(seed, message, hashlib.sha256).digest()
+    raise ValueError(f"unknown chance scheme {scheme!r}")
 
 
 @dataclass(frozen=True)
