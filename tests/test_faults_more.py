@@ -190,7 +190,14 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
             worker = f"k{round_number}"
             cluster.start_worker(worker)
         under_way = functools.partial(leases_since, cluster, games, began)
-        wait_for(f"round {round_number}: an adjudication under way", under_way, 20, every=0.005)
+        # A fresh worker takes seconds to start on a loaded machine, and a game a dead worker left
+        # is due again only once its lease runs out and the tick queues it: a minute at most.
+        wait_for(
+            f"round {round_number} (after {kills[-2:]}): an adjudication under way",
+            under_way,
+            60,
+            every=0.005,
+        )
         delay = rng.uniform(0.0, SPREAD)
         time.sleep(delay)
         # Where the worker is at that moment, as its database connection shows it.

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 from email import message_from_string, policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import psycopg
@@ -169,9 +170,24 @@ def test_a_full_2_de_mayo_game_by_mail_at_scale(deployment: Deployment) -> None:
         assert sorted(turn.number for turn in turns) == list(range(last + 1))
         assert last == 10 or "limit" in game.result, (last, game.result)
         assert {turn.reason for turn in turns[1:]} == {"all-submitted"}
-    mails = [message_from_string(raw, policy=policy.default) for raw in deployment.outbox()]
-    for player in ("murat@example.com", "daoiz@example.com"):
-        reports = [m for m in mails if m["To"] == player and m["X-Pbem-Kind"] == "report"]
+    recipients = ("murat@example.com", "daoiz@example.com")
+
+    def reports_of() -> dict[str, list[EmailMessage]]:
+        mails = [message_from_string(raw, policy=policy.default) for raw in deployment.outbox()]
+        return {
+            player: [m for m in mails if m["To"] == player and m["X-Pbem-Kind"] == "report"]
+            for player in recipients
+        }
+
+    # The game is finished once its last turn commits; the reports of that turn are delivered
+    # by their own task after it, so the last ones may still be on their way.
+    settle = time.monotonic() + 30
+    found = reports_of()
+    while any(len(r) < last for r in found.values()) and time.monotonic() < settle:
+        time.sleep(0.2)
+        found = reports_of()
+    for player in recipients:
+        reports = found[player]
         assert len(reports) == last, (player, len(reports))
         body = reports[-1].get_body(preferencelist=("plain",))
         assert body is not None
