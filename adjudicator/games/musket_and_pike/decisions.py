@@ -125,11 +125,12 @@ def order_words(order: str) -> str:
 
 def written(answer: Answer) -> str:
     """The answer as a player writes it in a mail: set-up orders in their words (ORDERS
-    R-A=make ready), where ``text`` keeps the stored order codes; the rest as ``text``."""
+    R-A=make ready) and order changes too (change to make ready), where ``text`` keeps the
+    stored order codes."""
     if isinstance(answer, SetupOrders):
         words = " ".join(f"{wing}={order_words(order)}" for wing, order in answer.orders)
         return f"ORDERS {words}"
-    return text(answer)
+    return _CODED.sub(lambda found: order_words(found.group()), text(answer))
 
 
 def in_words(reply: str) -> str:

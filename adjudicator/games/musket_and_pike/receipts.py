@@ -140,7 +140,7 @@ def _judge(
                 suggestion=near,
             )
         mail.answer, mail.answer_line = reading.text, number
-        return _line(number, raw, accepted, canonical=reading.text)
+        return _line(number, raw, accepted, canonical=decisions.in_words(reading.text))
     if isinstance(reading, WingOrders):
         return _judge_wings(position, seat, step, mail, number, raw, reading, decision)
     if step in PATH_STEPS:
