@@ -139,6 +139,9 @@ class Game(Base):
     chance_scheme: Mapped[str] = mapped_column(String(8), default="v1")
     # [{"seat": ..., "words": ..., "source": "words" | "message-id"}], in seat order.
     contributions: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    # Sides by lot (PLAYERS): under "v2" the seats are dealt once every player has joined, by
+    # the key their contributions made; the invitations name no side until then.
+    sides_by_lot: Mapped[bool] = mapped_column(default=False)
     challenge_id: Mapped[int | None] = mapped_column(
         ForeignKey("challenges.id"), nullable=True, index=True
     )

@@ -140,8 +140,9 @@ def dns(signers: dkimkeys.Signers, monkeypatch: pytest.MonkeyPatch) -> dkimkeys.
 
 @pytest.fixture
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each new game's seed is the next of 01…01, 02…02, …: the same deal every run, and still
-    a seed of its own for each game."""
+    """Each new game's seed is the next of 01…01, 02…02, …: the same deal every run (where the
+    players add words of their own to JOIN and NEW, as their Message-IDs differ from run to
+    run), and still a seed of its own for each game."""
     fixed = iter(bytes([number]) * 32 for number in range(1, 10))
     monkeypatch.setattr(play, "new_seed", lambda: next(fixed))
 

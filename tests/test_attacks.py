@@ -917,7 +917,7 @@ def check_pages(scan: Scan, archive: Archive, secrets: list[str]) -> dict[str, s
 @pytest.mark.usefixtures("fixed_seeds")
 def test_no_mail_or_page_of_two_whole_games_leaks_a_secret(runtime: Runtime) -> None:
     dos, reply = dos_game(runtime)
-    deliver_mail(runtime, compose(LEONIDAS, NEW, "NEW THERMOPYLES"))
+    deliver_mail(runtime, compose(LEONIDAS, NEW, "NEW THERMOPYLES molon labe"))
     with runtime.db.session() as session:
         solo = session.scalars(select(Game.id).where(Game.game_key == "thermopyles")).one()
         seeds = {game.id: game.seed.hex() for game in session.scalars(select(Game))}

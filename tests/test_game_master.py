@@ -224,24 +224,40 @@ def test_reminders_only_to_seats_without_orders_once_per_deadline(runtime: Runti
     )
 
 
-def test_sides_by_lot_are_dealt_from_the_seed_and_verifiable(runtime: Runtime) -> None:
+def test_sides_by_lot_are_dealt_once_all_have_joined_and_verifiable(runtime: Runtime) -> None:
     from adjudicator.core.chance import Chance
-    from adjudicator.services import verification
+    from adjudicator.services import dice, verification
 
     body = f"NEW 2DEMAYO\nPLAYERS {FRANCE}, me\nSCHEDULE 48h"
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
     assert "is formed, with you as its game master" in last_to(runtime, GM)
+    invitations = [m for m in sent(runtime) if "You are invited" in text_of(m)]
+    invited = {str(m["To"]): text_of(m) for m in invitations}
+    addresses = {str(m["To"]): str(m["Reply-To"]) for m in invitations}
+    assert set(invited) == {FRANCE, GM}
+    # Nobody is told a side before the players' words are in: the lot is drawn with them.
+    assert all("sides drawn by lot once every player has joined" in m for m in invited.values())
+    assert not any(" as France" in m or " as Spain" in m for m in invited.values())
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "JOIN tiger 4417"))
+    deliver_mail(runtime, compose(GM, addresses[GM], "JOIN"))
     with runtime.db.session() as session:
         game = session.scalars(select(Game)).one()
+        assert game.status == "active" and game.chance_scheme == "v2"
         dealt = {seat.seat: seat.player.address for seat in game.seats}
-        expected = Chance(game.seed, game.stream, 0).shuffle("sides", [FRANCE, GM])
+        given = dice.contributions(game)
+        expected = Chance(dice.key(game), game.stream, 0).shuffle("sides", [FRANCE, GM])
         opening = session.scalars(select(Turn).where(Turn.game_id == game.id)).one()
         game_id = game.id
+    # The lot comes from the seed mixed with both JOINs (France's words, the other's
+    # Message-ID), in the order of the seats the invitations went to.
+    assert (given[0].seat, given[0].words, given[0].source) == ("france", "tiger 4417", "words")
+    assert given[1].seat == "spain" and given[1].source == "message-id"
     assert [dealt["france"], dealt["spain"]] == expected
     assert any(event["label"] == "sides" for event in opening.events)
     for player, seat in ((dealt["france"], "France"), (dealt["spain"], "Spain")):
-        theirs = [text_of(m) for m in sent(runtime) if str(m["To"]) == player]
-        assert any(f"as {seat}." in text for text in theirs), (player, seat)
+        welcome = last_to(runtime, player)
+        assert f"You play {seat}." in welcome and '"tiger 4417"' in welcome, (player, seat)
+        assert "no words, so their mail's Message-ID <" in welcome
     result = verification.verify_game(runtime, game_id, force=True)
     assert not isinstance(result, Refusal) and not result.problems and result.events_checked >= 3
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", f"NEW 2DEMAYO\nPLAYERS {FRANCE}"))

@@ -139,7 +139,7 @@ def dos_in_progress(runtime: Runtime) -> tuple[int, list[str]]:
 
 def thermopyles_in_progress(runtime: Runtime, actions: int) -> int:
     """A Thermopyles game a few actions in, still running."""
-    deliver_mail(runtime, compose(LEONIDAS, "new@pbem.localhost", "NEW THERMOPYLES"))
+    deliver_mail(runtime, compose(LEONIDAS, "new@pbem.localhost", "NEW THERMOPYLES molon labe"))
     with runtime.db.session() as session:
         game = session.scalars(select(Game).where(Game.game_key == "thermopyles")).one()
         game_id, address = game.id, play.seat_address(runtime, game, game.seats[0])

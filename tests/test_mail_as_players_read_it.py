@@ -121,7 +121,7 @@ def play_dos_de_mayo(table: Table) -> int:
     body = f"NEW 2DEMAYO\nFRANCE {france}\nSPAIN {spain}\nSCHEDULE 48h\nTIMEZONE Europe/Madrid\n"
     table.send("gm@example.com", "new@pbem.localhost", body)
     for address in (france, spain):
-        table.send(address, table.reply_address(address), "JOIN")
+        table.send(address, table.reply_address(address), f"JOIN {address}")
     game_id = table.game("2demayo").id
     rules = registry.games()["2demayo"]
     choose = random.Random(11)
@@ -136,7 +136,7 @@ def play_dos_de_mayo(table: Table) -> int:
 
 
 def play_thermopyles(table: Table) -> int:
-    table.send("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES")
+    table.send("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES molon labe")
     game_id = table.game("thermopyles").id
     rules = registry.games()["thermopyles"]
     address = table.reply_address("leonidas@example.com")
@@ -154,7 +154,7 @@ def play_musket_and_pike(table: Table) -> int:
     body = f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {royalist}\nPARLIAMENT {parliament}\n"
     table.send("gm@example.com", "new@pbem.localhost", body)
     for address in (royalist, parliament):
-        table.send(address, table.reply_address(address), "JOIN")
+        table.send(address, table.reply_address(address), f"JOIN {address}")
     game_id = table.game("musketpike").id
     rules = registry.games()["musketpike"]
     players = {"royalist": royalist, "parliament": parliament}

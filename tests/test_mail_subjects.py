@@ -121,9 +121,8 @@ def test_the_join_that_starts_the_game_is_answered(runtime: Runtime) -> None:
     assert answer["In-Reply-To"] == compose_id(joining)
     text = text_of(answer).replace("\r\n", "\n")
     assert "Your game of 2 de Mayo has begun" in text
-    assert "JOIN\n     -> done: your seat is taken; every player has joined, so the game has" in (
-        text
-    )
+    assert "JOIN\n     -> done: your seat is taken; this mail's Message-ID goes into" in text
+    assert "every player has joined, so the game has started" in " ".join(text.split())
     assert "-> done: your deadlines will now be shown in America/New_York" in text
 
 

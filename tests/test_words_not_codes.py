@@ -344,7 +344,7 @@ def dos_checks_in_progress(runtime: Runtime, check_pages: list[tuple[str, str]])
 
 
 def play_thermopyles(runtime: Runtime, check_pages: list[tuple[str, str]]) -> int:
-    deliver_mail(runtime, compose(LEONIDAS, "new@pbem.localhost", "NEW THERMOPYLES"))
+    deliver_mail(runtime, compose(LEONIDAS, "new@pbem.localhost", "NEW THERMOPYLES molon labe"))
     with runtime.db.session() as session:
         game = session.scalars(select(Game).order_by(Game.id.desc())).first()
         assert game is not None and game.game_key == "thermopyles"
@@ -376,7 +376,7 @@ def play_musket_and_pike(runtime: Runtime, check_pages: list[tuple[str, str]]) -
     body = f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {ROYALIST}\nPARLIAMENT {PARLIAMENT}\n"
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
     for address in (ROYALIST, PARLIAMENT):
-        deliver_mail(runtime, compose(address, reply_to(runtime, address), "JOIN"))
+        deliver_mail(runtime, compose(address, reply_to(runtime, address), f"JOIN {address}"))
     with runtime.db.session() as session:
         game = session.scalars(select(Game).where(Game.game_key == "musketpike")).one()
         game_id = game.id

@@ -83,7 +83,11 @@ def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
     if game.status == GameStatus.FORMING:
         return Ask(
             seat.joined_at is None,
-            f"Reply JOIN to take your seat as {rules.seat_title(seat.seat)}."
+            (
+                "Reply JOIN to take your seat; the sides are drawn by lot once all have joined."
+                if game.sides_by_lot
+                else f"Reply JOIN to take your seat as {rules.seat_title(seat.seat)}."
+            )
             if seat.joined_at is None
             else "Nothing is owed by you: you have joined.",
             "The game starts when every player has joined.",

@@ -20,7 +20,8 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import extract
 
-# Commands that stand alone on their line: a word after them makes the line something else.
+# Commands that stand alone on their line: a word after them makes the line something else
+# (but for JOIN, whose words are the player's own contribution to the dice).
 ALONE = ("STATUS", "ORDERS", "HISTORY", "RESIGN", "JOIN", "WAIT")
 # Commands followed by arguments (HELP's is optional: the name of a game).
 WITH_ARGUMENTS = ("HELP", "VACATION", "PREFERENCES", "FORMAT", "NAME")
@@ -47,6 +48,8 @@ class NewGame:
     # game master's settings (SCHEDULE, TIMEZONE, EARLY, GRACE, REMIND) from the lines below.
     seats: dict[str, str] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
+    # A solo player's own words for the dice, after the game's name ("NEW THERMOPYLES tiger").
+    words: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,10 @@ def command_of(
         return None
     word = _word(words[0])
     argument = words[1].strip() if len(words) > 1 else ""
+    if word == "JOIN" and argument and not from_subject:
+        # JOIN with the player's own words for the dice ("JOIN tiger 4417"); a question such as
+        # "Join us?" is chatter.
+        return None if argument.endswith("?") else Command(word, argument, text, from_subject)
     if word in ALONE:
         if argument.strip(_PUNCTUATION):
             return None
@@ -284,6 +291,7 @@ def parse_new(lines: list[str]) -> NewGame | Refusal | None:
         rest = words[2:]
         challenge: str | None = None
         options: dict[str, str] = {}
+        own: list[str] = []
         while rest:
             word = rest.pop(0)
             if word.upper() == "SHARED":
@@ -300,9 +308,9 @@ def parse_new(lines: list[str]) -> NewGame | Refusal | None:
                 key, value = word.split("=", 1)
                 options[key.lower()] = value.lower()
             else:
-                return Refusal(f"I did not understand {word!r} after NEW {words[1]}")
+                own.append(word)
         seats, settings = _block(lines[index + 1 :])
-        return NewGame(request.game_key, challenge, options, seats, settings)
+        return NewGame(request.game_key, challenge, options, seats, settings, " ".join(own))
     return None
 
 

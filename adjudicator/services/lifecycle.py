@@ -17,14 +17,14 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from adjudicator import limits, schedule
-from adjudicator.core.chance import Chance
+from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.games import registry
 from adjudicator.mail.addresses import single as single_address
 from adjudicator.models import Challenge, Game, Seat, utcnow
-from adjudicator.services import commands, gm_letters, play, replies, reports
+from adjudicator.services import commands, dice, gm_letters, play, replies, reports
 from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -174,10 +174,14 @@ def start_game(
     players = {
         seat: play.player_for(session, address) for seat, address in settings.addresses.items()
     }
-    game = play.create_game(session, runtime, rules, players, settings.options)
+    # Invited players add their own words to the dice (JOIN), so the deal waits for them; a
+    # game the operator seats directly has nobody to ask, and keeps the seed alone.
+    scheme = "v2" if invite else "v1"
+    game = play.create_game(session, runtime, rules, players, settings.options, scheme=scheme)
     if isinstance(game, Refusal):
         return game
-    if settings.random_sides:
+    game.sides_by_lot = settings.random_sides
+    if settings.random_sides and not invite:
         deal_sides(session, game)
     _settle(session, game, settings)
     now = utcnow()
@@ -207,14 +211,30 @@ def _settle(session: Session, game: Game, settings: GameSettings) -> None:
 
 
 def deal_sides(session: Session, game: Game) -> None:
-    """Seat the players in an order drawn from the game's own seed, recorded with turn 0's
-    draws so that the revealed seed proves nobody chose who plays which side."""
+    """Seat the players in an order drawn by the game's key, recorded with turn 0's draws so
+    that the revealed seed proves nobody chose who plays which side."""
     opening = play.latest_turn(session, game.id)
-    chance = Chance(game.seed, game.stream, 0)
+    chance = dice.chance(game, 0)
     players = [seat.player for seat in game.seats]
     for seat, player in zip(game.seats, chance.shuffle("sides", players), strict=True):
         seat.player = player
     opening.events = [*opening.events, *(event.to_json() for event in chance.events)]
+
+
+def deal_opening(session: Session, game: Game) -> None:
+    """Once the last contribution is in: the opening position dealt again with the game's key
+    (the invitations showed one dealt before it), then the sides if they go by lot."""
+    rules = play.rules_for(game)
+    opening = play.latest_turn(session, game.id)
+    chance = dice.chance(game, 0)
+    state = rules.new_game(game.options, chance)
+    dumped = rules.dump(state)
+    if dumped != opening.state or chance.events or opening.events:
+        opening.state = dumped
+        opening.events = [event.to_json() for event in chance.events]
+        opening.public_png = rules.render(rules.view(state, None), None)
+    if game.sides_by_lot:
+        deal_sides(session, game)
 
 
 def open_deadline(game: Game, opened: datetime) -> None:
@@ -239,13 +259,23 @@ def join(
     game: Game,
     seat: Seat,
     answering: reports.Answering | None = None,
+    contribution: Contribution | None = None,
 ) -> bool:
-    """The seat's player accepts; once every seat is taken the game starts. True if it did;
-    ``answering``, the JOIN mail, is then answered by its player's welcome."""
+    """The seat's player accepts, adding ``contribution`` to the dice; once every seat is taken
+    the game starts. True if it did; ``answering``, the JOIN mail, is then answered by its
+    player's welcome."""
     now = utcnow()
     seat.joined_at = seat.joined_at or now
+    if contribution is not None and game.chance_scheme == "v2":
+        dice.add(game, play.rules_for(game), contribution, play.display_name(seat.player))
     if any(other.joined_at is None for other in game.seats):
         return False
+    if game.chance_scheme == "v2":
+        player = seat.player
+        deal_opening(session, game)
+        if answering is not None:  # the JOIN's player may hold another seat once sides are dealt
+            moved = next(other for other in game.seats if other.player is player)
+            answering = replace(answering, seat=moved)
     game.status = GameStatus.ACTIVE
     # A deadline the game master set while the game formed stands, unless it has passed.
     if game.deadline is None or game.deadline <= now:

@@ -28,6 +28,7 @@ from adjudicator.models import Game, InboundMessage, utcnow
 from adjudicator.services import (
     commands,
     delivery,
+    dice,
     gm_letters,
     lifecycle,
     play,
@@ -373,6 +374,14 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     rules = registry.get(request.game_key)
     if rules is None:
         return refuse_new(reply, f"there is no game called {request.game_key!r}", None)
+    if request.words and (len(rules.seats) != 1 or request.challenge):
+        why = f"I did not understand {request.words!r} after NEW {rules.key.upper()}: " + (
+            "each invited player adds their own words to the dice when they answer JOIN"
+            if len(rules.seats) != 1
+            else "a shared deal gives every entrant the same cards, so no words of your own"
+            " can change it"
+        )
+        return refuse_new(reply, why, rules.key)
     if len(rules.seats) != 1:
         return start_gm_game(session, runtime, mail, record, request)
     challenge = None
@@ -382,8 +391,18 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
             return refuse_new(reply, found.reason, rules.key)
         challenge = found
     player = play.player_for(session, mail.sender, mail.sender_name)
+    # A solo game's dice take the player's words after the game's name, else their mail's own
+    # Message-ID (docs/fairness.md says what that can and cannot prevent).
+    own = dice.contribution(rules.seats[0], request.words, mail.message_id, record.raw)
     game = play.create_game(
-        session, runtime, rules, {rules.seats[0]: player}, request.options, challenge
+        session,
+        runtime,
+        rules,
+        {rules.seats[0]: player},
+        request.options,
+        challenge,
+        scheme="v2",
+        contributions=[dice.record(own, play.display_name(player))],
     )
     if isinstance(game, Refusal):
         return refuse_new(reply, game.reason, rules.key)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
-from adjudicator.core.chance import Chance, commitment, new_seed
+from adjudicator.core.chance import commitment, new_seed
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import Resolution
 from adjudicator.core.refusal import Refusal
@@ -19,7 +19,7 @@ from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
 from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow
-from adjudicator.services import read_once, reasons
+from adjudicator.services import dice, read_once, reasons
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -174,8 +174,14 @@ def create_game(
     players: Mapping[str, Player],
     options: Mapping[str, str],
     challenge: Challenge | None = None,
+    scheme: str = "v1",
+    contributions: Sequence[Mapping[str, str]] = (),
 ) -> Game | Refusal:
-    """A new game with its opening position as turn 0, or a sentence saying what was wrong."""
+    """A new game with its opening position as turn 0, or a sentence saying what was wrong.
+
+    ``scheme`` says how the dice's key comes from the seed and ``contributions`` (as
+    ``dice.record`` stores them, in seat order); a shared deal keeps the seed alone, so that
+    every entrant gets the same cards."""
     chosen = rules.check_options(challenge.options if challenge else options)
     if isinstance(chosen, Refusal):
         return chosen
@@ -187,6 +193,8 @@ def create_game(
         commitment=commitment(seed),
         stream="",
         challenge_id=challenge.id if challenge else None,
+        chance_scheme="v1" if challenge else scheme,
+        contributions=[] if challenge else [dict(given) for given in contributions],
     )
     session.add(game)
     session.flush()
@@ -202,7 +210,7 @@ def create_game(
                 key_version=runtime.config.key_version,
             )
         )
-    chance = Chance(seed, game.stream, 0)
+    chance = dice.chance(game, 0)
     state = rules.new_game(chosen, chance)
     session.add(
         Turn(
@@ -231,7 +239,7 @@ def apply_orders(
     rules = rules_for(game)
     previous = latest_turn(session, game.id)
     state = rules.load(previous.state)
-    chance = Chance(game.seed, game.stream, previous.number + 1)
+    chance = dice.chance(game, previous.number + 1)
     resolution = rules.resolve(state, orders_by_seat, chance)
     turn = Turn(
         game_id=game.id,

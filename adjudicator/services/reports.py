@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import schedule
+from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.mail.addresses import check_signature
@@ -22,6 +23,7 @@ from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services import (
     asks,
     commands,
+    dice,
     play,
     reasons,
     subjects,
@@ -168,6 +170,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "seat": seat.seat,
         "seat_title": rules.seat_title(seat.seat),
         "commitment": game.commitment,
+        "sides_by_lot": game.sides_by_lot and game.status == GameStatus.FORMING,
         "challenge": game.challenge.name if game.challenge else None,
         "challenge_deadline": game.challenge.deadline if game.challenge else None,
         "reply_address": play.seat_address(runtime, game, seat),
@@ -315,6 +318,7 @@ def game_started(
             extra={
                 "sections": answering.sections.json() if answering and answers else None,
                 "variant": rules.variant_text(game.options),
+                "contributions": contribution_lines(game),
             },
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
@@ -322,6 +326,34 @@ def game_started(
         replying_to = answering.message_id if answering and answers else None
         mail_seat(session, runtime, game, seat, letter, replying_to=replying_to)
     tell_gm(session, runtime, game)
+
+
+_SOURCES = {dice.MESSAGE_ID: "Message-ID", dice.MAIL_DIGEST: "SHA-256 digest"}
+
+
+def contribution_lines(game: Game) -> list[str]:
+    """What each player added to the dice, in seat order, as the start mail lists it: once the
+    seed is revealed, these and the seed recompute every draw."""
+    rules = play.rules_for(game)
+    lines = []
+    for data in game.contributions:
+        given = Contribution.from_json(data)
+        name, title = str(data.get("by") or ""), rules.seat_title(given.seat)
+        if game.sides_by_lot:  # the seats were dealt after the words, so say whose they are
+            who = f"{name or 'the player'} (invited as {title})"
+        else:
+            who = f"{title} ({name})" if name and len(rules.seats) > 1 else name or title
+        if len(rules.seats) == 1:  # the start mail goes to that player alone
+            lines.append(
+                f'your words "{given.words}"'
+                if given.source == dice.WORDS
+                else f"no words from you, so your mail's {_SOURCES[given.source]} {given.words}"
+            )
+        elif given.source == dice.WORDS:
+            lines.append(f'{who}: "{given.words}"')
+        else:
+            lines.append(f"{who}: no words, so their mail's {_SOURCES[given.source]} {given.words}")
+    return lines
 
 
 def outcome_lines(

@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport
 from adjudicator.games import registry
@@ -38,6 +39,7 @@ from adjudicator.models import Game, InboundMessage, Seat, Submission, Turn, utc
 from adjudicator.services import (
     answers,
     commands,
+    dice,
     gm,
     gm_letters,
     lifecycle,
@@ -237,10 +239,16 @@ def forming(context: SeatMail) -> Verdict | None:
     last = "JOIN" in found and all(
         other.joined_at is not None for other in game.seats if other.id != seat.id
     )
+    joining = context.reading.first("JOIN")
+    given = (
+        dice.contribution(seat.seat, joining.argument, context.mail.message_id, context.record.raw)
+        if joining is not None and game.chance_scheme == "v2"
+        else None
+    )
     for command in context.reading.commands:
         if command.word == "JOIN":
             started_now = "; every player has joined, so the game has started" if last else ""
-            sections.did(command, "your seat is taken" + started_now)
+            sections.did(command, "your seat is taken" + _added(game, seat, given) + started_now)
         elif command.word not in _PERSONAL:
             sections.skip(command.line, "the game starts when every player has joined")
     unread = (
@@ -250,12 +258,23 @@ def forming(context: SeatMail) -> Verdict | None:
         sections.skip(line, f"not read: {unread}")
     answering = reports.Answering(seat, context.mail.message_id, sections)
     session, runtime = context.session, context.runtime
-    started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering)
+    started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering, given)
     if not started:
         replies.invitation_status(context.reply, game, seat, sections)
     return Verdict(
         InboundStatus.DONE, "joined" if seat.joined_at else "invitation pending", game.id
     )
+
+
+def _added(game: Game, seat: Seat, given: Contribution | None) -> str:
+    """What the JOIN put into the game's dice, in the words of its receipt."""
+    if given is None:
+        return ""
+    if any(data["seat"] == seat.seat for data in game.contributions):
+        return "; your words for the dice from your first JOIN stand"
+    if given.source == dice.WORDS:
+        return f'; your words "{given.words}" go into the dice'
+    return "; this mail's Message-ID goes into the dice (words after JOIN would instead)"
 
 
 # 7.

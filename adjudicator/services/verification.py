@@ -9,7 +9,7 @@ from sqlalchemy import select
 from adjudicator.core.chance import ChanceEvent, commitment, recompute
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
-from adjudicator.services import play
+from adjudicator.services import dice, play
 from adjudicator.services.runtime import Runtime
 
 
@@ -75,7 +75,7 @@ def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verifica
                 if event.turn != turn.number:
                     problems.append(f"turn {turn.number}: an event is labelled turn {event.turn}")
                 try:
-                    replayed = recompute(game.seed, game.stream, event)
+                    replayed = recompute(dice.key(game), game.stream, event)
                 except ValueError as error:  # a kind this build cannot replay is a failure too
                     problems.append(f"turn {turn.number}: {event.label}: {error}")
                     replayed = ()

@@ -23,9 +23,13 @@ def upgrade() -> None:
             sa.Column("chance_scheme", sa.String(8), nullable=False, server_default="v1")
         )
         batch.add_column(sa.Column("contributions", sa.JSON(), nullable=False, server_default="[]"))
+        batch.add_column(
+            sa.Column("sides_by_lot", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
+        batch.drop_column("sides_by_lot")
         batch.drop_column("contributions")
         batch.drop_column("chance_scheme")
