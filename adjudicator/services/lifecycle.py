@@ -187,8 +187,13 @@ def start_game(
     now = utcnow()
     if invite:
         game.status = GameStatus.FORMING
+        # No position yet: the opening is dealt once every player has added their words.
         invitation = reports.SeatLetter(
-            key=f"game:{game.id}:invite", kind="invitation", template="invitation", what="invited"
+            key=f"game:{game.id}:invite",
+            kind="invitation",
+            template="invitation",
+            what="invited",
+            map=False,
         )
         reports.mail_all_seats(session, runtime, game, invitation)
         return game

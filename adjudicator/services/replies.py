@@ -216,7 +216,14 @@ def invitation_status(
     seat: Seat,
     sections: commands.Sections | None = None,
 ) -> None:
-    waiting = [play.seat_title(game, other.seat) for other in game.seats if other.joined_at is None]
+    waiting = [
+        # With sides by lot a seat is not yet anyone's side: the player is named instead.
+        play.display_name(other.player) or "the other player"
+        if game.sides_by_lot
+        else play.seat_title(game, other.seat)
+        for other in game.seats
+        if other.joined_at is None
+    ]
     if seat.joined_at is None:
         message = "you are invited to this game: reply JOIN to take your seat."
     else:
