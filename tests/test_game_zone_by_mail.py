@@ -94,9 +94,10 @@ def test_a_refused_new_shows_the_request_for_the_game_asked_for(runtime: Runtime
     assert "NEW 2DEMAYO\nFRANCE me\nSPAIN player2@example.com\nSCHEDULE Mon, Thu" in text
     markup = html_of(mail).replace("\r\n", "\n")
     assert "<pre>NEW 2DEMAYO\nFRANCE me\nSPAIN player2@example.com\n" in markup
-    # A game played alone keeps the one-line example, in its own name. (Another sender: an
-    # address that is no player gets one problem reply at a time.)
-    deliver_mail(runtime, compose(FRANCE, "new@pbem.localhost", "NEW THERMOPYLES frobnicate"))
+    # A game played alone keeps the one-line example, in its own name (words after its name are
+    # the player's own for the dice, so a SHARED without its name is what is refused). (Another
+    # sender: an address that is no player gets one problem reply at a time.)
+    deliver_mail(runtime, compose(FRANCE, "new@pbem.localhost", "NEW THERMOPYLES SHARED"))
     alone = last_to(runtime, FRANCE)
     assert "NEW THERMOPYLES, or NEW THERMOPYLES SHARED <challenge-name>" in alone
 

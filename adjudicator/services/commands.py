@@ -48,7 +48,7 @@ class NewGame:
     # game master's settings (SCHEDULE, TIMEZONE, EARLY, GRACE, REMIND) from the lines below.
     seats: dict[str, str] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
-    # A solo player's own words for the dice, after the game's name ("NEW THERMOPYLES tiger").
+    # A solo player's own words for the dice, after the game's name ("NEW <game> tiger 4417").
     words: str = ""
 
 
