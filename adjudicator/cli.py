@@ -1,4 +1,4 @@
-"""The `pbem` command: serve, mail, game, verify, tick, db, ops."""
+"""The `pbem` command: serve, mail, game, verify (adjudicator.cli_verify), tick, db, ops."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
+from adjudicator import cli_verify
 from adjudicator import config as configuration
 from adjudicator.core.refusal import Refusal
 
@@ -471,26 +472,7 @@ def adjudicate(game_key: str, case: BinaryIO) -> None:
         sys.exit(1)
 
 
-@main.command()
-@click.argument("game_id", type=int)
-@click.option("--force", is_flag=True, help="Check a running game too (operators only).")
-def verify(game_id: int, force: bool) -> None:
-    """Replay every recorded card and die of GAME from its revealed seed."""
-    from adjudicator.services import verification
-
-    result = verification.verify_game(_runtime(), game_id, force=force)
-    if isinstance(result, Refusal):
-        raise click.ClickException(result.reason)
-    for problem in result.problems:
-        click.echo(f"DIFFERS: {problem}")
-    if result.ok or (force and not result.problems):
-        click.echo(
-            f"confirmed: game {game_id}'s seed matches its commitment and reproduces all "
-            f"{result.events_checked} recorded draws"
-        )
-    else:
-        raise click.ClickException(f"game {game_id} does not verify")
-
+main.add_command(cli_verify.verify)
 
 if __name__ == "__main__":
     main()

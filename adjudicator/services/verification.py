@@ -1,12 +1,19 @@
-"""Replaying a game's recorded chance from its revealed seed: the players' proof of fair dice."""
+"""Replaying a game's recorded chance from its revealed seed: the players' proof of fair dice.
+
+The draws are replayed with the game's key (``core.chance.chance_key``): the seed itself under
+scheme "v1", the seed mixed with every player's contribution under "v2". ``record`` gives the same
+facts as the public fairness record (docs/fairness-json.md) that anyone can replay without us.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import select
 
-from adjudicator.core.chance import ChanceEvent, commitment, recompute
+from adjudicator.core.chance import ChanceEvent, Contribution, commitment, recompute
+from adjudicator.core.fairness_record import SPEC
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
 from adjudicator.services import dice, play
@@ -40,6 +47,8 @@ class Verification:
     events_checked: int
     problems: list[str] = field(default_factory=list)
     checks: list[EventCheck] = field(default_factory=list)
+    scheme: str = "v1"  # how the key comes from the seed (core.chance.SCHEMES)
+    contributions: list[Contribution] = field(default_factory=list)  # in seat order, as hashed
 
     @property
     def ok(self) -> bool:
@@ -67,6 +76,8 @@ def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verifica
             problems.append("the seed does not hash to the commitment sent at the start")
         checks: list[EventCheck] = []
         rules = play.rules_for(game)
+        contributions = dice.contributions(game)
+        key = dice.key(game)  # core.chance.chance_key of the seed, the scheme and those
         for turn in session.scalars(
             select(Turn).where(Turn.game_id == game_id).order_by(Turn.number, Turn.id)
         ):
@@ -75,7 +86,7 @@ def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verifica
                 if event.turn != turn.number:
                     problems.append(f"turn {turn.number}: an event is labelled turn {event.turn}")
                 try:
-                    replayed = recompute(dice.key(game), game.stream, event)
+                    replayed = recompute(key, game.stream, event)
                 except ValueError as error:  # a kind this build cannot replay is a failure too
                     problems.append(f"turn {turn.number}: {event.label}: {error}")
                     replayed = ()
@@ -93,7 +104,75 @@ def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verifica
                 if replayed and not check.ok:
                     problems.append(
                         f"turn {turn.number}: {event.label} #{event.counter} recorded "
-                        f"{_short(event.result)}, the seed gives {_short(replayed)}"
+                        f"{_short(event.result)}, the key gives {_short(replayed)}"
                     )
                 checks.append(check)
-        return Verification(game_id, revealed, seed_ok, len(checks), problems, checks)
+        return Verification(
+            game_id,
+            revealed,
+            seed_ok,
+            len(checks),
+            problems,
+            checks,
+            game.chance_scheme,
+            contributions,
+        )
+
+
+UNREVEALED = (
+    "The seed is secret while the game runs and is revealed when it ends; this record then holds"
+    " it, and every draw can be replayed from it. Until then it lists only the dice the turn pages"
+    " show, and no shuffle: a deck's order would tell the cards still to come."
+)
+REVEALED = "The seed is revealed: every draw below can be replayed from this record alone."
+
+
+def _draws(rules: Any, turn: Turn, dice_only: bool) -> tuple[list[Any], int]:
+    """A turn's recorded draws as the record lists them, and how many it holds back."""
+    draws: list[Any] = []
+    withheld = 0
+    for data in turn.events:
+        if dice_only and data.get("kind") != "die":
+            withheld += 1
+            continue
+        event = ChanceEvent.from_json(data)
+        draws.append({**event.to_json(), "purpose": rules.chance_words(event.label)})
+    return draws, withheld
+
+
+def record(runtime: Runtime, game_id: int) -> dict[str, Any] | None:
+    """The game's public fairness record (docs/fairness-json.md); None if there is no game."""
+    with runtime.db.session() as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            return None
+        revealed = play.seed_revealed(game)
+        # A running shared deal shows no turn at all (its positions would show the cards to come).
+        visible = play.public_turns_visible(game)
+        rules = play.rules_for(game)
+        turns: list[dict[str, Any]] = []
+        withheld = 0
+        stored = select(Turn).where(Turn.game_id == game_id).order_by(Turn.number, Turn.id)
+        for turn in session.scalars(stored) if revealed or visible else ():
+            draws, held = _draws(rules, turn, dice_only=not revealed)
+            withheld += held
+            rolled_back = turn.rolled_back_at is not None
+            turns.append({"number": turn.number, "rolled_back": rolled_back, "draws": draws})
+        return {
+            "spec": SPEC,
+            "game_id": game.id,
+            "game": game.game_key,
+            "title": rules.title,
+            "status": str(game.status),
+            "stream": game.stream,
+            "scheme": game.chance_scheme,
+            "commitment": game.commitment,
+            "seed_revealed": revealed,
+            "seed": game.seed.hex() if revealed else None,
+            "note": REVEALED if revealed else UNREVEALED,
+            "contributions": list(game.contributions),
+            "turns": turns,
+            "draws": sum(len(turn["draws"]) for turn in turns),  # listed, in every turn
+            "withheld": withheld,
+            "page": f"/games/{game.id}/fairness",
+        }

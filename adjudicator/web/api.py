@@ -13,7 +13,7 @@ from flask.typing import ResponseReturnValue
 from adjudicator import jsondata
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
-from adjudicator.services import listing, queries
+from adjudicator.services import listing, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -132,7 +132,20 @@ def game(game_id: int) -> ResponseReturnValue:
             turns=[_turn(found.id, turn, full=False) for turn in page.turns],
             feed=f"/games/{found.id}/feed.atom",
             fairness=f"/games/{found.id}/fairness",
+            fairness_record=f"/api/games/{found.id}/fairness.json",
         )
+
+
+@blueprint.get("/games/<int:game_id>/fairness.json")
+def fairness(game_id: int) -> ResponseReturnValue:
+    """Everything a verifier needs to replay the game's dice without us (docs/fairness-json.md);
+    the seed only once it is revealed."""
+    found = verification.record(_runtime(), game_id)
+    if found is None:
+        return jsonify(errors=[f"there is no game {game_id}"]), 404
+    # Asked afresh each time: a running game's next turn adds its dice, and the record is what
+    # the database holds now, which is the very thing a verifier checks.
+    return jsonify(found), 200, {"Cache-Control": "no-cache"}
 
 
 @blueprint.get("/games/<int:game_id>/turns/<count:number>")
