@@ -16,6 +16,8 @@ a) an inbound burst: --mails mails (default 10,000) to --inbound-games games (ha
 b) a deadline storm: --games games of 2 de Mayo (default 5,000) whose deadlines all fall at the
    same moment; beat's tick finds them. Measured: deadline -> last report in the Maildir, games/s.
 
+Each phase also reports the CPU seconds each group of processes spent in it (bench/scale_cpu.py),
+so that where the two cores go is measured, not guessed.
 Figures go to --out (default bench/results/scale-<UTC time>/): results.json, summary.txt,
 latency.png (the send -> reply histogram), storm.png (reports out over time), the process logs.
 Everything started is stopped and the database dropped at the end, also on Ctrl-C or failure.
@@ -65,6 +67,7 @@ from urllib.parse import quote
 
 import psycopg
 import redis
+import scale_cpu
 import scale_mid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,6 +233,9 @@ class Processes:
                 os.killpg(process.pid, signal.SIGKILL)  # what is left of its group (pool children)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(10)
+
+    def pids(self) -> dict[str, int]:
+        return {name: process.pid for name, process in self.started.items()}
 
     def mark(self) -> dict[str, int]:
         """Where each worker's log ends now."""
@@ -736,6 +742,7 @@ def burst(
     mid: scale_mid.MidDeadline,
 ) -> dict[str, Any]:
     mark = processes.mark()
+    cpu_before = scale_cpu.snapshot(processes.pids())
     sender = Sender(site, mails, plan.clients)
     started = time.time()
     sender.start()
@@ -757,6 +764,7 @@ def burst(
         "burst: replies", monitor, processes, count, monitor.files, detail, finished, plan.timeout
     )
     settled = time.time()
+    cpu = scale_cpu.spent(cpu_before, scale_cpu.snapshot(processes.pids()))
     problems: list[str] = [f"not accepted: {line}" for line in sender.failures[:20]]
     # Stored: one inbound row per Message-ID sent.
     rows = monitor.rows("SELECT dedupe_key, status, reason FROM inbound_messages")
@@ -832,6 +840,7 @@ def burst(
         "send_to_reply_written_ms": _quantiles(latencies),
         "latencies_s": latencies,
         "tasks_run": dict(tasks),
+        "cpu_s": cpu,
         "problems": problems,
         "mid": mid.result(files),
     }
@@ -841,6 +850,7 @@ def storm(
     plan: Plan, site: Site, processes: Processes, monitor: Monitor, game_ids: list[int]
 ) -> dict[str, Any]:
     mark = processes.mark()
+    cpu_before = scale_cpu.snapshot(processes.pids())
     before = set(monitor.maildir_files())
     count = len(game_ids)
     # Made with no deadline (nothing to remind, nothing due); now the deadline of every one of
@@ -872,6 +882,7 @@ def storm(
         finished,
         plan.timeout,
     )
+    cpu = scale_cpu.spent(cpu_before, scale_cpu.snapshot(processes.pids()))
     problems: list[str] = []
     numbers = Counter(
         game_id
@@ -917,6 +928,7 @@ def storm(
         "reports_per_second": len(written) / to_last if written else 0.0,
         "report_times_s": [w - base for w in written],
         "tasks_run": dict(tasks),
+        "cpu_s": cpu,
         "problems": problems,
     }
 
@@ -1068,6 +1080,7 @@ def summary(result: dict[str, Any]) -> str:
             f"  send -> reply written: p50 {q['p50']:.0f} ms, p90 {q['p90']:.0f} ms,"
             f" p99 {q['p99']:.0f} ms, max {q['max']:.0f} ms",
             *_task_lines(burst_result["tasks_run"]),
+            *scale_cpu.lines(burst_result.get("cpu_s", {}), burst_result["mails"], "mail"),
         ]
     storm_result = result.get("storm")
     if storm_result:
@@ -1080,6 +1093,7 @@ def summary(result: dict[str, Any]) -> str:
             f"  {storm_result['games_per_second']:.1f} games/s,"
             f" {storm_result['reports_per_second']:.1f} reports/s",
             *_task_lines(storm_result["tasks_run"]),
+            *scale_cpu.lines(storm_result.get("cpu_s", {}), storm_result["games"], "game"),
         ]
     mid = result.get("mid")
     if mid and mid.get("games"):
