@@ -11,6 +11,7 @@ from adjudicator.models import Game, Turn
 from adjudicator.services import commands, dice, lifecycle
 from adjudicator.services.lifecycle import GameSettings
 from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 LEONIDAS = "leonidas@example.com"
@@ -79,6 +80,14 @@ def test_each_joins_words_go_into_the_dice_and_the_start_mail_lists_them(
         assert "FAIR DICE" in welcome
         assert 'Spain: "viva 1808"' in welcome
         assert f"France: no words, so their mail's Message-ID {message_id}" in welcome
+    # While the game runs, the public record keeps them back with the seed (a Message-ID names
+    # the player's mail host); the players have them in their start mail.
+    client = create_app(runtime).test_client()
+    game_id = client.get("/api/games").get_json()["games"][0]["id"]
+    assert client.get(f"/api/games/{game_id}/fairness.json").get_json()["contributions"] == []
+    page = client.get(f"/games/{game_id}/fairness").get_data(as_text=True)
+    assert "contributions are listed here when the game ends" in page
+    assert message_id.strip("<>") not in page
     # The opening deal is drawn with both contributions; other words would have dealt otherwise.
     decks = [event for event in events if event["kind"] == "shuffle"]
     assert decks

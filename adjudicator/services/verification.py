@@ -170,7 +170,9 @@ def record(runtime: Runtime, game_id: int) -> dict[str, Any] | None:
             "seed_revealed": revealed,
             "seed": game.seed.hex() if revealed else None,
             "note": REVEALED if revealed else UNREVEALED,
-            "contributions": list(game.contributions),
+            # Needed only with the seed, and a Message-ID names a player's mail host: public
+            # once the seed is (each player has them in the start mail meanwhile).
+            "contributions": list(game.contributions) if revealed else [],
             "turns": turns,
             "draws": sum(len(turn["draws"]) for turn in turns),  # listed, in every turn
             "withheld": withheld,
