@@ -160,4 +160,6 @@ def test_upgrading_a_database_with_games_in_it(
             game = session.scalars(select(Game)).one()
             assert (game.schedule, game.timezone, game.deadline) == ("", "UTC", None)
             assert (game.deadline_sequence, game.early, game.paused) == (0, True, False)
+            # A game stored before players added words keeps its dice: the seed alone.
+            assert (game.chance_scheme, game.contributions, game.sides_by_lot) == ("v1", [], False)
         database.dispose()
