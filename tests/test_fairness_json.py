@@ -102,7 +102,7 @@ def test_a_finished_v2_game_replays_with_its_key_and_its_record_alone(runtime: R
     result = verification.verify_game(runtime, game_id)
     assert not isinstance(result, Refusal) and not result.ok and len(result.problems) == 1
     assert (
-        f"{changed['label']} #{changed['counter']} recorded {changed['result']}"
+        f"{changed['label']} #{changed['counter']} recorded {changed['result'][0]}"
         in (result.problems[0])
     )
     offline = checked(fairness(client, game_id))

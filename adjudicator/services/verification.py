@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlalchemy import select
 
-from adjudicator.core.chance import ChanceEvent, Contribution, commitment, recompute
-from adjudicator.core.fairness_record import SPEC
+from adjudicator.core.chance import ChanceEvent, Contribution
+from adjudicator.core.fairness_record import SPEC, DrawCheck, read_record
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
-from adjudicator.services import dice, play
+from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
 
 
@@ -60,63 +60,44 @@ def _short(values: tuple[int, ...]) -> list[int]:
 
 
 def verify_game(runtime: Runtime, game_id: int, force: bool = False) -> Verification | Refusal:
-    """Check every recorded draw against the seed.
+    """Check every recorded draw against the seed: the game's fairness record (``record``)
+    replayed as anyone outside replays it (``core.fairness_record``), so that the server's check
+    and the reader's cannot disagree.
 
     ``force`` lets an operator check a running game; players can once the seed is revealed."""
-    with runtime.db.session() as session:
-        game = session.get(Game, game_id)
-        if game is None:
-            return Refusal(f"there is no game {game_id}")
-        revealed = play.seed_revealed(game)
-        if not (revealed or force):
-            return Refusal(f"game {game_id} is still running; its seed is revealed when it ends")
-        problems: list[str] = []
-        seed_ok = commitment(game.seed) == game.commitment
-        if not seed_ok:
-            problems.append("the seed does not hash to the commitment sent at the start")
-        checks: list[EventCheck] = []
-        rules = play.rules_for(game)
-        contributions = dice.contributions(game)
-        key = dice.key(game)  # core.chance.chance_key of the seed, the scheme and those
-        for turn in session.scalars(
-            select(Turn).where(Turn.game_id == game_id).order_by(Turn.number, Turn.id)
-        ):
-            for data in turn.events:
-                event = ChanceEvent.from_json(data)
-                if event.turn != turn.number:
-                    problems.append(f"turn {turn.number}: an event is labelled turn {event.turn}")
-                try:
-                    replayed = recompute(key, game.stream, event)
-                except ValueError as error:  # a kind this build cannot replay is a failure too
-                    problems.append(f"turn {turn.number}: {event.label}: {error}")
-                    replayed = ()
-                check = EventCheck(
-                    turn=turn.number,
-                    label=event.label,
-                    purpose=rules.chance_words(event.label),
-                    counter=event.counter,
-                    kind=event.kind,
-                    bound=event.bound,
-                    recorded=event.result,
-                    replayed=replayed,
-                    rolled_back=turn.rolled_back_at is not None,
-                )
-                if replayed and not check.ok:
-                    problems.append(
-                        f"turn {turn.number}: {event.label} #{event.counter} recorded "
-                        f"{_short(event.result)}, the key gives {_short(replayed)}"
-                    )
-                checks.append(check)
-        return Verification(
-            game_id,
-            revealed,
-            seed_ok,
-            len(checks),
-            problems,
-            checks,
-            game.chance_scheme,
-            contributions,
-        )
+    data = record(runtime, game_id, operator=force)
+    if data is None:
+        return Refusal(f"there is no game {game_id}")
+    if not (data["seed_revealed"] or force):
+        return Refusal(f"game {game_id} is still running; its seed is revealed when it ends")
+    checked = read_record(data)
+    if isinstance(checked, Refusal):  # a draw of a kind this build cannot replay, say
+        return checked
+    return Verification(
+        game_id,
+        data["seed_revealed"],
+        checked.seed_matches_commitment,
+        len(checked.checks),
+        checked.problems,
+        [_event_check(check) for check in checked.checks],
+        checked.scheme,
+        checked.contributions,
+    )
+
+
+def _event_check(check: DrawCheck) -> EventCheck:
+    event = check.draw.event
+    return EventCheck(
+        turn=check.draw.turn_number,
+        label=event.label,
+        purpose=check.draw.purpose,
+        counter=event.counter,
+        kind=event.kind,
+        bound=event.bound,
+        recorded=event.result,
+        replayed=check.replayed,
+        rolled_back=check.draw.rolled_back,
+    )
 
 
 UNREVEALED = (
@@ -140,13 +121,16 @@ def _draws(rules: Any, turn: Turn, dice_only: bool) -> tuple[list[Any], int]:
     return draws, withheld
 
 
-def record(runtime: Runtime, game_id: int) -> dict[str, Any] | None:
-    """The game's public fairness record (docs/fairness-json.md); None if there is no game."""
+def record(runtime: Runtime, game_id: int, operator: bool = False) -> dict[str, Any] | None:
+    """The game's public fairness record (docs/fairness-json.md); None if there is no game.
+
+    ``operator``: the record of a running game as its seed will reveal it, for the operator's
+    own check (``verify_game(force=True)``); never served."""
     with runtime.db.session() as session:
         game = session.get(Game, game_id)
         if game is None:
             return None
-        revealed = play.seed_revealed(game)
+        revealed = play.seed_revealed(game) or operator
         # A running shared deal shows no turn at all (its positions would show the cards to come).
         visible = play.public_turns_visible(game)
         rules = play.rules_for(game)
@@ -167,7 +151,7 @@ def record(runtime: Runtime, game_id: int) -> dict[str, Any] | None:
             "stream": game.stream,
             "scheme": game.chance_scheme,
             "commitment": game.commitment,
-            "seed_revealed": revealed,
+            "seed_revealed": play.seed_revealed(game),
             "seed": game.seed.hex() if revealed else None,
             "note": REVEALED if revealed else UNREVEALED,
             # Needed only with the seed, and a Message-ID names a player's mail host: public
