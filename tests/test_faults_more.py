@@ -171,9 +171,9 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
     # Enough games that every round finds one still to adjudicate: between two kills a live
     # worker may adjudicate several (each takes a fraction of a second), and with 12 games a run
     # once had none left for its last round; on an idle machine 40 were all done by the last
-    # kill. A game whose adjudication was cut short is due again once the dead worker's lease
-    # runs out, and may be cut again.
-    games = cluster.new_games(60)
+    # kill, and 60 by the seventeenth once turns got cheaper. A game whose adjudication was cut
+    # short is due again once the dead worker's lease runs out, and may be cut again.
+    games = cluster.new_games(150)
     stored = {store_orders(cluster, game_id, n): game_id for n, game_id in enumerate(games)}
     cluster.start_worker("first")  # the welcomes and France's orders, before any turn is due
     cluster.wait_settled()
@@ -257,7 +257,10 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
     print(f"{KILLS} kills in {killing:.0f} s, {inside} inside an adjudication (a lease left")
     print(f"behind); {requeued} dead mail claims released; the worker's connection at the kills:")
     print(f"{dict(phases)}; kill points: {kills}")
-    assert inside >= KILLS // 2, kills
+    # A turn takes a fraction of the spread to adjudicate, so most kills land just after one
+    # (in its delivery, or between two): a quarter of them inside still proves the test cut
+    # adjudications short (this machine: 8 of 20 with turns at about 40 ms of CPU).
+    assert inside >= KILLS // 4, kills
     # No task failed but for the pool processes killed under them.
     errors = [
         line
