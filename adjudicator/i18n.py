@@ -11,6 +11,7 @@ first use, so an editable install on a fresh machine needs no build step.
 from __future__ import annotations
 
 import gettext as _gettext
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
@@ -136,9 +137,11 @@ def relative(moment: datetime, now: datetime, lang: str = SOURCE) -> str:
     unit: Literal["minute", "hour", "day"] = (
         "minute" if seconds < 90 * 60 else "hour" if seconds < 72 * 3600 else "day"
     )
-    return format_timedelta(
+    said = format_timedelta(
         moment - now, granularity=unit, threshold=1e9, add_direction=True, locale=locale(lang)
     )
+    # The number held to its unit, as in English (schedule.NO_BREAK).
+    return re.sub(r"(\d) ", "\\1" + schedule.NO_BREAK, said, count=1)
 
 
 def listed(names: list[str], lang: str = SOURCE) -> str:

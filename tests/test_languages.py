@@ -209,3 +209,17 @@ def test_a_language_no_catalog_has_is_refused_in_words(runtime: Runtime) -> None
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW_GAME.replace("ru", "klingon")))
     text, _html = last_to(runtime, GM)
     assert "LANGUAGE takes one of en, es, ru" in text, text
+
+
+def test_a_solo_players_first_mail_in_spanish_is_welcomed_in_spanish(runtime: Runtime) -> None:
+    first = compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES")
+    deliver_mail(runtime, in_language("es-ES", first))
+    text, html = last_to(runtime, "leonidas@example.com")
+    assert "Tu partida de Thermopyles ha empezado" in text, text
+    assert (
+        "tu correo está escrito en español, así que a partir de ahora el servicio te escribe en "
+        "español; PREFERENCES LANGUAGE en|es|ru lo cambia"
+    ) in text
+    assert "Juegas con" in text and "DADOS LIMPIOS" in text
+    assert english_left(text) == [], text
+    assert '<html lang="es">' in html
