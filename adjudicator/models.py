@@ -102,6 +102,8 @@ class Player(Base):
     vacation_end: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # "text": plain-text mail only; "" or "html": text and HTML alternatives.
     mail_format: Mapped[str] = mapped_column(String(8), default="")
+    # The language the player's mail is written in (i18n.languages()); "": not chosen.
+    language: Mapped[str] = mapped_column(String(16), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -156,6 +158,8 @@ class Game(Base):
     # schedule: "48h" or "Mon, Thu 20:00 Europe/Madrid"; empty for games without deadlines.
     schedule: Mapped[str] = mapped_column(String(120), default="")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # LANGUAGE: what a player who has chosen none reads this game's mail in; "": English.
+    language: Mapped[str] = mapped_column(String(16), default="")
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
     # Raised whenever the deadline is set or moves: the calendar entry's SEQUENCE, reminders.
     deadline_sequence: Mapped[int] = mapped_column(Integer, default=0)

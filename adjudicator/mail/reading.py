@@ -38,6 +38,9 @@ class MailIn:
     # group); None when it does. ``sender`` is then only the first mailbox named: the pipeline
     # acts on nothing in such a mail and only tells that address why.
     several_senders: str | None = None
+    # The first language the Content-Language header names ("ru" of "ru-RU, en"), lower-cased;
+    # "" when it names none. A guess at the reader's language, never a choice they made.
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
         references=tuple(_MESSAGE_ID.findall(references)),
         automatic=automatic_reason(msg),
         several_senders=_several_senders(msg),
+        language=_language(msg),
     )
 
 
@@ -113,6 +117,16 @@ def _bounded(raw: bytes) -> bytes:
 
 
 # --- headers ---------------------------------------------------------------------------------
+
+
+def _language(msg: Message) -> str:
+    """The mail's Content-Language, from its headers or else its first text part's."""
+    found = _header(msg, "Content-Language") or ""
+    if not found and msg.is_multipart():
+        part = next((p for p in msg.walk() if p.get_content_type() == "text/plain"), None)
+        found = str(part.get("Content-Language") or "") if part is not None else ""
+    first = _one_line(found).split(",")[0].strip().lower()
+    return first if re.fullmatch(r"[a-z]{1,8}(-[a-z0-9]{1,8})*", first) else ""
 
 
 def _one_line(text: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from adjudicator import schedule
+from adjudicator import i18n
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import agreeing, listed
@@ -49,6 +49,7 @@ class Moment:
     now: datetime
     zone: str
     idle_close_days: int
+    language: str = "en"
 
 
 def moment(
@@ -59,8 +60,10 @@ def moment(
     pending: Mapping[str, Decision],
     zone: str,
     now: datetime,
+    language: str = "en",
 ) -> Moment:
-    """The game after ``turn``, where ``pending`` is owed, read at ``now`` in ``zone``."""
+    """The game after ``turn``, where ``pending`` is owed, read at ``now`` in ``zone``, for a
+    reader of ``language``."""
     return Moment(
         next_turn=turn.number + 1,
         pending=pending,
@@ -68,6 +71,7 @@ def moment(
         now=now,
         zone=zone,
         idle_close_days=runtime.config.idle_close_days,
+        language=language,
     )
 
 
@@ -81,16 +85,19 @@ def named(rules: Rules[Any], seat: Seat) -> str:
 def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
     """What this seat's player owes now, in the words of the mail's first lines."""
     if game.status == GameStatus.FORMING:
+        _ = i18n.translator(moment.language)
         return Ask(
             seat.joined_at is None,
             (
-                "Reply JOIN to take your seat; the sides are drawn by lot once all have joined."
+                _("Reply JOIN to take your seat; the sides are drawn by lot once all have joined.")
                 if game.sides_by_lot
-                else f"Reply JOIN to take your seat as {rules.seat_title(seat.seat)}."
+                else _(
+                    "Reply JOIN to take your seat as %(seat)s.", seat=rules.seat_title(seat.seat)
+                )
             )
             if seat.joined_at is None
-            else "Nothing is owed by you: you have joined.",
-            "The game starts when every player has joined.",
+            else _("Nothing is owed by you: you have joined."),
+            _("The game starts when every player has joined."),
         )
     if game.status != GameStatus.ACTIVE:
         return Ask(False, "Nothing is owed: the game is over.", game.result or "")
@@ -109,63 +116,106 @@ def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
 def _due(game: Game, moment: Moment) -> str:
     if game.deadline is None:
         return ""
-    return schedule.shown(game.deadline, moment.zone, moment.now)
+    return i18n.shown(game.deadline, moment.zone, moment.now, moment.language)
 
 
 def _orders(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str) -> Ask:
     """A game of simultaneous orders: each seat owes its set for the turn by the deadline."""
-    by = f" by {due}" if due else ""
+    _ = i18n.translator(moment.language)
+    turn = moment.next_turn
     waiting = [
         named(rules, other)
         for other in game.seats
         if other.seat in moment.pending and other.seat not in moment.on_file
     ]
     if seat.seat not in moment.pending:
-        return Ask(False, f"Nothing is owed by you for turn {moment.next_turn}.", _waiting(waiting))
-    if seat.seat in moment.on_file:
         return Ask(
             False,
-            f"Your orders for turn {moment.next_turn} are on file: nothing more is owed by you.",
-            f"You may change them until {due or 'the turn is played'}. "
-            + (_waiting(waiting) or "Every player's orders are in."),
+            _("Nothing is owed by you for turn %(turn)s.", turn=turn),
+            _waiting(waiting, moment.language),
+        )
+    if seat.seat in moment.on_file:
+        until = (
+            _("You may change them until %(due)s.", due=due)
+            if due
+            else _("You may change them until the turn is played.")
+        )
+        return Ask(
+            False,
+            _("Your orders for turn %(turn)s are on file: nothing more is owed by you.", turn=turn),
+            f"{until} "
+            + (_waiting(waiting, moment.language) or _("Every player's orders are in.")),
         )
     default = moment.pending[seat.seat].default.replace("\n", ", ")
     return Ask(
         True,
-        f"You owe your orders for turn {moment.next_turn}{by}.",
-        f"If none arrive by then, the default orders stand: {default}." if default else "",
+        _("You owe your orders for turn %(turn)s by %(due)s.", turn=turn, due=due)
+        if due
+        else _("You owe your orders for turn %(turn)s.", turn=turn),
+        _("If none arrive by then, the default orders stand: %(default)s.", default=default)
+        if default
+        else "",
     )
 
 
-def _waiting(seats: list[str]) -> str:
-    return f"Waiting for {listed(seats)}." if seats else ""
+def _waiting(seats: list[str], language: str = "en") -> str:
+    if not seats:
+        return ""
+    return i18n.gettext("Waiting for %(names)s.", language, names=i18n.listed(seats, language))
 
 
 def _decision(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str) -> Ask:
     """A game played one decision at a time: the seat owing it, what it is, and by when."""
+    _ = i18n.translator(moment.language)
     owing = moment.pending.get(seat.seat)
     if owing is not None:
-        what = owing.brief or f"your next {rules.turn_noun}"
-        default = f"If nothing arrives by then, this is taken for you: {owing.default}."
+        what = owing.brief or _("your next %(noun)s", noun=_(rules.turn_noun))
+        default = _(
+            "If nothing arrives by then, this is taken for you: %(default)s.",
+            default=owing.default,
+        )
         if due:
-            return Ask(True, f"Your decision: {what}, by {due}.", default if owing.default else "")
+            return Ask(
+                True,
+                _("Your decision: %(what)s, by %(due)s.", what=what, due=due),
+                default if owing.default else "",
+            )
         return Ask(
             True,
-            f"Your move: {what}.",
-            f"There is no deadline; the game is closed after {moment.idle_close_days} days "
-            "without an action.",
+            _("Your move: %(what)s.", what=what),
+            i18n.ngettext(
+                "There is no deadline; the game is closed after %(num)s day without an action.",
+                "There is no deadline; the game is closed after %(num)s days without an action.",
+                moment.idle_close_days,
+                moment.language,
+            ),
         )
     others = [s for s in game.seats if s.seat in moment.pending]
     if not others:
-        return Ask(False, "Nothing is owed by you now.")
-    return Ask(False, f"Nothing is owed by you now: {_owed_by(rules, others, moment, due)}.")
+        return Ask(False, _("Nothing is owed by you now."))
+    said = _owed_by(rules, others, moment, due)
+    return Ask(False, _("Nothing is owed by you now: %(owed)s.", owed=said))
 
 
 def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> str:
     """Who owes the decision and what it is: "Royalist is to choose the first wing, by …"."""
     brief = next((d.brief for d in moment.pending.values() if d.brief), "decide")
+    names = i18n.listed([named(rules, seat) for seat in seats], moment.language)
+    if moment.language != i18n.SOURCE:
+        said = i18n.ngettext(
+            "%(names)s is to %(brief)s",
+            "%(names)s are to %(brief)s",
+            len(seats),
+            moment.language,
+            names=names,
+            brief=brief,
+        )
+        return (
+            i18n.gettext("%(said)s, by %(due)s", moment.language, said=said, due=due)
+            if due
+            else said
+        )
     by = f", by {due}" if due else ""
-    names = listed([named(rules, seat) for seat in seats])
     # One side's title may be plural ("Royalists"): its verb agrees with the title alone.
     titles = listed([rules.seat_title(seat.seat) for seat in seats])
     verb = agreeing(titles, "is", "are").split()[-1] if len(seats) == 1 else "are"

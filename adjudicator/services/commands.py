@@ -29,7 +29,18 @@ WORDS = ("HELP", *ALONE, "VACATION", "PREFERENCES", "FORMAT", "NAME")
 ALIASES = {"PREFERENCE": "PREFERENCES", "PREFS": "PREFERENCES"}
 # DKIM: "required" takes orders only from mail whose DKIM signature verifies for the sender's
 # domain (Game.require_dkim); "optional", the default, takes them from any mail.
-SETTINGS = ("SCHEDULE", "TIMEZONE", "EARLY", "GRACE", "REMIND", "PLAYERS", "DELAY", "DKIM")
+# LANGUAGE: what the game's mail is written in for a player who has chosen no language.
+SETTINGS = (
+    "SCHEDULE",
+    "TIMEZONE",
+    "EARLY",
+    "GRACE",
+    "REMIND",
+    "PLAYERS",
+    "DELAY",
+    "DKIM",
+    "LANGUAGE",
+)
 # A name is a few words ("Luis Daoíz", "Juan Martín Díez el Empecinado"); many more read as prose.
 NAME_WORDS = 10
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")

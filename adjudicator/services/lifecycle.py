@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from adjudicator import limits, schedule
+from adjudicator import i18n, limits, schedule
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
@@ -52,6 +52,7 @@ class GameSettings:
     random_sides: bool = False  # the seats are dealt from the game's seed
     early_delay_minutes: int = 0
     require_dkim: bool = False  # seat mail is acted on only when its DKIM signature verifies
+    language: str = ""  # LANGUAGE: the mail of a player without a language of their own
 
 
 def read_settings(
@@ -88,6 +89,8 @@ def read_settings(
         why = f"{bad!r} is not one mail address: write each player's address alone, e.g. a@b.org"
     elif words.get("DKIM", "optional").lower() not in ("required", "optional"):
         why = "DKIM takes required (orders only from signed mail) or optional"
+    elif "LANGUAGE" in words and not i18n.supported(words["LANGUAGE"]):
+        why = f"LANGUAGE takes one of {', '.join(i18n.languages())}"
     if why is not None:
         return Refusal(why, "bad-settings")
     numbers = _numbers(words)
@@ -109,6 +112,7 @@ def read_settings(
         "PLAYERS" in words,
         numbers[limits.DELAY.word],
         words.get("DKIM", "").lower() == "required",
+        i18n.supported(words.get("LANGUAGE", "")),
     )
 
 
@@ -211,6 +215,7 @@ def _settle(session: Session, game: Game, settings: GameSettings) -> None:
     game.reminder_hours = settings.reminder_hours
     game.early_delay_minutes = settings.early_delay_minutes
     game.require_dkim = settings.require_dkim
+    game.language = settings.language
     if settings.gm_address:
         game.gm_player_id = play.player_for(session, settings.gm_address).id
 

@@ -24,7 +24,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses, dkim, recipients
 from adjudicator.mail.reading import MailIn, Unreadable, read
-from adjudicator.models import Game, InboundMessage, utcnow
+from adjudicator.models import Game, InboundMessage, Player, utcnow
 from adjudicator.services import (
     commands,
     delivery,
@@ -32,6 +32,7 @@ from adjudicator.services import (
     gm_letters,
     lifecycle,
     play,
+    preferences,
     replies,
     reports,
     safety,
@@ -406,8 +407,19 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     )
     if isinstance(game, Refusal):
         return refuse_new(reply, game.reason, rules.key)
-    reports.game_started(session, runtime, game)
+    reports.game_started(session, runtime, game, _guessed(player, game, mail))
     return Verdict(InboundStatus.DONE, f"started game {game.id}", game.id)
+
+
+def _guessed(player: Player, game: Game, mail: MailIn) -> reports.Answering | None:
+    """A first mail's language guessed from its Content-Language: the welcome answers it,
+    saying so (and how to change it) in that language; None when nothing was guessed."""
+    guessed = preferences.guess_language(player, mail.language)
+    if not guessed:
+        return None
+    sections = commands.Sections()
+    sections.done.append(commands.Entry(f"Content-Language: {mail.language}", guessed, True))
+    return reports.Answering(game.seats[0], mail.message_id, sections)
 
 
 def start_gm_game(

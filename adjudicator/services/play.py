@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
+from adjudicator import i18n
 from adjudicator.core.chance import commitment, new_seed
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import Resolution
@@ -47,6 +48,12 @@ def display_name(player: Player) -> str:
     sees an address can harvest it, or forge mail from it."""
     name = " ".join(player.name.split())
     return name if "@" not in name else ""
+
+
+def language(player: Player, game: Game | None = None) -> str:
+    """What this player's mail is written in: their own choice, else the game's, else
+    English."""
+    return i18n.chosen(player.language, game.language if game is not None else "")
 
 
 def seat_title(game: Game, seat: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from adjudicator import schedule
+from adjudicator import i18n, schedule
 from adjudicator.core import numbers
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
@@ -58,9 +58,44 @@ def preference(player: Player, key: str, value: str) -> tuple[bool, str]:
         return False, "REMIND takes hours before the deadline, 0 to 168 (0: never)"
     if key == "FORMAT":
         return mail_format(player, value)
+    if key == "LANGUAGE":
+        return language(player, value)
     return False, (
         f"unknown preference {key or '(none)'}; write PREFERENCES TIMEZONE Europe/Madrid, "
         "PREFERENCES REMIND 6 or FORMAT TEXT"
+    )
+
+
+def language(player: Player, value: str) -> tuple[bool, str]:
+    """PREFERENCES LANGUAGE es: the language of this player's mail from now on, said in it."""
+    code = i18n.supported(value)
+    if not code:
+        return False, i18n.gettext(
+            "language not changed: write PREFERENCES LANGUAGE %(choices)s",
+            play.language(player),
+            choices="|".join(i18n.languages()),
+        )
+    player.language = code
+    return True, i18n.gettext(
+        "from now on your mail is written in %(language)s", code, language=i18n.named(code)
+    )
+
+
+def guess_language(player: Player, header: str) -> str:
+    """A first guess at a player who has chosen no language: the one their mail's
+    Content-Language names, if mail can be written in it. The sentence saying so (in that
+    language, with how to change it), or "" when nothing was guessed."""
+    code = i18n.supported(header)
+    # English is what a player without a language reads anyway: only another is announced.
+    if player.language or code in ("", i18n.SOURCE):
+        return ""
+    player.language = code
+    return i18n.gettext(
+        "your mail is written in %(language)s, so the service writes to you in it from now on; "
+        "PREFERENCES LANGUAGE %(choices)s changes it",
+        code,
+        language=i18n.named(code),
+        choices="|".join(i18n.languages()),
     )
 
 

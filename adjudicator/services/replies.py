@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator import i18n
 from adjudicator.core.contract import OrderReport
-from adjudicator.core.words import listed
 from adjudicator.games import registry
 from adjudicator.models import Game, Seat, utcnow
 from adjudicator.services import commands, orders, play, safety
@@ -216,19 +216,25 @@ def invitation_status(
     seat: Seat,
     sections: commands.Sections | None = None,
 ) -> None:
+    lang = play.language(seat.player, game)
     waiting = [
         # With sides by lot a seat is not yet anyone's side: the player is named instead.
-        play.display_name(other.player) or "the other player"
+        play.display_name(other.player) or i18n.gettext("the other player", lang)
         if game.sides_by_lot
         else play.seat_title(game, other.seat)
         for other in game.seats
         if other.joined_at is None
     ]
     if seat.joined_at is None:
-        message = "you are invited to this game: reply JOIN to take your seat."
+        message = i18n.gettext("you are invited to this game: reply JOIN to take your seat.", lang)
     else:
-        verb = "joins" if len(waiting) == 1 else "join"
-        message = f"you have joined; the game starts when {listed(waiting)} {verb} too."
+        message = i18n.ngettext(
+            "you have joined; the game starts when %(names)s joins too.",
+            "you have joined; the game starts when %(names)s join too.",
+            len(waiting),
+            lang,
+            names=i18n.listed(waiting, lang),
+        )
     letter = ("invitation", "notice", "joined" if seat.joined_at else "invited")
     _to_seat(
         reply, game, seat, letter, {"message": message, "sections": sections and sections.json()}

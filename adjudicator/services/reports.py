@@ -12,10 +12,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from adjudicator import schedule
+from adjudicator import i18n
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
+from adjudicator.i18n import N_
 from adjudicator.mail.addresses import check_signature
 from adjudicator.mail.building import Attachment
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
@@ -48,7 +49,7 @@ def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
         return {"deadline": None}
     zone = seat.player.timezone or game.timezone
     return {
-        "deadline": schedule.shown(game.deadline, zone, now),
+        "deadline": i18n.shown(game.deadline, zone, now, play.language(seat.player, game)),
         "deadline_utc": f"{game.deadline:%Y-%m-%d %H:%M} UTC",
         "paused": game.paused,
     }
@@ -161,10 +162,15 @@ def calendar_once(
     return memo[key]
 
 
+# The games' turn nouns (Rules.turn_noun), which a mail in another language says in its own.
+TURN_NOUNS = (N_("turn"), N_("step"))
+
+
 def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
     rules = play.rules_for(game)
     revealed = play.seed_revealed(game)
     return {
+        "language": play.language(seat.player, game),
         "game_id": game.id,
         "title": rules.title,
         "seat": seat.seat,
@@ -180,6 +186,8 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "status": game.status,
         "on_receipt": rules.resolves_on_receipt,
         "turn_noun": rules.turn_noun,
+        # The noun in the reader's language, for the templates written in it (_deadline).
+        "turn_word": i18n.gettext(rules.turn_noun, play.language(seat.player, game)),
         "schedule": game.schedule,
         "result": game.result,
         "seed": game.seed.hex() if revealed else None,
@@ -241,7 +249,9 @@ def mail_seat(
     now = utcnow()
     context.update(deadline_context(game, seat, now))
     zone = seat.player.timezone or game.timezone
-    moment = asks.moment(session, runtime, game, turn, owed, zone, now)
+    moment = asks.moment(
+        session, runtime, game, turn, owed, zone, now, play.language(seat.player, game)
+    )
     context["ask"] = asks.for_seat(rules, game, seat, moment).json()
     in_reply_to, references = thread_headers(game, replying_to)
     said = {
@@ -318,7 +328,7 @@ def game_started(
             extra={
                 "sections": answering.sections.json() if answering and answers else None,
                 "variant": rules.variant_text(game.options),
-                "contributions": contribution_lines(game),
+                "contributions": contribution_lines(game, play.language(seat.player, game)),
             },
             # The first seat's welcome is the thread's root; the others reply to it.
             message_id=game.thread_id if index == 0 else None,
@@ -328,31 +338,45 @@ def game_started(
     tell_gm(session, runtime, game)
 
 
-_SOURCES = {dice.MESSAGE_ID: "Message-ID", dice.MAIL_DIGEST: "SHA-256 digest"}
+# Marked for translation where they are used (_): the extractor reads N_ as a marker alone.
+_SOURCES = {dice.MESSAGE_ID: N_("Message-ID"), dice.MAIL_DIGEST: N_("SHA-256 digest")}
 
 
-def contribution_lines(game: Game) -> list[str]:
-    """What each player added to the dice, in seat order, as the start mail lists it: once the
-    seed is revealed, these and the seed recompute every draw."""
+def contribution_lines(game: Game, language: str = i18n.SOURCE) -> list[str]:
+    """What each player added to the dice, in seat order, as the start mail lists it in
+    ``language``: once the seed is revealed, these and the seed recompute every draw."""
+    _ = i18n.translator(language)
     rules = play.rules_for(game)
     lines = []
     for data in game.contributions:
         given = Contribution.from_json(data)
         name, title = str(data.get("by") or ""), rules.seat_title(given.seat)
         if game.sides_by_lot:  # the seats were dealt after the words, so say whose they are
-            who = f"{name or 'the player'} (invited as {title})"
+            who = _("%(name)s (invited as %(seat)s)", name=name or _("the player"), seat=title)
         else:
             who = f"{title} ({name})" if name and len(rules.seats) > 1 else name or title
+        source = _(_SOURCES[given.source]) if given.source in _SOURCES else ""
         if len(rules.seats) == 1:  # the start mail goes to that player alone
             lines.append(
-                f'your words "{given.words}"'
+                _('your words "%(words)s"', words=given.words)
                 if given.source == dice.WORDS
-                else f"no words from you, so your mail's {_SOURCES[given.source]} {given.words}"
+                else _(
+                    "no words from you, so your mail's %(source)s %(value)s",
+                    source=source,
+                    value=given.words,
+                )
             )
         elif given.source == dice.WORDS:
             lines.append(f'{who}: "{given.words}"')
         else:
-            lines.append(f"{who}: no words, so their mail's {_SOURCES[given.source]} {given.words}")
+            lines.append(
+                _(
+                    "%(who)s: no words, so their mail's %(source)s %(value)s",
+                    who=who,
+                    source=source,
+                    value=given.words,
+                )
+            )
     return lines
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator import i18n
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport
@@ -226,6 +227,10 @@ def read_commands(context: SeatMail) -> Verdict | None:
             zone = context.seat.player.timezone or context.game.timezone
             done, message = preferences.run(context.seat.player, command, zone, now)
             context.sections.did(command, message, done)
+    guessed = preferences.guess_language(context.seat.player, context.mail.language)
+    if guessed:
+        line = f"Content-Language: {context.mail.language}"
+        context.sections.done.append(commands.Entry(line, guessed, True))
     return None
 
 
@@ -245,17 +250,21 @@ def forming(context: SeatMail) -> Verdict | None:
         if joining is not None and game.chance_scheme == "v2"
         else None
     )
+    _ = i18n.translator(play.language(seat.player, game))
     for command in context.reading.commands:
         if command.word == "JOIN":
-            started_now = "; every player has joined, so the game has started" if last else ""
-            sections.did(command, "your seat is taken" + _added(game, seat, given) + started_now)
+            started_now = _("; every player has joined, so the game has started") if last else ""
+            added = _added(game, seat, given, _)
+            sections.did(command, _("your seat is taken") + added + started_now)
         elif command.word not in _PERSONAL:
-            sections.skip(command.line, "the game starts when every player has joined")
+            sections.skip(command.line, _("the game starts when every player has joined"))
     unread = (
-        "the game starts with this mail; send it again" if last else "the game has not started yet"
+        _("not read: the game starts with this mail; send it again")
+        if last
+        else _("not read: the game has not started yet")
     )
     for line in context.reading.others:
-        sections.skip(line, f"not read: {unread}")
+        sections.skip(line, unread)
     answering = reports.Answering(seat, context.mail.message_id, sections)
     session, runtime = context.session, context.runtime
     started = "JOIN" in found and lifecycle.join(session, runtime, game, seat, answering, given)
@@ -266,15 +275,16 @@ def forming(context: SeatMail) -> Verdict | None:
     )
 
 
-def _added(game: Game, seat: Seat, given: Contribution | None) -> str:
-    """What the JOIN put into the game's dice, in the words of its receipt."""
+def _added(game: Game, seat: Seat, given: Contribution | None, _: Callable[..., str]) -> str:
+    """What the JOIN put into the game's dice, in the words of its receipt (``_``: in the
+    reader's language)."""
     if given is None:
         return ""
     if any(data["seat"] == seat.seat for data in game.contributions):
-        return "; your words for the dice from your first JOIN stand"
+        return _("; your words for the dice from your first JOIN stand")
     if given.source == dice.WORDS:
-        return f'; your words "{given.words}" go into the dice'
-    return "; this mail's Message-ID goes into the dice (words after JOIN would instead)"
+        return _('; your words "%(words)s" go into the dice', words=given.words)
+    return _("; this mail's Message-ID goes into the dice (words after JOIN would instead)")
 
 
 # 7.

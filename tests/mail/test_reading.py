@@ -561,3 +561,22 @@ def test_control_characters_never_reach_the_text_subject_or_names() -> None:
     assert mail.text == "9-14\n\tHOLD 3\n"
     assert mail.subject == "orders now"
     assert mail.sender_name == "Jose"
+
+
+def test_content_language_is_read_from_the_headers_or_the_text_part() -> None:
+    def language_of(raw: str) -> str:
+        mail = read(raw.replace("\n", "\r\n").encode())
+        assert isinstance(mail, MailIn)
+        return mail.language
+
+    head = "From: a@example.com\nTo: b@example.com\nSubject: x\n"
+    assert language_of(head + "Content-Language: ru-RU, en\n\nJOIN\n") == "ru-ru"
+    assert language_of(head + "\nJOIN\n") == ""
+    assert language_of(head + "Content-Language: <script>\n\nJOIN\n") == ""
+    # Outlook writes it on the text part of a multipart mail.
+    multipart = (
+        head + 'MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="b"\n\n'
+        "--b\nContent-Type: text/plain\nContent-Language: es-ES\n\nJOIN\n"
+        "--b\nContent-Type: text/html\n\n<p>JOIN</p>\n--b--\n"
+    )
+    assert language_of(multipart) == "es-es"
