@@ -236,6 +236,6 @@ def invitation_status(
             names=i18n.listed(waiting, lang),
         )
     letter = ("invitation", "notice", "joined" if seat.joined_at else "invited")
-    _to_seat(
-        reply, game, seat, letter, {"message": message, "sections": sections and sections.json()}
-    )
+    # No map: the opening is dealt once every player has joined (lifecycle.deal_opening).
+    extra = {"message": message, "sections": sections and sections.json()}
+    _to_seat(reply, game, seat, letter, extra, drawn=False)
