@@ -54,6 +54,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -1113,6 +1114,12 @@ def summary(result: dict[str, Any]) -> str:
 # -- the run ---------------------------------------------------------------------------------------
 
 
+def _configured_tick() -> int:
+    """The service's own tick interval (config/default.toml), which the run measures."""
+    with (ROOT / "config" / "default.toml").open("rb") as handle:
+        return int(tomllib.load(handle)["tick_seconds"])
+
+
 def options(argv: list[str] | None = None) -> tuple[Plan, Path | None]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mails", type=int, default=int(os.environ.get("BENCH_MAILS", 10_000)))
@@ -1122,7 +1129,9 @@ def options(argv: list[str] | None = None) -> tuple[Plan, Path | None]:
     parser.add_argument("--celery-workers", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=2, help="per celery worker")
     parser.add_argument("--clients", type=int, default=4, help="per channel (HTTP, SMTP)")
-    parser.add_argument("--tick-seconds", type=int, default=30, help="default: the config's")
+    parser.add_argument(
+        "--tick-seconds", type=int, default=_configured_tick(), help="default: the config's"
+    )
     parser.add_argument("--timeout", type=float, default=3600, help="per phase, seconds")
     parser.add_argument("--mid-games", type=int, default=500, help="deadline mid-burst")
     parser.add_argument("--out", type=Path, default=None)
