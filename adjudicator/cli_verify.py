@@ -12,6 +12,7 @@ from typing import BinaryIO
 
 import click
 
+from adjudicator.core.chance import Contribution
 from adjudicator.core.refusal import Refusal
 
 CONFIRMED, DIFFERS, UNCHECKED = 0, 1, 2
@@ -41,16 +42,39 @@ def verify(game_id: int | None, force: bool, record: BinaryIO | None) -> None:
     result = verification.verify_game(bootstrap.runtime(), game_id, force=force)
     if isinstance(result, Refusal):
         raise click.ClickException(result.reason)
-    click.echo(_key_words(result.scheme, len(result.contributions)))
-    for problem in result.problems:
-        click.echo(f"DIFFERS: {problem}")
-    if result.ok or (force and not result.problems):
-        click.echo(
-            f"confirmed: game {game_id}'s seed matches its commitment and reproduces all "
-            f"{result.events_checked} recorded draws"
+    sys.exit(
+        _tell(
+            f"game {game_id}",
+            result.scheme,
+            result.contributions,
+            result.problems,
+            result.events_checked,
         )
-    else:
-        raise click.ClickException(f"game {game_id} does not verify")
+    )
+
+
+def _tell(
+    game: str,
+    scheme: str,
+    given: list[Contribution],
+    problems: list[str],
+    draws: int,
+    also: str = "",
+) -> int:
+    """What came of a check, as both ways of running it say it; the exit code."""
+    click.echo(_key_words(scheme, len(given)))
+    for each in given:
+        click.echo(f"  {each.seat}: {each.words!r} ({each.source})")
+    for problem in problems:
+        click.echo(f"DIFFERS: {problem}")
+    if problems:
+        click.echo(f"{game} does not verify", err=True)
+        return DIFFERS
+    click.echo(
+        f"confirmed: {game}'s seed matches its commitment and reproduces all "
+        f"{draws} recorded draws{also}"
+    )
+    return CONFIRMED
 
 
 def _key_words(scheme: str, contributions: int) -> str:
@@ -75,18 +99,8 @@ def verify_file(record: BinaryIO) -> int:
     if not checked.revealed:
         click.echo(f"cannot check {game} yet: its seed is revealed when it ends", err=True)
         return UNCHECKED
-    click.echo(_key_words(checked.scheme, len(checked.contributions)))
-    for given in checked.contributions:
-        click.echo(f"  {given.seat}: {given.words!r} ({given.source})")
-    for problem in checked.problems:
-        click.echo(f"DIFFERS: {problem}")
-    if not checked.ok:
-        click.echo(f"{game} does not verify", err=True)
-        return DIFFERS
     rolled_back = sum(check.draw.rolled_back for check in checked.checks)
     also = f" ({rolled_back} in rolled-back turns)" if rolled_back else ""
-    click.echo(
-        f"confirmed: {game}'s seed matches its commitment and reproduces all "
-        f"{len(checked.checks)} recorded draws{also}"
+    return _tell(
+        game, checked.scheme, checked.contributions, checked.problems, len(checked.checks), also
     )
-    return CONFIRMED
