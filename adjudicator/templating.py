@@ -20,8 +20,10 @@ def _installed(environment: Environment) -> Environment:
     return environment
 
 
+@cache
 def in_language(lang: str) -> dict[str, object]:
-    """The ``gettext`` and ``ngettext`` a template's ``{% trans %}`` blocks call, in ``lang``."""
+    """The ``gettext`` and ``ngettext`` a template's ``{% trans %}`` blocks call, in ``lang``
+    (made once per language: every mail's render spreads them into its context)."""
     found = i18n.translations(lang)
     return {
         "gettext": _make_new_gettext(found.gettext),

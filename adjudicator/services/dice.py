@@ -49,11 +49,16 @@ def record(given: Contribution, by: str) -> dict[str, str]:
     return {**given.to_json(), "by": by}
 
 
+def given_by(game: Game, seat: str) -> bool:
+    """Whether ``seat`` has already added its contribution (the first one stands)."""
+    return any(data["seat"] == seat for data in game.contributions)
+
+
 def add(game: Game, rules: Rules[Any], given: Contribution, by: str = "") -> bool:
     """Record a seat's contribution, with the name of the player who gave it (``by``, for the
     start mail: sides by lot may seat them elsewhere), keeping the list in seat order; a seat's
     first one stands (False when it already had one)."""
-    if any(data["seat"] == given.seat for data in game.contributions):
+    if given_by(game, given.seat):
         return False
     order = {seat: index for index, seat in enumerate(rules.seats)}
     kept = sorted(

@@ -415,10 +415,10 @@ def _guessed(player: Player, game: Game, mail: MailIn) -> reports.Answering | No
     """A first mail's language guessed from its Content-Language: the welcome answers it,
     saying so (and how to change it) in that language; None when nothing was guessed."""
     guessed = preferences.guess_language(player, mail.language)
-    if not guessed:
+    if guessed is None:
         return None
     sections = commands.Sections()
-    sections.done.append(commands.Entry(f"Content-Language: {mail.language}", guessed, True))
+    sections.done.append(guessed)
     return reports.Answering(game.seats[0], mail.message_id, sections)
 
 

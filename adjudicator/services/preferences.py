@@ -16,7 +16,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import counted
 from adjudicator.models import Player
 from adjudicator.services import play
-from adjudicator.services.commands import Command
+from adjudicator.services.commands import Command, Entry
 
 # A vacation is for a holiday, not for leaving a game unattended: longer absences are a matter
 # for the game master (REPLACE).
@@ -81,22 +81,23 @@ def language(player: Player, value: str) -> tuple[bool, str]:
     )
 
 
-def guess_language(player: Player, header: str) -> str:
+def guess_language(player: Player, header: str) -> Entry | None:
     """A first guess at a player who has chosen no language: the one their mail's
-    Content-Language names, if mail can be written in it. The sentence saying so (in that
-    language, with how to change it), or "" when nothing was guessed."""
+    Content-Language (``header``) names, if mail can be written in it. The reply's line saying
+    so (in that language, with how to change it), or None when nothing was guessed."""
     code = i18n.supported(header)
     # English is what a player without a language reads anyway: only another is announced.
     if player.language or code in ("", i18n.SOURCE):
-        return ""
+        return None
     player.language = code
-    return i18n.gettext(
+    said = i18n.gettext(
         "your mail is written in %(language)s, so the service writes to you in it from now on; "
         "PREFERENCES LANGUAGE %(choices)s changes it",
         code,
         language=i18n.named(code),
         choices="|".join(i18n.languages()),
     )
+    return Entry(f"Content-Language: {header}", said, True)
 
 
 def name(player: Player, value: str) -> tuple[bool, str]:

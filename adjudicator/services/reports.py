@@ -169,8 +169,9 @@ TURN_NOUNS = (N_("turn"), N_("step"))
 def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
     rules = play.rules_for(game)
     revealed = play.seed_revealed(game)
+    language = play.language(seat.player, game)
     return {
-        "language": play.language(seat.player, game),
+        "language": language,
         "game_id": game.id,
         "title": rules.title,
         "seat": seat.seat,
@@ -187,7 +188,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "on_receipt": rules.resolves_on_receipt,
         "turn_noun": rules.turn_noun,
         # The noun in the reader's language, for the templates written in it (_deadline).
-        "turn_word": i18n.gettext(rules.turn_noun, play.language(seat.player, game)),
+        "turn_word": i18n.gettext(rules.turn_noun, language),
         "schedule": game.schedule,
         "result": game.result,
         "seed": game.seed.hex() if revealed else None,

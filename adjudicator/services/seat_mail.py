@@ -228,9 +228,8 @@ def read_commands(context: SeatMail) -> Verdict | None:
             done, message = preferences.run(context.seat.player, command, zone, now)
             context.sections.did(command, message, done)
     guessed = preferences.guess_language(context.seat.player, context.mail.language)
-    if guessed:
-        line = f"Content-Language: {context.mail.language}"
-        context.sections.done.append(commands.Entry(line, guessed, True))
+    if guessed is not None:
+        context.sections.done.append(guessed)
     return None
 
 
@@ -280,7 +279,7 @@ def _added(game: Game, seat: Seat, given: Contribution | None, _: Callable[..., 
     reader's language)."""
     if given is None:
         return ""
-    if any(data["seat"] == seat.seat for data in game.contributions):
+    if dice.given_by(game, seat.seat):
         return _("; your words for the dice from your first JOIN stand")
     if given.source == dice.WORDS:
         return _('; your words "%(words)s" go into the dice', words=given.words)
