@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import gettext as _gettext
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from io import BytesIO
@@ -27,7 +28,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from adjudicator import schedule
-from adjudicator.core import words
+from adjudicator.core import said, words
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 SOURCE = "en"
@@ -84,6 +85,22 @@ def ngettext(singular: str, plural: str, n: int, lang: str = SOURCE, /, **values
     """The form of ``singular``/``plural`` that ``n`` takes in ``lang`` (Russian has three),
     with ``num`` and ``values`` filled in."""
     return translations(lang).ngettext(singular, plural, n) % {"num": n, **values}
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Inside the block the games' sentences (``core.said``) are written in ``lang``: the
+    service holds it around everything it writes for one reader."""
+    code = chosen(lang)
+    with said.spoken(said.Speech(code, translations(code))):
+        yield
+
+
+def localized(text: Any, lang: str) -> Any:
+    """A game's sentence made earlier (``said.Said``), written again in ``lang``; any other
+    value as it is."""
+    with speaking(lang):
+        return said.anew(text)
 
 
 def N_(message: str) -> str:

@@ -223,3 +223,25 @@ def test_a_solo_players_first_mail_in_spanish_is_welcomed_in_spanish(runtime: Ru
     assert "Juegas con" in text and "DADOS LIMPIOS" in text
     assert english_left(text) == [], text
     assert '<html lang="es">' in html
+
+
+def test_a_sentence_the_rules_made_is_written_anew_in_each_readers_language() -> None:
+    from adjudicator.core import said
+
+    day = "There is no deadline; the game is closed after %(num)s day without an action."
+    days = "There is no deadline; the game is closed after %(num)s days without an action."
+    made = said.ngettext(day, days, 3)  # made outside any reader's mail: English
+    assert made.endswith("3 days without an action.") and said.language() == "en"
+    outer = said._(
+        "%(who)s: no words, so their mail's %(source)s %(value)s",
+        who="Spain",
+        source="Message-ID",
+        value=made,
+    )
+    with i18n.speaking("ru"):
+        assert said.language() == "ru"
+        again = said.anew(outer)
+        assert "3 дня проходят" in again and "Spain" in again and "days" not in again
+        assert said.anew("plain text") == "plain text"
+    assert said.language() == "en" and said.anew(outer) == outer
+    assert "3 días" in i18n.localized(made, "es")

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
@@ -241,49 +242,52 @@ def mail_seat(
     """Queue ``letter`` to a seat's player showing its position: the turn just ``played``, else
     the latest; ``replying_to``: the player's mail it answers; ``overtaken``: the entry of a turn
     played before its deadline, withdrawn in this mail."""
-    rules = play.rules_for(game)
-    turn = played.turn if played else play.latest_turn(session, game.id)
-    facts = played.resolution.facts if played else None
-    shot = snapshot(session, rules, turn)
-    context, picture = position(runtime, rules, game, seat, shot, facts, drawn=letter.map)
-    owed = shot.owed
-    now = utcnow()
-    context.update(deadline_context(game, seat, now))
-    zone = seat.player.timezone or game.timezone
-    moment = asks.moment(
-        session, runtime, game, turn, owed, zone, now, play.language(seat.player, game)
-    )
-    context["ask"] = asks.for_seat(rules, game, seat, moment).json()
-    in_reply_to, references = thread_headers(game, replying_to)
-    said = {
-        "noun": rules.turn_noun,
-        "turn": turn.number,
-        "next": turn.number + 1,
-        "owes": context["owes"],
-        "result": subjects.short_result(game.result),
-        **letter.words,
-    }
-    mail = Letter(
-        key=letter.key,
-        kind=letter.kind,
-        to=seat.player.address,
-        subject=subjects.subject(game, rules.title, letter.what, **said),
-        template=letter.template,
-        context={**game_context(runtime, game, seat), **context, **letter.extra},
-        pictures=[picture] if picture else [],
-        attachments=calendar_once(session, runtime, game, turn.number + 1, (now, overtaken)),
-        reply_to=play.seat_address(runtime, game, seat),
-        # A mail with a fixed Message-ID starts the thread (answering at most the player's own
-        # mail); every other one continues it.
-        in_reply_to=replying_to if letter.message_id else in_reply_to,
-        references=([replying_to] if replying_to else []) if letter.message_id else references,
-        message_id=letter.message_id,
-        # Lets a player's mail client file and filter each game's mail together.
-        headers={
-            "List-Id": f"{rules.title} game {game.id} <game-{game.id}.{runtime.config.mail_domain}>"
-        },
-    )
-    queue(session, runtime, mail, game)
+    with i18n.speaking(play.language(seat.player, game)):
+        rules = play.rules_for(game)
+        turn = played.turn if played else play.latest_turn(session, game.id)
+        facts = played.resolution.facts if played else None
+        shot = snapshot(session, rules, turn)
+        context, picture = position(runtime, rules, game, seat, shot, facts, drawn=letter.map)
+        owed = shot.owed
+        now = utcnow()
+        context.update(deadline_context(game, seat, now))
+        zone = seat.player.timezone or game.timezone
+        moment = asks.moment(
+            session, runtime, game, turn, owed, zone, now, play.language(seat.player, game)
+        )
+        context["ask"] = asks.for_seat(rules, game, seat, moment).json()
+        in_reply_to, references = thread_headers(game, replying_to)
+        said = {
+            "noun": rules.turn_noun,
+            "turn": turn.number,
+            "next": turn.number + 1,
+            "owes": context["owes"],
+            "result": subjects.short_result(game.result),
+            **letter.words,
+        }
+        mail = Letter(
+            key=letter.key,
+            kind=letter.kind,
+            to=seat.player.address,
+            subject=subjects.subject(game, rules.title, letter.what, **said),
+            template=letter.template,
+            context={**game_context(runtime, game, seat), **context, **letter.extra},
+            pictures=[picture] if picture else [],
+            attachments=calendar_once(session, runtime, game, turn.number + 1, (now, overtaken)),
+            reply_to=play.seat_address(runtime, game, seat),
+            # A mail with a fixed Message-ID starts the thread (answering at most the player's own
+            # mail); every other one continues it.
+            in_reply_to=replying_to if letter.message_id else in_reply_to,
+            references=([replying_to] if replying_to else []) if letter.message_id else references,
+            message_id=letter.message_id,
+            # Lets a player's mail client file and filter each game's mail together.
+            headers={
+                "List-Id": (
+                    f"{rules.title} game {game.id} <game-{game.id}.{runtime.config.mail_domain}>"
+                )
+            },
+        )
+        queue(session, runtime, mail, game)
 
 
 def mail_all_seats(
@@ -385,16 +389,14 @@ def outcome_lines(
     resolution: Resolution[Any], seat: str, several: bool, title: Callable[[str], str] = str
 ) -> list[str]:
     """Every result this seat may know: all of its own, and the others' public ones, each named
-    by its seat's ``title`` where there are several."""
+    by its seat's ``title`` where there are several, in the current reader's language (the
+    detail was written when the turn was resolved)."""
     lines = []
     for outcome in resolution.outcomes:
         if outcome.seat != seat and not outcome.public:
             continue
-        lines.append(
-            f"{title(outcome.seat)}: {outcome.order}: {outcome.detail}"
-            if several
-            else outcome.detail
-        )
+        detail = said.anew(outcome.detail)
+        lines.append(f"{title(outcome.seat)}: {outcome.order}: {detail}" if several else detail)
     return lines
 
 
@@ -409,48 +411,51 @@ def turn_report(
 ) -> None:
     """The turn ``played``, as this seat sees it; ``answering``: the seat's mail whose orders
     played it, when it moved on receipt."""
-    rules = play.rules_for(game)
-    turn, resolution = played.turn, played.resolution
-    answers = (
-        command_context(session, runtime, game, seat, answering.reading, answering.sections)
-        if answering is not None and answering.reading is not None
-        else {"sections": None, "help": "", "on_file": None}
-    )
-    report = answering.report if answering else None
-    letter = SeatLetter(
-        key=f"game:{game.id}:turn:{turn.number}:{seat.seat}:report",
-        kind="report",
-        template="turn_report",
-        what=report_subject(rules, game),
-        extra={
-            # Words, never the stored code.
-            "why": reasons.turn_reason(turn.reason, yours=answering is not None),
-            "lines": [line_json(line) for line in report.lines] if report else [],
-            "outcomes": outcome_lines(resolution, seat.seat, len(game.seats) > 1, rules.seat_title),
-            "dice": [
-                {"label": rules.chance_words(event.label), "value": event.result[0]}
-                for event in resolution.events
-                if event.kind == "die"
-            ],
-            # Public facts only: what both players and the archive are shown.
-            "step_report": rules.step_report(resolution.facts),
-            "away": away(game, utcnow()),
-            **answers,
-        },
-    )
-    replying_to = answering.message_id if answering else None
-    mail_seat(
-        session,
-        runtime,
-        game,
-        seat,
-        letter,
-        played=played,
-        replying_to=replying_to,
-        overtaken=overtaken,
-    )
-    if game.status != GameStatus.ACTIVE:
-        tell_gm(session, runtime, game)
+    with i18n.speaking(play.language(seat.player, game)):
+        rules = play.rules_for(game)
+        turn, resolution = played.turn, played.resolution
+        answers = (
+            command_context(session, runtime, game, seat, answering.reading, answering.sections)
+            if answering is not None and answering.reading is not None
+            else {"sections": None, "help": "", "on_file": None}
+        )
+        report = answering.report if answering else None
+        letter = SeatLetter(
+            key=f"game:{game.id}:turn:{turn.number}:{seat.seat}:report",
+            kind="report",
+            template="turn_report",
+            what=report_subject(rules, game),
+            extra={
+                # Words, never the stored code.
+                "why": reasons.turn_reason(turn.reason, yours=answering is not None),
+                "lines": [line_json(line) for line in report.lines] if report else [],
+                "outcomes": outcome_lines(
+                    resolution, seat.seat, len(game.seats) > 1, rules.seat_title
+                ),
+                "dice": [
+                    {"label": rules.chance_words(event.label), "value": event.result[0]}
+                    for event in resolution.events
+                    if event.kind == "die"
+                ],
+                # Public facts only: what both players and the archive are shown.
+                "step_report": rules.step_report(resolution.facts),
+                "away": away(game, utcnow()),
+                **answers,
+            },
+        )
+        replying_to = answering.message_id if answering else None
+        mail_seat(
+            session,
+            runtime,
+            game,
+            seat,
+            letter,
+            played=played,
+            replying_to=replying_to,
+            overtaken=overtaken,
+        )
+        if game.status != GameStatus.ACTIVE:
+            tell_gm(session, runtime, game)
 
 
 def report_subject(rules: Rules[Any], game: Game) -> str:

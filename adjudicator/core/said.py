@@ -1,0 +1,113 @@
+"""Sentences the rules write, in the language of whoever reads them.
+
+The games write every sentence a player reads in English, through ``_`` and ``ngettext`` here
+(the names Babel's extractor looks for, so ``pybabel extract`` finds them). While the service
+writes one reader's mail or page it makes that reader's catalog the current one
+(``i18n.speaking``), as Django's ``translation.override`` does: the rules take no language
+argument and read nothing outside themselves; the current catalog is the one value they are
+given this way, and English (the identity) when none is set.
+
+A sentence made once and read later by several readers (an order's outcome, written when the
+turn is resolved; a receipt's reason) is a ``Said``: a ``str`` in the language it was made in,
+carrying the message and values it was made of, so each reader's mail writes it anew in theirs
+(``anew``). A sentence joined from others with ``+`` or an f-string is a plain ``str`` again and
+is shown as made: a sentence meant to be read in several languages is one ``_`` call whose
+parts are its values.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+ENGLISH = "en"
+
+
+@dataclass(frozen=True)
+class Speech:
+    """A reader's language: its code and its catalog."""
+
+    language: str
+    catalog: gettext.NullTranslations
+
+
+SOURCE = Speech(ENGLISH, gettext.NullTranslations())
+_current: ContextVar[Speech | None] = ContextVar("pbem_speech", default=None)
+
+
+def _speech() -> Speech:
+    return _current.get() or SOURCE
+
+
+class Said(str):
+    """A sentence as made in one language, with what it was made of: ``message`` (a msgid, or a
+    singular, plural and count) and ``values``."""
+
+    message: str | tuple[str, str, int]
+    values: Mapping[str, Any]
+
+    def __new__(
+        cls, text: str, message: str | tuple[str, str, int], values: Mapping[str, Any]
+    ) -> Said:
+        made = super().__new__(cls, text)
+        made.message, made.values = message, values
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a Celery result, a cache) it keeps what it was made of.
+        return (Said, (str(self), self.message, dict(self.values)))
+
+
+def language() -> str:
+    """The current reader's language ("en" unless the service set one): for a cache keyed by
+    what it writes, so two languages never share an entry."""
+    return _speech().language
+
+
+def _written(message: str | tuple[str, str, int], values: Mapping[str, Any]) -> Said:
+    catalog = _speech().catalog
+    filled = {key: anew(value) for key, value in values.items()}
+    if isinstance(message, tuple):
+        singular, plural, count = message
+        text = catalog.ngettext(singular, plural, count) % {"num": count, **filled}
+    else:
+        text = catalog.gettext(message) % filled if filled else catalog.gettext(message)
+    return Said(text, message, values)
+
+
+def _(message: str, **values: Any) -> str:
+    """``message`` in the current reader's language, its ``%(name)s`` placeholders filled from
+    ``values`` (each of them written anew too, where it is a sentence itself)."""
+    return _written(message, values)
+
+
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    """The form of ``singular``/``plural`` that ``n`` takes in the current language (Russian has
+    three), ``%(num)s`` being ``n``."""
+    return _written((singular, plural, n), values)
+
+
+def N_(message: str) -> str:
+    """``message`` marked for extraction, translated where it is used (``_(constant)``)."""
+    return message
+
+
+def anew(text: Any) -> Any:
+    """``text`` written again in the current reader's language where it is a ``Said``; anything
+    else as it is."""
+    return _written(text.message, text.values) if isinstance(text, Said) else text
+
+
+@contextmanager
+def spoken(speech: Speech) -> Iterator[None]:
+    """``speech`` is the current reader's language inside the block (``i18n.speaking`` finds
+    the catalog)."""
+    token = _current.set(speech)
+    try:
+        yield
+    finally:
+        _current.reset(token)
