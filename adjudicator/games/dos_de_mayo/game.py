@@ -19,6 +19,7 @@ from adjudicator.core.contract import (
     Strength,
 )
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo import (
     adjudicate,
     codec,
@@ -31,11 +32,13 @@ from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.draws import draw_words
 from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
+from adjudicator.games.dos_de_mayo.orders import Add
 from adjudicator.games.dos_de_mayo.setup import new_game
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side, title
 from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
 from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden, strength
 from adjudicator.games.dos_de_mayo.view import view as view_of
+from adjudicator.games.dos_de_mayo.wording import either
 
 
 def _options() -> tuple[Option, ...]:
@@ -76,18 +79,25 @@ class DosDeMayo(Game[Position]):
         the_board = board()
         decisions: dict[str, Decision] = {}
         for side in SIDES:
-            hand = ", ".join(card_data().card(c).en for c in state.hands[side]) or "empty"
+            names = ", ".join(card_data().card(c).en for c in state.hands[side])
+            hand = names or _("empty")
             if side == FRANCE and state.start_choice:
-                options = " or ".join(
-                    f"TAKE {card_data().card(c).keyword}" for c in state.start_choice
+                options = either(
+                    [f"TAKE {card_data().card(c).keyword}" for c in state.start_choice]
                 )
-                hand += f" (your start card: {options})"
-            prompt = (
-                f"Turn {state.turn} of {the_board.rules.turns}: {title(side)}'s orders. "
-                "Losses France "
-                f"{state.losses.france} (limit {state.loss_limit()}), Spain {state.losses.spain}; "
-                f"initiative {title(state.initiative())}. Your hand: {hand}. One order per line; "
-                "groups without orders hold."
+                hand = _("%(hand)s (your start card: %(options)s)", hand=hand, options=options)
+            prompt = _(
+                "Turn %(turn)s of %(turns)s: %(side)s's orders. Losses France %(france)s "
+                "(limit %(limit)s), Spain %(spain)s; initiative %(initiative)s. Your hand: "
+                "%(hand)s. One order per line; groups without orders hold.",
+                turn=state.turn,
+                turns=the_board.rules.turns,
+                side=title(side),
+                france=state.losses.france,
+                limit=state.loss_limit(),
+                spain=state.losses.spain,
+                initiative=title(state.initiative()),
+                hand=hand,
             )
             default = "\n".join(legal.default_set(state, side).lines())
             decisions[side] = Decision(side, prompt, tuple(open_orders.forms(state, side)), default)
@@ -114,9 +124,14 @@ class DosDeMayo(Game[Position]):
 
     def outcome(self, state: Position) -> Outcome:
         if not state.over:
-            summary = (
-                f"Turn {state.turn} of {board().rules.turns}: losses France "
-                f"{state.losses.france} of {state.loss_limit()}, Spain {state.losses.spain}."
+            summary = _(
+                "Turn %(turn)s of %(turns)s: losses France %(france)s of %(limit)s, "
+                "Spain %(spain)s.",
+                turn=state.turn,
+                turns=board().rules.turns,
+                france=state.losses.france,
+                limit=state.loss_limit(),
+                spain=state.losses.spain,
             )
             return Outcome(False, summary=summary)
         winner = state.winner or SPAIN
@@ -182,7 +197,10 @@ class DosDeMayo(Game[Position]):
         # A set that starts with ADD joins the one on file (the ADD line itself goes).
         if not (isinstance(orders, dict) and orders.get("add")):
             return None
-        return "\n".join([earlier, *(line for line in lines if line.strip().upper() != "ADD")])
+        from adjudicator.games.dos_de_mayo.grammar import read_line
+
+        kept = (line for line in lines if not isinstance(read_line(line), Add))
+        return "\n".join([earlier, *kept])
 
     def strength(self, views: Sequence[JSON]) -> Strength | None:
         return strength(views)
