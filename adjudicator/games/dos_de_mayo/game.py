@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
-from importlib import resources
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
@@ -32,6 +30,7 @@ from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.draws import draw_words
 from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
+from adjudicator.games.dos_de_mayo.help import help_text
 from adjudicator.games.dos_de_mayo.orders import Add
 from adjudicator.games.dos_de_mayo.setup import new_game
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side, title
@@ -209,33 +208,3 @@ class DosDeMayo(Game[Position]):
         from adjudicator.games.dos_de_mayo.stateless import adjudicate_case
 
         return adjudicate_case(data)
-
-
-def help_text(cards: bool = True) -> str:
-    """help.txt with the numbers and the card list filled in from the data files; without
-    ``cards`` the list is left to the page's own table of cards."""
-    the_board = board()
-    rules = the_board.rules
-    listed = []
-    for card in card_data().cards:
-        side = title(card.side)
-        listed.append(f"  {card.keyword:<13} {card.en} ({card.es}), {side}, {card.window}")
-        listed += [f"      {line}" for line in textwrap.wrap(card.help, 72)]
-    if not cards:
-        listed = ["  Every card is in the table of cards below, with when it may be played."]
-    template = resources.files("adjudicator.games.dos_de_mayo").joinpath("help.txt")
-    return template.read_text(encoding="utf-8").format(
-        france_units=the_board.totals["france"],
-        spain_units=the_board.totals["spain"],
-        turns=rules.turns,
-        reinforcements_from=rules.reinforcements_from_turn,
-        stacks=", ".join(f"{s}->{g}" for s, g in the_board.stack_gate.items()),
-        group_limit=rules.france_group_limit,
-        main_streets=", ".join(sorted(the_board.main_streets, key=int)),
-        draws_from=rules.draws_from_turn,
-        draw_lead=rules.draw_lead_limit,
-        tie=rules.initiative_on_tie.capitalize(),
-        gates=", ".join(the_board.gates),
-        loss_limit=rules.france_loss_limit,
-        cards="\n".join(listed),
-    )
