@@ -12,9 +12,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from adjudicator.core import words
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.board import Board, board
 from adjudicator.games.dos_de_mayo.cards import Card, card_data
 from adjudicator.games.dos_de_mayo.orders import (
@@ -29,54 +28,16 @@ from adjudicator.games.dos_de_mayo.orders import (
 )
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, Side, other, title
 from adjudicator.games.dos_de_mayo.state import Position
-
-# The closed set of rejection codes a line receipt (or an outcome at adjudication) may carry.
-CODES = (
-    "unknown-order",
-    "malformed",
-    "unknown-area",
-    "unknown-card",
-    "not-adjacent",
-    "no-units",
-    "too-many-units",
-    "group-limit",
-    "pinned",
-    "spain-no-split",
-    "must-stay",
-    "too-early",
-    "not-own-gate",
-    "duplicate-order",
-    "conflicting-order",
-    "wrong-side",
-    "card-not-in-hand",
-    "card-not-now",
-    "card-prerequisite",
-    "card-on-draw",
-    "bad-card-target",
-    "path-blocked",
-    "not-in-play",
-    "not-turn-one",
-    "not-a-start-card",
-    "game-over",
-    "unknown-seat",
+from adjudicator.games.dos_de_mayo.verdicts import (
+    CODES,
+    Problem,
+    Verdict,
+    accept,
+    ordered_already,
+    reject,
+    target_reason,
 )
-
-
-@dataclass(frozen=True)
-class Problem:
-    code: str
-    reason: str
-    suggestion: str | None = None
-
-
-class Verdict(NamedTuple):
-    """What became of one item: accepted (canonical text), rejected (problem) or ignored (note).
-    A named tuple, not a frozen dataclass: one is made per order line, twice a turn."""
-
-    status: str  # accepted | rejected | ignored
-    canonical: str | None = None
-    problem: Problem | None = None
-    note: str | None = None
+from adjudicator.games.dos_de_mayo.wording import did_you_mean, either
 
 
 def stays(units: int, rule: str) -> int:
@@ -106,18 +67,11 @@ def france_group_limit(position: Position) -> int:
 def fatal(position: Position, side: str) -> Problem | None:
     """A problem that refuses every line of the mail."""
     if side not in SIDES:
-        return Problem("unknown-seat", f"this game's seats are france and spain, not {side!r}")
+        why = _("this game's seats are france and spain, not %(seat)s", seat=repr(side))
+        return Problem("unknown-seat", why)
     if position.over:
-        return Problem("game-over", "the game is over; no more orders are taken")
+        return Problem("game-over", _("the game is over; no more orders are taken"))
     return None
-
-
-def _reject(code: str, reason: str, suggestion: str | None = None) -> Verdict:
-    return Verdict("rejected", problem=Problem(code, reason, suggestion))
-
-
-def _accept(text: str) -> Verdict:
-    return Verdict("accepted", canonical=text)
 
 
 @dataclass
@@ -179,8 +133,8 @@ def check_items(
             check.verdicts[index] = _draw(check, item)
         else:
             check.add = index == 0
-            note = None if index == 0 else "ADD counts only as the first order line"
-            check.verdicts[index] = _accept("ADD") if index == 0 else Verdict("ignored", note=note)
+            note = None if index == 0 else _("ADD counts only as the first order line")
+            check.verdicts[index] = accept("ADD") if index == 0 else Verdict("ignored", note=note)
     for index in plays:
         play = items[index]
         assert isinstance(play, Play)
@@ -198,7 +152,7 @@ def check_items(
         if verdict.status == "rejected":
             check.plays.pop(index, None)
         check.verdicts[index] = verdict
-    verdicts = [v if v is not None else _accept("") for v in check.verdicts]
+    verdicts = [v if v is not None else accept("") for v in check.verdicts]
     return verdicts, _order_set(check)
 
 
@@ -220,50 +174,62 @@ def _order_set(check: _Check) -> OrderSet:
 def _take(check: _Check, item: Take) -> Verdict:
     position = check.position
     if check.side != FRANCE or not position.start_choice or position.turn != 1:
-        return _reject("not-turn-one", "TAKE is France's turn-1 choice of its start card")
+        return reject("not-turn-one", _("TAKE is France's turn-1 choice of its start card"))
     if item.card not in position.start_choice:
-        names = " or ".join(card_data().card(c).keyword for c in position.start_choice)
-        return _reject("not-a-start-card", f"the start card is {names}", f"TAKE {names}")
+        keys = [card_data().card(c).keyword for c in position.start_choice]
+        fix = _("TAKE %(names)s", names=either(keys))
+        return reject("not-a-start-card", _("the start card is %(names)s", names=either(keys)), fix)
     if check.take is not None:
         if check.take == item.card:
-            return Verdict("ignored", note="said already")
-        return _reject("conflicting-order", "one start card only: an earlier line took the other")
+            return Verdict("ignored", note=_("said already"))
+        why = _("one start card only: an earlier line took the other")
+        return reject("conflicting-order", why)
     check.take = item.card
-    return _accept(item.text())
+    return accept(item.text())
 
 
 def _draw(check: _Check, item: Draw) -> Verdict:
     if check.draw is None:
         check.draw = item.draw
-        return _accept(item.text())
+        return accept(item.text())
     if check.draw == item.draw:
-        return Verdict("ignored", note="said already")
+        return Verdict("ignored", note=_("said already"))
     earlier = "DRAW" if check.draw else "NODRAW"
-    return _reject("conflicting-order", f"an earlier line already said {earlier}")
+    return reject("conflicting-order", _("an earlier line already said %(order)s", order=earlier))
 
 
 def _card_problem(check: _Check, card: Card) -> Verdict | None:
     position = check.position
+    key = card.keyword
     if card.side != check.side:
-        return _reject("wrong-side", f"{card.keyword} is a {title(card.side)} card")
-    if card.window == "on-draw":
-        return _reject("card-on-draw", f"{card.keyword} takes effect when drawn; it is not played")
-    if card.id in position.in_play:
-        return _reject("card-not-in-hand", f"{card.keyword} is already in play")
-    if card.id not in check.hand():
-        return _reject("card-not-in-hand", f"{card.keyword} is not in your hand")
-    if any(play.card == card.id for play in check.plays.values()):
-        return _reject("duplicate-order", f"{card.keyword} is already played in this set")
-    if not card.earliest <= position.turn <= card.latest:
-        when = (
-            f"turn {card.earliest}"
-            if card.earliest == card.latest
-            else (f"turns {card.earliest}-{card.latest}")
+        return reject(
+            "wrong-side", _("%(card)s is a %(side)s card", card=key, side=title(card.side))
         )
-        return _reject("card-not-now", f"{card.keyword} can be played on {when} only")
+    if card.window == "on-draw":
+        why = _("%(card)s takes effect when drawn; it is not played", card=key)
+        return reject("card-on-draw", why)
+    if card.id in position.in_play:
+        return reject("card-not-in-hand", _("%(card)s is already in play", card=key))
+    if card.id not in check.hand():
+        return reject("card-not-in-hand", _("%(card)s is not in your hand", card=key))
+    if any(play.card == card.id for play in check.plays.values()):
+        return reject("duplicate-order", _("%(card)s is already played in this set", card=key))
+    first, last = card.earliest, card.latest
+    if not first <= position.turn <= last:
+        if first == last:
+            why = _("%(card)s can be played on turn %(turn)s only", card=key, turn=first)
+        else:
+            why = _(
+                "%(card)s can be played on turns %(first)s-%(last)s only",
+                card=key,
+                first=first,
+                last=last,
+            )
+        return reject("card-not-now", why)
     if card.requires_any and not any(position.has_played(c) for c in card.requires_any):
-        names = " or ".join(card_data().card(c).en for c in card.requires_any)
-        return _reject("card-prerequisite", f"{card.keyword} needs {names} played first")
+        names = either([card_data().card(c).en for c in card.requires_any])
+        why = _("%(card)s needs %(cards)s played first", card=key, cards=names)
+        return reject("card-prerequisite", why)
     return None
 
 
@@ -277,12 +243,9 @@ def _play(check: _Check, index: int, item: Play) -> Verdict:
         wanted = card.target
         ok = target in wanted.also or holds(check.position, check.side, target, wanted.holds)
         if wanted.checked == "orders" and not ok:
-            where = {"own": "your units", "enemy": "enemy units", "both": "both sides"}
-            extra = f" or be one of {', '.join(sorted(wanted.also))}" if wanted.also else ""
-            reason = f"{card.keyword}: area {target} must hold {where[wanted.holds]}{extra}"
-            return _reject("bad-card-target", reason)
+            return reject("bad-card-target", target_reason(card.keyword, target, wanted))
     if card.effect.kind == "place_set_aside" and check.position.set_aside[check.side] < 1:
-        return _reject("no-units", "no set-aside unit is left to bring in")
+        return reject("no-units", _("no set-aside unit is left to bring in"))
     check.plays[index] = item
     if card.effect.kind == "group_limit_add":
         check.group_add += card.effect.amount
@@ -290,7 +253,7 @@ def _play(check: _Check, index: int, item: Play) -> Verdict:
         check.split[target] = card.effect.amount
     elif card.effect.kind == "leave_whole" and target is not None:
         check.whole.add(target)
-    return _accept(item.text())
+    return accept(item.text())
 
 
 def _arguments(card: Card, item: Play) -> Verdict | None:
@@ -298,9 +261,10 @@ def _arguments(card: Card, item: Play) -> Verdict | None:
     wanted = {"none": (False, False), "area": (True, False), "path": (False, True)}
     target, move = wanted.get(card.args, (False, True))
     if (item.target is not None) != target or (item.move is not None) != move:
-        return _reject("malformed", f"PLAY {card.keyword} takes {card.args} arguments")
+        why = _("PLAY %(card)s takes %(args)s arguments", card=card.keyword, args=card.args)
+        return reject("malformed", why)
     if item.target is not None and item.target not in board().index:
-        return _reject("unknown-area", f"{item.target} is not an area")
+        return reject("unknown-area", _("%(area)s is not an area", area=item.target))
     return None
 
 
@@ -308,19 +272,22 @@ def _aim(check: _Check, item: Aim) -> Verdict:
     card = card_data().card(item.card)
     aim = card.effect.aim or card.keyword
     if not card.effect.aim or item.area not in board().index:
-        return _reject("malformed", f"{aim} takes an area, for a card that aims")
+        return reject("malformed", _("%(aim)s takes an area, for a card that aims", aim=aim))
     if card.side != check.side:
-        return _reject("wrong-side", f"{aim} is a {title(card.side)} order")
+        return reject(
+            "wrong-side", _("%(aim)s is a %(side)s order", aim=aim, side=title(card.side))
+        )
     played_now = any(play.card == card.id for play in check.plays.values())
     if card.id not in check.position.in_play and not played_now:
         if card.id in check.hand():
-            fix = f"PLAY {card.keyword} first, then {aim} <area>"
-            return _reject("not-in-play", f"{card.en} is not in play", fix)
-        return _reject("not-in-play", f"{card.en} is neither in play nor in your hand")
+            fix = _("PLAY %(card)s first, then %(aim)s <area>", card=card.keyword, aim=aim)
+            return reject("not-in-play", _("%(card)s is not in play", card=card.en), fix)
+        why = _("%(card)s is neither in play nor in your hand", card=card.en)
+        return reject("not-in-play", why)
     if any(done.card == item.card for done in check.aims):
-        return _reject("duplicate-order", f"{aim} names one area a turn")
+        return reject("duplicate-order", _("%(aim)s names one area a turn", aim=aim))
     check.aims.append(item)
-    return _accept(item.text())
+    return accept(item.text())
 
 
 def _movement(check: _Check, index: int, item: Item) -> Verdict:
@@ -331,9 +298,11 @@ def _movement(check: _Check, index: int, item: Item) -> Verdict:
     card = card_data().card(item.card) if isinstance(item, Play) else None
     steps = 2 if card is not None and card.effect.kind == "two_step" else 1
     if len(move.path) != steps + 1:
-        return _reject("malformed", f"this move takes {steps} step{'s' if steps > 1 else ''}")
+        why = ngettext("this move takes %(num)s step", "this move takes %(num)s steps", steps)
+        return reject("malformed", why)
     if card is not None and card.args == "entry" and move.origin not in check.board.stack_gate:
-        return _reject("malformed", f"PLAY {card.keyword} names a reinforcement stack")
+        why = _("PLAY %(card)s names a reinforcement stack", card=card.keyword)
+        return reject("malformed", why)
     shape = _shape(check, move, card)
     if shape is not None:
         return shape
@@ -342,18 +311,19 @@ def _movement(check: _Check, index: int, item: Item) -> Verdict:
         return verdict
     if isinstance(item, Play):
         check.plays[index] = Play(item.card, move=check.moves.pop())
-        return _accept(check.plays[index].text())
+        return accept(check.plays[index].text())
     return verdict
 
 
 def _hold(check: _Check, item: Hold) -> Verdict:
     if item.area not in board().index or check.position.at(check.side, item.area) == 0:
-        return _reject("no-units", f"you have no units in {item.area}")
+        return reject("no-units", _("you have no units in %(area)s", area=item.area))
     if check.side != FRANCE:  # a Spanish HOLD is the group's one order
         if check.ways.get(item.area):
-            return _reject("spain-no-split", f"the group in {item.area} already has an order")
+            why = _("the group in %(area)s already has an order", area=item.area)
+            return reject("spain-no-split", why)
         check.ways[item.area] = [(item.area,)]
-    return _accept(item.text())
+    return accept(item.text())
 
 
 def _shape(check: _Check, move: Move, card: Card | None) -> Verdict | None:
@@ -363,17 +333,18 @@ def _shape(check: _Check, move: Move, card: Card | None) -> Verdict | None:
     stack = origin in the_board.stack_gate
     for area in path[1:] if stack else path:
         if area not in the_board.index:
-            return _reject("unknown-area", f"{area} is not an area")
+            return reject("unknown-area", _("%(area)s is not an area", area=area))
     if stack:
         if check.side != FRANCE:
-            return _reject("wrong-side", "only France has reinforcement stacks")
+            return reject("wrong-side", _("only France has reinforcement stacks"))
         gate = the_board.stack_gate[origin]
         if path != (origin, gate):
-            return _reject("not-own-gate", f"{origin} enters at {gate} only", f"{origin}-{gate}")
+            why = _("%(stack)s enters at %(gate)s only", stack=origin, gate=gate)
+            return reject("not-own-gate", why, f"{origin}-{gate}")
         early = card is not None and card.effect.kind == "early_entry"
         first = the_board.rules.reinforcements_from_turn
         if check.position.turn < first and not early:
-            return _reject("too-early", f"reinforcements enter from turn {first} on")
+            return reject("too-early", _("reinforcements enter from turn %(turn)s on", turn=first))
         return None
     for here, there in itertools.pairwise(path):
         if there not in the_board.neighbours[here]:
@@ -382,10 +353,16 @@ def _shape(check: _Check, move: Move, card: Card | None) -> Verdict | None:
                 key=lambda n: (abs(int(n) - int(there)) if there.isdigit() else 0, int(n)),
             )
             borders = ", ".join(the_board.neighbours[here])
-            reason = f"{there} is not next to {here} ({here} borders {borders})"
-            return _reject("not-adjacent", reason, f"did you mean {here}-{near}?")
+            reason = _(
+                "%(there)s is not next to %(here)s (%(here)s borders %(borders)s)",
+                there=there,
+                here=here,
+                borders=borders,
+            )
+            return reject("not-adjacent", reason, did_you_mean(f"{here}-{near}"))
     if len(path) == 3 and check.position.at(other(check.side), path[1]) > 0:
-        return _reject("path-blocked", f"the middle area {path[1]} holds enemy units")
+        why = _("the middle area %(area)s holds enemy units", area=path[1])
+        return reject("path-blocked", why)
     return None
 
 
@@ -396,64 +373,80 @@ def _france(check: _Check, move: Move, card: Card | None) -> Verdict:
     units_now = check.position.units
     here = check.position.stack(origin) if area is None else units_now.france[area]
     if here == 0:
-        return _reject("no-units", f"you have no units in {origin}")
+        return reject("no-units", _("you have no units in %(area)s", area=origin))
     if area is not None and units_now.spain[area] > 0:
-        return _reject("pinned", f"French units may not leave {origin}: Spanish units are there")
+        why = _("French units may not leave %(area)s: Spanish units are there", area=origin)
+        return reject("pinned", why)
     if move.path in check.ways.get(origin, []):
-        return _reject("duplicate-order", f"{'-'.join(move.path)} is already ordered")
+        return reject("duplicate-order", ordered_already(move))
     early = card is not None and card.effect.kind == "early_entry"
     exempt = origin in the_board.main_streets or early
     if not exempt and origin not in check.counted and len(check.counted) >= check.limit:
         limit = check.limit
-        return _reject(
-            "group-limit",
-            f"France may order {words.counted(limit, 'group')} outside the main streets this turn "
-            f"({', '.join(sorted(check.counted))} already)",
+        why = ngettext(
+            "France may order %(num)s group outside the main streets this turn (%(areas)s already)",
+            "France may order %(num)s groups outside the main streets this turn "
+            "(%(areas)s already)",
+            limit,
+            areas=", ".join(sorted(check.counted)),
         )
+        return reject("group-limit", why)
     left = here - check.claimed.get(origin, 0)
     units = left if move.units is None else move.units
     if units > left or left == 0:
-        reason = f"{origin} has {left} of your units without orders"
-        fix = f"did you mean {Move(move.path, left).text()}?" if left else None
-        return _reject("too-many-units", reason, fix)
+        reason = _("%(area)s has %(left)s of your units without orders", area=origin, left=left)
+        fix = did_you_mean(Move(move.path, left).text()) if left else None
+        return reject("too-many-units", reason, fix)
     if not exempt:
         check.counted.add(origin)
     check.claimed[origin] = check.claimed.get(origin, 0) + units
     check.ways.setdefault(origin, []).append(move.path)
     canonical = Move(move.path, units)
     check.moves.append(canonical)
-    return _accept(canonical.text())
+    return accept(canonical.text())
 
 
 def _spain(check: _Check, move: Move) -> Verdict:
     origin = move.origin
     here = check.position.at("spain", origin)
     if here == 0:
-        return _reject("no-units", f"you have no units in {origin}")
+        return reject("no-units", _("you have no units in %(area)s", area=origin))
     taken = check.ways.get(origin, [])
     if move.path in taken:
-        return _reject("duplicate-order", f"{'-'.join(move.path)} is already ordered")
+        return reject("duplicate-order", ordered_already(move))
     ways = check.split.get(origin, 1)
     if len(taken) >= ways:
-        reason = f"Spain may not split a group: the group in {origin} already has its order"
-        return _reject("spain-no-split", reason)
+        reason = _(
+            "Spain may not split a group: the group in %(area)s already has its order", area=origin
+        )
+        return reject("spain-no-split", reason)
     leaving = here
     if check.position.at(FRANCE, origin) > 0 and origin not in check.whole:
         leaving = here - stays(here, check.position.settings.half_stays)
     if leaving == 0:
-        return _reject("must-stay", f"with French units in {origin}, the group there must stay")
+        why = _("with French units in %(area)s, the group there must stay", area=origin)
+        return reject("must-stay", why)
     if ways > 1:
         left = leaving - check.claimed.get(origin, 0)
         units = left if move.units is None else move.units
         if units > left or left == 0:
-            return _reject("too-many-units", f"{left} of the units in {origin} may still leave")
+            why = _("%(left)s of the units in %(area)s may still leave", left=left, area=origin)
+            return reject("too-many-units", why)
         check.claimed[origin] = check.claimed.get(origin, 0) + units
         canonical = Move(move.path, units)
     else:
         if move.units is not None and move.units not in (here, leaving):
-            reason = f"Spain moves whole groups: {origin} holds {here}, {leaving} may leave"
-            return _reject("spain-no-split", reason, f"{'-'.join(move.path)}")
+            reason = _(
+                "Spain moves whole groups: %(area)s holds %(here)s, %(leaving)s may leave",
+                area=origin,
+                here=here,
+                leaving=leaving,
+            )
+            return reject("spain-no-split", reason, f"{'-'.join(move.path)}")
         canonical = Move(move.path, None)
     check.ways.setdefault(origin, []).append(move.path)
     check.moves.append(canonical)
-    return _accept(canonical.text())
+    return accept(canonical.text())
+
+
+__all__ = ["CODES", "Problem", "Verdict", "check_items", "fatal", "france_group_limit", "stays"]

@@ -8,21 +8,23 @@ gates and main streets come from the rules' ``board.toml`` (or, without it, from
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adjudicator.core.said import N_, _, ngettext
 from adjudicator.games.dos_de_mayo.sides import title
 
 ART_FILE = Path(__file__).with_name("art.toml")
 BOARD_FILE = Path(__file__).with_name("board.toml")
 SIDES = ("france", "spain")
 RESULT_WORDS = {
-    "moved": "moved",
-    "stopped": "stopped by a head-on swap (stayed in its area)",
-    "failed": "failed (stayed in its area)",
+    "moved": N_("moved"),
+    "stopped": N_("stopped by a head-on swap (stayed in its area)"),
+    "failed": N_("failed (stayed in its area)"),
 }
 
 
@@ -41,12 +43,12 @@ class Board:
         return f"{area} {name}" if name else area
 
     def kind(self, area: str) -> str:
-        kinds = []
-        if area in self.gates:
-            kinds.append("gate")
-        if area in self.main_streets:
-            kinds.append("main street")
-        return f" ({', '.join(kinds)})" if kinds else ""
+        gate, main = area in self.gates, area in self.main_streets
+        if gate and main:
+            return _(" (gate, main street)")
+        if gate:
+            return _(" (gate)")
+        return _(" (main street)") if main else ""
 
 
 @functools.cache
@@ -93,10 +95,6 @@ def side_name(side: str | None) -> str:
     return title(side)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def contested(view: Mapping[str, Any]) -> list[str]:
     """Areas holding units of both sides, in number order."""
     return sorted(
@@ -107,25 +105,65 @@ def contested(view: Mapping[str, Any]) -> list[str]:
 
 # How each ending reads where a few words fit (the status line, the map's header).
 END_WORDS = {
-    "loss-limit": "France reached its loss limit",
-    "spain-holds": "Spain holds Madrid",
-    "france-wins": "Madrid is taken",
+    "loss-limit": N_("France reached its loss limit"),
+    "spain-holds": N_("Spain holds Madrid"),
+    "france-wins": N_("Madrid is taken"),
 }
 
 
 def status_words(view: Mapping[str, Any]) -> str:
     """'Turn 3 of 10, in play.' or 'Game over after turn 10: Spain wins (why).'"""
-    turn = f"turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
+    turn, turns = view["turn"], view.get("turns")
     if view["status"] != "over":
-        return f"{turn[0].upper()}{turn[1:]}, in play."
+        if turns:
+            return _("Turn %(turn)s of %(turns)s, in play.", turn=turn, turns=turns)
+        return _("Turn %(turn)s, in play.", turn=turn)
     winner = view.get("winner")
-    verdict = f"{side_name(winner)} wins" if winner else "no winner"
+    verdict = _("%(side)s wins", side=side_name(winner)) if winner else _("no winner")
     reason = END_WORDS.get(str(view.get("end_reason") or ""), "")
-    return f"Game over at {turn}: {verdict}" + (f" ({reason})." if reason else ".")
+    if turns and reason:
+        return _(
+            "Game over at turn %(turn)s of %(turns)s: %(verdict)s (%(reason)s).",
+            turn=turn,
+            turns=turns,
+            verdict=verdict,
+            reason=_(reason),
+        )
+    if turns:
+        return _(
+            "Game over at turn %(turn)s of %(turns)s: %(verdict)s.",
+            turn=turn,
+            turns=turns,
+            verdict=verdict,
+        )
+    if reason:
+        return _(
+            "Game over at turn %(turn)s: %(verdict)s (%(reason)s).",
+            turn=turn,
+            verdict=verdict,
+            reason=_(reason),
+        )
+    return _("Game over at turn %(turn)s: %(verdict)s.", turn=turn, verdict=verdict)
+
+
+# What Preparation records as an on-draw card's arguments (adjudicate/preparation.py), kept in
+# the position in English and read here in the reader's words.
+_DISCARDS = re.compile(r"drawn; (?P<side>\w+) discards (?P<card>.+)")
+
+
+def play_note(args: str) -> str:
+    """A played card's arguments as the reader reads them: an on-draw card's note in words,
+    an order's arguments (an area, a path) as they are."""
+    if args == "drawn":
+        return _("drawn")
+    found = _DISCARDS.fullmatch(args)
+    if found is not None:
+        return _("drawn; %(side)s discards %(card)s", side=found["side"], card=found["card"])
+    return args
 
 
 def card_words(card: Mapping[str, Any]) -> str:
-    args = str(card.get("args") or "").strip()
+    args = play_note(str(card.get("args") or "").strip())
     side = f" ({side_name(card['side'])})" if card.get("side") else ""
     return f"{card['name']}{side}" + (f" {args}" if args else "")
 
@@ -133,66 +171,101 @@ def card_words(card: Mapping[str, Any]) -> str:
 def move_words(move: Mapping[str, Any]) -> str:
     path: Sequence[str] = move.get("path") or [move["from"], move["to"]]
     steps = "-".join(str(node) for node in path)
-    two = " (2 steps)" if len(path) > 2 else ""
-    result = RESULT_WORDS.get(move["result"], move["result"])
+    two = _(" (2 steps)") if len(path) > 2 else ""
+    code = move["result"]
+    result = _(RESULT_WORDS[code]) if code in RESULT_WORDS else code
     return f"{side_name(move['side'])} {steps} x{move['units']}{two}: {result}."
 
 
 def combat_words(combat: Mapping[str, Any], where: Board) -> str:
     strength, lost = combat["strength"], combat["lost"]
-    losses = [f"{side_name(s)} lost {lost[s]}" for s in SIDES if lost.get(s)]
-    outcome = "; ".join(losses) if losses else "no losses"
-    return (
-        f"{where.label(str(combat['area']))}: France {strength['france']} against "
-        f"Spain {strength['spain']}; {outcome}."
+    losses = [_("%(side)s lost %(n)s", side=side_name(s), n=lost[s]) for s in SIDES if lost.get(s)]
+    outcome = "; ".join(losses) if losses else _("no losses")
+    return _(
+        "%(area)s: France %(france)s against Spain %(spain)s; %(outcome)s.",
+        area=where.label(str(combat["area"])),
+        france=strength["france"],
+        spain=strength["spain"],
+        outcome=outcome,
     )
+
+
+def _hands(sizes: Mapping[str, int]) -> str:
+    return _(
+        "Hands: France %(france)s, Spain %(spain)s.",
+        france=ngettext("%(num)s card", "%(num)s cards", sizes["france"]),
+        spain=ngettext("%(num)s card", "%(num)s cards", sizes["spain"]),
+    )
+
+
+def _events(view: Mapping[str, Any], where: Board) -> list[str]:
+    """Last turn's moves, combats and removals."""
+    lines = []
+    moves = view.get("last_moves") or []
+    if moves:
+        lines.append(_("Last turn's moves:"))
+        lines.extend(f"  {move_words(move)}" for move in moves)
+    combats = view.get("combats") or []
+    if combats:
+        lines.append(_("Combats:"))
+        lines.extend(f"  {combat_words(combat, where)}" for combat in combats)
+    for removal in view.get("removed") or []:
+        lines.append(
+            _(
+                "Removed: %(side)s %(units)s from %(area)s (%(why)s).",
+                side=side_name(removal["side"]),
+                units=removal["units"],
+                area=where.label(str(removal["area"])),
+                why=removal["why"],
+            )
+        )
+    return lines
 
 
 def describe(view: Mapping[str, Any]) -> str:
     where = board()
-    lines = [f"2 de Mayo, Madrid 1808. {status_words(view)}"]
+    lines = [_("2 de Mayo, Madrid 1808. %(status)s", status=status_words(view))]
     losses = view["losses"]
     lines.append(
-        f"Losses: France {losses['france']} (limit {view['loss_limit']}), "
-        f"Spain {losses['spain']}. Initiative: {side_name(view['initiative'])}."
+        _(
+            "Losses: France %(france)s (limit %(limit)s), Spain %(spain)s. "
+            "Initiative: %(initiative)s.",
+            france=losses["france"],
+            limit=view["loss_limit"],
+            spain=losses["spain"],
+            initiative=side_name(view["initiative"]),
+        )
     )
     fighting = set(contested(view))
-    lines.append("Units on the map:")
+    lines.append(_("Units on the map:"))
     occupied = [a for a, groups in view["areas"].items() if any(groups.get(s) for s in SIDES)]
     for area in sorted(occupied, key=area_order):
         groups = view["areas"][area]
         held = ", ".join(f"{side_name(s)} {groups[s]}" for s in SIDES if groups.get(s))
-        mark = " (contested)" if area in fighting else ""
+        mark = _(" (contested)") if area in fighting else ""
         lines.append(f"  {where.label(area)}{where.kind(area)}: {held}{mark}")
     if not occupied:
-        lines.append("  none")
+        lines.append("  " + _("none"))
     stacks = ", ".join(f"{stack} {count}" for stack, count in view["off_map"].items())
-    lines.append(f"French reinforcements off the map: {stacks}.")
+    lines.append(_("French reinforcements off the map: %(stacks)s.", stacks=stacks))
     pools = view["set_aside"]
-    lines.append(f"Set aside: France {pools['france']}, Spain {pools['spain']}.")
-    in_play = ", ".join(card_words(card) for card in view.get("cards_in_play") or []) or "none"
-    lines.append(f"Cards in play: {in_play}.")
+    lines.append(
+        _(
+            "Set aside: France %(france)s, Spain %(spain)s.",
+            france=pools["france"],
+            spain=pools["spain"],
+        )
+    )
+    cards = view.get("cards_in_play") or []
+    in_play = ", ".join(card_words(card) for card in cards) or _("none")
+    lines.append(_("Cards in play: %(cards)s.", cards=in_play))
     played = view.get("cards_played_last_turn") or []
     if played:
-        lines.append("Cards played last turn: " + ", ".join(card_words(c) for c in played) + ".")
-    sizes = view["hand_sizes"]
-    lines.append(
-        f"Hands: France {plural(sizes['france'], 'card')}, Spain {plural(sizes['spain'], 'card')}."
-    )
+        cards_text = ", ".join(card_words(c) for c in played)
+        lines.append(_("Cards played last turn: %(cards)s.", cards=cards_text))
+    lines.append(_hands(view["hand_sizes"]))
     if "hand" in view:
-        hand = ", ".join(str(card["name"]) for card in view["hand"]) or "empty"
-        lines.append(f"Your hand: {hand}.")
-    moves = view.get("last_moves") or []
-    if moves:
-        lines.append("Last turn's moves:")
-        lines.extend(f"  {move_words(move)}" for move in moves)
-    combats = view.get("combats") or []
-    if combats:
-        lines.append("Combats:")
-        lines.extend(f"  {combat_words(combat, where)}" for combat in combats)
-    for removal in view.get("removed") or []:
-        lines.append(
-            f"Removed: {side_name(removal['side'])} {removal['units']} from "
-            f"{where.label(str(removal['area']))} ({removal['why']})."
-        )
+        hand = ", ".join(str(card["name"]) for card in view["hand"]) or _("empty")
+        lines.append(_("Your hand: %(cards)s.", cards=hand))
+    lines.extend(_events(view, where))
     return "\n".join(lines)

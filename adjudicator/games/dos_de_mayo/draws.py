@@ -4,6 +4,7 @@ beside its result."""
 
 from __future__ import annotations
 
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.sides import SIDES, Side, other
 
@@ -26,9 +27,13 @@ def draw_words(label: str) -> str:
     discarded"; a label this game never draws under reads as a draw, never as its code."""
     for side in SIDES:
         if label == deck_label(side):
-            return f"{SIDE_NAMES[side]}'s deck shuffled"
+            return _("%(side)s's deck shuffled", side=SIDE_NAMES[side])
     if label.endswith(_DISCARD):
         card = card_data().by_id.get(label.removesuffix(_DISCARD).upper())
         if card is not None:
-            return f"{card.en}: which of {SIDE_NAMES[other(card.side)]}'s cards is discarded"
-    return "a draw"
+            return _(
+                "%(card)s: which of %(side)s's cards is discarded",
+                card=card.en,
+                side=SIDE_NAMES[other(card.side)],
+            )
+    return _("a draw")

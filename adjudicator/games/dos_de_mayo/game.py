@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
-from importlib import resources
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
@@ -19,6 +17,7 @@ from adjudicator.core.contract import (
     Strength,
 )
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo import (
     adjudicate,
     codec,
@@ -31,11 +30,14 @@ from adjudicator.games.dos_de_mayo.board import HALF_STAYS, board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.draws import draw_words
 from adjudicator.games.dos_de_mayo.help import card_texts as help_cards
+from adjudicator.games.dos_de_mayo.help import help_text
+from adjudicator.games.dos_de_mayo.orders import Add
 from adjudicator.games.dos_de_mayo.setup import new_game
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, as_side, title
 from adjudicator.games.dos_de_mayo.state import SETUPS, Position, Settings
 from adjudicator.games.dos_de_mayo.view import GAME_KEY, end_sentence, scramble_hidden, strength
 from adjudicator.games.dos_de_mayo.view import view as view_of
+from adjudicator.games.dos_de_mayo.wording import either
 
 
 def _options() -> tuple[Option, ...]:
@@ -76,18 +78,25 @@ class DosDeMayo(Game[Position]):
         the_board = board()
         decisions: dict[str, Decision] = {}
         for side in SIDES:
-            hand = ", ".join(card_data().card(c).en for c in state.hands[side]) or "empty"
+            names = ", ".join(card_data().card(c).en for c in state.hands[side])
+            hand = names or _("empty")
             if side == FRANCE and state.start_choice:
-                options = " or ".join(
-                    f"TAKE {card_data().card(c).keyword}" for c in state.start_choice
+                options = either(
+                    [f"TAKE {card_data().card(c).keyword}" for c in state.start_choice]
                 )
-                hand += f" (your start card: {options})"
-            prompt = (
-                f"Turn {state.turn} of {the_board.rules.turns}: {title(side)}'s orders. "
-                "Losses France "
-                f"{state.losses.france} (limit {state.loss_limit()}), Spain {state.losses.spain}; "
-                f"initiative {title(state.initiative())}. Your hand: {hand}. One order per line; "
-                "groups without orders hold."
+                hand = _("%(hand)s (your start card: %(options)s)", hand=hand, options=options)
+            prompt = _(
+                "Turn %(turn)s of %(turns)s: %(side)s's orders. Losses France %(france)s "
+                "(limit %(limit)s), Spain %(spain)s; initiative %(initiative)s. Your hand: "
+                "%(hand)s. One order per line; groups without orders hold.",
+                turn=state.turn,
+                turns=the_board.rules.turns,
+                side=title(side),
+                france=state.losses.france,
+                limit=state.loss_limit(),
+                spain=state.losses.spain,
+                initiative=title(state.initiative()),
+                hand=hand,
             )
             default = "\n".join(legal.default_set(state, side).lines())
             decisions[side] = Decision(side, prompt, tuple(open_orders.forms(state, side)), default)
@@ -114,9 +123,14 @@ class DosDeMayo(Game[Position]):
 
     def outcome(self, state: Position) -> Outcome:
         if not state.over:
-            summary = (
-                f"Turn {state.turn} of {board().rules.turns}: losses France "
-                f"{state.losses.france} of {state.loss_limit()}, Spain {state.losses.spain}."
+            summary = _(
+                "Turn %(turn)s of %(turns)s: losses France %(france)s of %(limit)s, "
+                "Spain %(spain)s.",
+                turn=state.turn,
+                turns=board().rules.turns,
+                france=state.losses.france,
+                limit=state.loss_limit(),
+                spain=state.losses.spain,
             )
             return Outcome(False, summary=summary)
         winner = state.winner or SPAIN
@@ -182,7 +196,10 @@ class DosDeMayo(Game[Position]):
         # A set that starts with ADD joins the one on file (the ADD line itself goes).
         if not (isinstance(orders, dict) and orders.get("add")):
             return None
-        return "\n".join([earlier, *(line for line in lines if line.strip().upper() != "ADD")])
+        from adjudicator.games.dos_de_mayo.grammar import read_line
+
+        kept = (line for line in lines if not isinstance(read_line(line), Add))
+        return "\n".join([earlier, *kept])
 
     def strength(self, views: Sequence[JSON]) -> Strength | None:
         return strength(views)
@@ -191,33 +208,3 @@ class DosDeMayo(Game[Position]):
         from adjudicator.games.dos_de_mayo.stateless import adjudicate_case
 
         return adjudicate_case(data)
-
-
-def help_text(cards: bool = True) -> str:
-    """help.txt with the numbers and the card list filled in from the data files; without
-    ``cards`` the list is left to the page's own table of cards."""
-    the_board = board()
-    rules = the_board.rules
-    listed = []
-    for card in card_data().cards:
-        side = title(card.side)
-        listed.append(f"  {card.keyword:<13} {card.en} ({card.es}), {side}, {card.window}")
-        listed += [f"      {line}" for line in textwrap.wrap(card.help, 72)]
-    if not cards:
-        listed = ["  Every card is in the table of cards below, with when it may be played."]
-    template = resources.files("adjudicator.games.dos_de_mayo").joinpath("help.txt")
-    return template.read_text(encoding="utf-8").format(
-        france_units=the_board.totals["france"],
-        spain_units=the_board.totals["spain"],
-        turns=rules.turns,
-        reinforcements_from=rules.reinforcements_from_turn,
-        stacks=", ".join(f"{s}->{g}" for s, g in the_board.stack_gate.items()),
-        group_limit=rules.france_group_limit,
-        main_streets=", ".join(sorted(the_board.main_streets, key=int)),
-        draws_from=rules.draws_from_turn,
-        draw_lead=rules.draw_lead_limit,
-        tie=rules.initiative_on_tie.capitalize(),
-        gates=", ".join(the_board.gates),
-        loss_limit=rules.france_loss_limit,
-        cards="\n".join(listed),
-    )

@@ -19,28 +19,35 @@ from collections.abc import Mapping
 
 from adjudicator.core import suggest
 from adjudicator.core.lines import Complaint, overlong, quoted, shouted
+from adjudicator.core.said import _
+from adjudicator.games.dos_de_mayo import vocabulary
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.orders import Add, Aim, Draw, Hold, Item, Move, Play, Take
 from adjudicator.games.dos_de_mayo.text import fold
+from adjudicator.games.dos_de_mayo.wording import did_you_mean
 
 # A complaint's codes here: unknown-order | malformed | unknown-area | unknown-card | not-own-gate
 Reading = Item | Complaint
 
-PLAY_WORDS = {"play", "plays", "card", "use", "jugar"}
-TAKE_WORDS = {"take", "choose", "pick", "start"}
-ENTER_WORDS = {"enter", "reinforce", "reinforcement", "reinforcements", "bring"}
-HOLD_WORDS = {"hold", "holds", "stay", "stays", "stand", "stands"}
-MOVE_WORDS = {"move", "go", "march", "send"}
-NEGATIONS = {"no", "dont", "not", "skip", "without", "never"}
-DRAW_VOCABULARY = {"draw", "nodraw", "a", "card", "cards", "please", "i", "will", "do", "new"}
-DRAW_VOCABULARY |= NEGATIONS
+# The order words of every language, aliases of the canonical keywords (words.toml).
+PLAY_WORDS = vocabulary.every("play")
+TAKE_WORDS = vocabulary.every("take")
+ENTER_WORDS = vocabulary.every("enter")
+HOLD_WORDS = vocabulary.every("hold")
+MOVE_WORDS = vocabulary.every("move")
+ADD_WORDS = vocabulary.every("add")
+NEGATIONS = vocabulary.every("negations")
+DRAW_WORDS = vocabulary.canonical()  # robar -> draw, недобор -> nodraw
+DRAW_VOCABULARY = vocabulary.every("draw_filler") | NEGATIONS | DRAW_WORDS.keys()
 KEYWORDS = ("play", "take", "draw", "nodraw", "enter", "hold", "move", "add")
 # A misspelt word must be this close (``suggest.closest``) to be suggested: "paly" is 0.75.
 FUZZY_CUTOFF = 0.7
 # A card's name must come closer to be suggested: "mamlukes" is 0.94 from "mamelukes".
 CARD_CUTOFF = 0.75
-UNIT_WORDS = r"(?:units?|cubes?|men|soldiers?)"
+UNIT_WORDS = "(?:{})".format(
+    "|".join(re.escape(word) for word in sorted(vocabulary.every("units"), key=len, reverse=True))
+)
 
 _DASHES = re.compile(r"\s*(?:[=-]+>|>|→|—|–|−|-)\s*")
 _TO = re.compile(r"\s+to\s+")
@@ -112,22 +119,26 @@ def read_ref(text: str, origin: str | None = None) -> str | Complaint:
         if text.lstrip("0") in the_board.index:
             return text.lstrip("0")
         near = _nearest(int(text), the_board.neighbours[origin] if origin else the_board.areas)
-        hint = f"did you mean {near}?" if near else None
+        hint = did_you_mean(near) if near else None
         count = len(the_board.areas)
-        return Complaint("unknown-area", f"there is no area {text}: areas are 1-{count}", hint)
+        why = _("there is no area %(area)s: areas are 1-%(count)s", area=text, count=count)
+        return Complaint("unknown-area", why, hint)
     if text.startswith("off") and text[3:].isdigit():
         stack = f"OFF{int(text[3:])}"
         if stack in the_board.stack_gate:
             return stack
         stacks = ", ".join(the_board.stacks)
-        return Complaint("unknown-area", f"there is no stack {stack}: stacks are {stacks}")
+        why = _("there is no stack %(stack)s: stacks are %(stacks)s", stack=stack, stacks=stacks)
+        return Complaint("unknown-area", why)
     folded = fold(text)
     names = area_names()
     if folded in names:
         return names[folded]
     close = suggest.closest(folded, names, cutoff=FUZZY_CUTOFF)
-    hint = None if close is None else f"did you mean {the_board.label(names[close])}?"
-    return Complaint("unknown-area", f"{text!r} is not an area name or number", hint)
+    hint = None if close is None else did_you_mean(the_board.label(names[close]))
+    return Complaint(
+        "unknown-area", _("%(words)s is not an area name or number", words=repr(text)), hint
+    )
 
 
 def _area_like(text: str) -> bool:
@@ -186,7 +197,7 @@ def read_move(text: str) -> Move | Complaint:
     body, units = _split_count(text)
     parts = [part.strip() for part in body.split("-")]
     if len(parts) < 2 or any(not part for part in parts):
-        return Complaint("malformed", "a move is written origin-destination, e.g. 9-14")
+        return Complaint("malformed", _("a move is written origin-destination, e.g. 9-14"))
     path: list[str] = []
     for part in parts:
         ref = read_ref(part, path[-1] if path and not path[-1].startswith("OFF") else None)
@@ -194,7 +205,7 @@ def read_move(text: str) -> Move | Complaint:
             return ref
         path.append(ref)
     if units is not None and units < 1:
-        return Complaint("malformed", "a count must be 1 or more, e.g. 16-12 x2")
+        return Complaint("malformed", _("a count must be 1 or more, e.g. 16-12 x2"))
     return Move(tuple(path), units)
 
 
@@ -218,7 +229,7 @@ def read_card(rest: str, verb: str = "PLAY") -> tuple[str, str] | Complaint:
         key = " ".join(words[:count])
         if key in aliases:
             return aliases[key], rest[ends[count - 1] :].strip(" -")
-    hint = "HELP lists the card names"
+    hint = _("HELP lists the card names")
     for count in range(min(len(words), 4), 0, -1):
         close = suggest.closest(" ".join(words[:count]), aliases, cutoff=CARD_CUTOFF)
         if close is not None:
@@ -226,7 +237,7 @@ def read_card(rest: str, verb: str = "PLAY") -> tuple[str, str] | Complaint:
             hint = _did_you_mean(f"{verb} {keyword} {rest[ends[count - 1] :]}")
             break
     named = " ".join(words[:3]) or rest
-    return Complaint("unknown-card", f"{named!r} is not a card name", hint)
+    return Complaint("unknown-card", _("%(words)s is not a card name", words=repr(named)), hint)
 
 
 def _read_play(rest: str) -> Reading:
@@ -238,17 +249,20 @@ def _read_play(rest: str) -> Reading:
     example = f"PLAY {card.keyword}"
     if card.args == "none":
         if any(ch.isdigit() for ch in args):
-            return Complaint("malformed", f"{example} takes no area or count", example)
+            why = _("%(order)s takes no area or count", order=example)
+            return Complaint("malformed", why, example)
         return Play(card_id)
     if card.args == "area":
-        target = read_ref(args) if args else Complaint("malformed", f"{example} needs an area")
+        needs = _("%(order)s needs an area", order=example)
+        target = read_ref(args) if args else Complaint("malformed", needs)
         if isinstance(target, Complaint):
             return Complaint(target.code, target.reason, target.suggestion or f"{example} 14")
         return Play(card_id, target=target)
     if card.args == "path":
-        move = read_move(args) if args else Complaint("malformed", "it needs a path")
+        move = read_move(args) if args else Complaint("malformed", _("it needs a path"))
         if isinstance(move, Move) and len(move.path) != 3:
-            move = Complaint("malformed", f"{example} moves 2 steps: three areas, e.g. 16-14-9")
+            why = _("%(order)s moves 2 steps: three areas, e.g. 16-14-9", order=example)
+            move = Complaint("malformed", why)
         return move if isinstance(move, Complaint) else Play(card_id, move=move)
     return _read_entry(args, card_id)
 
@@ -259,7 +273,7 @@ def _read_entry(args: str, card_id: str | None) -> Reading:
     body, units = _split_count(args.strip())
     parts = [part for part in body.split("-") if part.strip()]
     if not parts:
-        return Complaint("malformed", "name the gate or stack, e.g. ENTER 6 x5")
+        return Complaint("malformed", _("name the gate or stack, e.g. ENTER 6 x5"))
     refs = [read_ref(part) for part in parts]
     for ref in refs:
         if isinstance(ref, Complaint):
@@ -271,7 +285,8 @@ def _read_entry(args: str, card_id: str | None) -> Reading:
         path = (the_board.gate_stack[first], first)
     else:
         gates = ", ".join(the_board.gates)
-        return Complaint("not-own-gate", f"no stack enters at {first}: gates are {gates}")
+        why = _("no stack enters at %(area)s: gates are %(gates)s", area=first, gates=gates)
+        return Complaint("not-own-gate", why)
     move = Move(path, units)
     return move if card_id is None else Play(card_id, move=move)
 
@@ -311,7 +326,7 @@ def keywords() -> Mapping[str, str]:
 
 
 def _did_you_mean(order: str) -> str:
-    return f"did you mean {' '.join(order.upper().split())}?"
+    return did_you_mean(" ".join(order.upper().split()))
 
 
 def _read_draw(words: list[str]) -> Draw | None:
@@ -319,6 +334,7 @@ def _read_draw(words: list[str]) -> Draw | None:
     holds the word ("draw your own conclusions") is chat."""
     if any(word not in DRAW_VOCABULARY for word in words):
         return None
+    words = [DRAW_WORDS.get(word, word) for word in words]
     if words[:1] == ["nodraw"] or words[:2] == ["no", "draw"]:
         return Draw(False)
     if "draw" not in words[:3]:
@@ -348,11 +364,11 @@ def read_line(line: str) -> Reading | None:
     # An order word written in capitals is meant as one: "PLAY BOGUS" is a refused order, while
     # "Play nice!" is chat.
     capitals = shouted(stripped)
-    if text == "add":
+    if text in ADD_WORDS:
         return Add()
     if first in PLAY_WORDS:
         if not rest:
-            return Complaint("malformed", "PLAY needs a card name")
+            return Complaint("malformed", _("PLAY needs a card name"))
         return _read_play(rest) if capitals or _card_like(rest) else None  # "Play nice!"
     if first in TAKE_WORDS:
         if not (capitals or _card_like(rest)):
@@ -364,8 +380,9 @@ def read_line(line: str) -> Reading | None:
         return draw
     if first in card_data().aims and (not rest or _area_like(rest)):
         if not rest:
-            hint = f"{first.upper()} 14, or PLAY {first.upper()} to put the card in play"
-            return Complaint("malformed", f"{first.upper()} needs an area", hint)
+            aim = first.upper()
+            hint = _("%(aim)s 14, or PLAY %(aim)s to put the card in play", aim=aim)
+            return Complaint("malformed", _("%(aim)s needs an area", aim=aim), hint)
         area = read_ref(rest)
         return area if isinstance(area, Complaint) else Aim(card_data().aims[first], area)
     if first in ENTER_WORDS:
@@ -378,7 +395,8 @@ def read_line(line: str) -> Reading | None:
         return read_move(rest) if move_like(rest) else None  # "move fast, Murat"
     if first[0].isdigit() or (first.startswith("off") and first[3:].isdigit()):
         if len(words) == 1:
-            return Complaint("unknown-order", "a number alone is not an order", "e.g. 9-14")
+            why, hint = _("a number alone is not an order"), _("e.g. 9-14")
+            return Complaint("unknown-order", why, hint)
         return read_move(text) if move_like(text) else None  # "3 cheers for the King"
     return _not_keyword(text, words)
 
@@ -394,7 +412,7 @@ def _not_keyword(text: str, words: list[str]) -> Reading | None:
     if not isinstance(found, Complaint) and (has_number or len(words) <= 3):
         keyword = card_data().card(found[0]).keyword
         hint = _did_you_mean(f"PLAY {keyword} {found[1]}")
-        return Complaint("unknown-order", "a card is played with PLAY", hint)
+        return Complaint("unknown-order", _("a card is played with PLAY"), hint)
     if "-" in text and move_like(text):
         return read_move(text)  # area names: "Puerta del Sol - Plaza Mayor"
     rest = text[len(words[0]) :].strip(" -")
@@ -403,7 +421,8 @@ def _not_keyword(text: str, words: list[str]) -> Reading | None:
     )
     if guess is not None:
         hint = _did_you_mean(f"{guess} {rest}")
-        return Complaint("unknown-order", f"{words[0]!r} is not an order word", hint)
+        why = _("%(word)s is not an order word", word=repr(words[0]))
+        return Complaint("unknown-order", why, hint)
     return None  # chat: "Mayor of Móstoles was a hero", "Hola Murat" are no orders
 
 

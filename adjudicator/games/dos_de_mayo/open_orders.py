@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.core.said import ngettext
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import Card, card_data
 from adjudicator.games.dos_de_mayo.checks import check_items, france_group_limit
@@ -52,10 +53,14 @@ def forms(position: Position, side: Side) -> list[str]:
         limit = france_group_limit(position)
         outside = [o for o in _own_origins(position, side) if o not in board().main_streets]
         if limit < len(outside):
-            groups = "group" if limit == 1 else "groups"
             shown.append(
-                f"(France may move {limit} {groups} outside the main streets this turn; "
-                "reinforcements and main-street groups do not count)"
+                ngettext(
+                    "(France may move %(num)s group outside the main streets this turn; "
+                    "reinforcements and main-street groups do not count)",
+                    "(France may move %(num)s groups outside the main streets this turn; "
+                    "reinforcements and main-street groups do not count)",
+                    limit,
+                )
             )
     return shown
 

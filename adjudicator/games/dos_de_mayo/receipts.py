@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
 from adjudicator.core.lines import Complaint, MailLines, by_number, read_mail
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.checks import Verdict, check_items, fatal
@@ -17,6 +18,7 @@ from adjudicator.games.dos_de_mayo.grammar import read_line
 from adjudicator.games.dos_de_mayo.orders import Draw, Item, OrderSet
 from adjudicator.games.dos_de_mayo.sides import FRANCE, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
+from adjudicator.games.dos_de_mayo.wording import either
 
 STATUS = {
     "accepted": LineStatus.ACCEPTED,
@@ -63,18 +65,24 @@ def missing(position: Position, side: Side, orders: OrderSet, items: list[Item])
     data = card_data()
     notes: list[str] = []
     if side == FRANCE and position.start_choice and orders.take is None:
-        names = " or ".join(f"TAKE {data.card(c).keyword}" for c in position.start_choice)
+        names = either([f"TAKE {data.card(c).keyword}" for c in position.start_choice])
         default = data.card(data.france_default).en
-        notes.append(f"{names} ({default} if you do not say)")
+        notes.append(_("%(names)s (%(card)s if you do not say)", names=names, card=default))
     if position.in_play or orders.plays:
         lasting = set(position.in_play) | {play.card for play in orders.plays}
         aimed = {aim.card for aim in orders.aims}
         for card_id in sorted(lasting):
             card = data.card(card_id)
             if card.side == side and card.effect.aim and card_id not in aimed:
-                notes.append(f"{card.effect.aim} <area>: no {card.en} bonus this turn without it")
+                notes.append(
+                    _(
+                        "%(aim)s <area>: no %(card)s bonus this turn without it",
+                        aim=card.effect.aim,
+                        card=card.en,
+                    )
+                )
     if position.turn < board().rules.turns and not any(type(item) is Draw for item in items):
-        notes.append("DRAW or NODRAW for the next turn (DRAW if you do not say)")
+        notes.append(_("DRAW or NODRAW for the next turn (DRAW if you do not say)"))
     ordered = {move.path[0] for move in orders.moves}
     for play in orders.plays:
         if play.move is not None:
@@ -82,5 +90,5 @@ def missing(position: Position, side: Side, orders: OrderSet, items: list[Item])
     units = position.units[side]
     idle = [a for a, n in zip(board().areas, units, strict=True) if n and a not in ordered]
     if idle:
-        notes.append(f"no orders for the groups in {', '.join(idle)}: they hold")
+        notes.append(_("no orders for the groups in %(areas)s: they hold", areas=", ".join(idle)))
     return tuple(notes)

@@ -10,11 +10,13 @@ from typing import Any
 
 from adjudicator.core.chance import permutation
 from adjudicator.core.contract import JSON, Strength
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.codec import last_json
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
+from adjudicator.games.dos_de_mayo.wording import clauses
 
 GAME_KEY = "2demayo"
 
@@ -30,18 +32,36 @@ def end_sentence(position: Position) -> str | None:
         return None
     limit, lost = position.loss_limit(), position.losses.france
     if position.end_reason == "loss-limit":
-        return f"France lost {lost} units, reaching its loss limit of {limit}: Spain wins"
+        return _(
+            "France lost %(lost)s units, reaching its loss limit of %(limit)s: Spain wins",
+            lost=lost,
+            limit=limit,
+        )
     if position.end_reason == "france-wins":
-        return f"Madrid is taken after turn {position.turn}: France wins with {lost} losses"
+        return _(
+            "Madrid is taken after turn %(turn)s: France wins with %(lost)s losses",
+            turn=position.turn,
+            lost=lost,
+        )
     the_board = board()
     failures = []
     spanish = position.on_map(SPAIN)
     if spanish:
-        failures.append(f"{spanish} Spanish units still on the map")
+        failures.append(
+            ngettext(
+                "%(num)s Spanish unit still on the map",
+                "%(num)s Spanish units still on the map",
+                spanish,
+            )
+        )
     empty = [gate for gate in the_board.gates if not position.at(FRANCE, gate)]
     if empty:
-        failures.append(f"no French unit on {', '.join(empty)}")
-    return f"Spain holds out after turn {position.turn}: " + "; ".join(failures or ["no win"])
+        failures.append(_("no French unit on %(gates)s", gates=", ".join(empty)))
+    return _(
+        "Spain holds out after turn %(turn)s: %(failures)s",
+        turn=position.turn,
+        failures=clauses(failures) if failures else _("no win"),
+    )
 
 
 def view(position: Position, seat: str | None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import OrderOutcome
+from adjudicator.core.said import SOURCE, spoken
 from adjudicator.games.dos_de_mayo.adjudicate import combat, ending, movement, preparation, start
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.codec import last_json
@@ -29,6 +30,13 @@ def resolve(position: Position, orders: Mapping[str, Any], chance: Chance) -> Tu
     a finished game or JSON that is not an order set; illegal orders are refused as outcomes."""
     if position.over:
         raise ValueError("2 de Mayo: the game is over")
+    # The records kept in the position are written in English whoever's mail is being written;
+    # each outcome's detail is a sentence the service writes anew for every reader.
+    with spoken(SOURCE):
+        return _resolve(position, orders, chance)
+
+
+def _resolve(position: Position, orders: Mapping[str, Any], chance: Chance) -> Turn:
     work = Work.start(position, chance)
     # 1. Legality again, against this position: refused items become "rejected" outcomes.
     start.read_orders(work, orders)

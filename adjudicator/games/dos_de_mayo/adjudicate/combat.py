@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.start import effect_key
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
@@ -77,15 +78,17 @@ def _register(work: Work, effect: _Effect, field: _Field) -> None:
             field.silenced.add((effect.card.effect.cancels, area))
     elif kind == "aimed_strength":
         if (effect.card.id, area) in field.silenced:
-            effect.note = f"{effect.card.en} gives no bonus in {area} this turn"
+            effect.note = _(
+                "%(card)s gives no bonus in %(area)s this turn", card=effect.card.en, area=area
+            )
         elif work.at(side, area) == 0:
-            effect.note = f"no {title(side)} units in {area}"
+            effect.note = _("no %(side)s units in %(area)s", side=title(side), area=area)
         else:
             field.bonus[(side, area)] = field.bonus.get((side, area), 0) + amount
     elif kind == "loss_shield":
         field.shields[(side, area)] = field.shields.get((side, area), 0) + amount
     elif kind == "remove_enemy" and not (work.at(side, area) and work.at(other(side), area)):
-        effect.note = f"{area} does not hold both sides"
+        effect.note = _("%(area)s does not hold both sides", area=area)
 
 
 def _shielded(field: _Field, side: Side, area: str, losses: int) -> int:
@@ -108,10 +111,17 @@ def _remove(work: Work, effect: _Effect, field: _Field) -> None:
         work.add(enemy, area, -removed)
         work.losses[enemy] += removed
         work.removed.append(RemovedRecord(area, enemy, removed, effect.card.en))
-        detail = f"{removed} {enemy} unit{'s' if removed > 1 else ''} removed in {area}"
+        detail = ngettext(
+            "%(num)s %(side)s unit removed in %(area)s",
+            "%(num)s %(side)s units removed in %(area)s",
+            removed,
+            side=title(enemy),
+            area=area,
+        )
         work.outcome(effect.side, effect.order, "played", detail)
     else:
-        work.outcome(effect.side, effect.order, "no-effect", f"nobody removed in {area}")
+        nobody = _("nobody removed in %(area)s", area=area)
+        work.outcome(effect.side, effect.order, "no-effect", nobody)
 
 
 def _fight(work: Work, field: _Field) -> set[str]:
@@ -144,9 +154,11 @@ def _report(work: Work, effect: _Effect, fought: set[str]) -> None:
     if effect.note:
         work.outcome(effect.side, effect.order, "no-effect", effect.note)
     elif area not in fought:
-        work.outcome(effect.side, effect.order, "no-effect", f"no fight in {area}")
+        work.outcome(effect.side, effect.order, "no-effect", _("no fight in %(area)s", area=area))
     elif card.effect.kind == "loss_shield":
-        work.outcome(effect.side, effect.order, "played", f"losses in {area} reduced")
+        reduced = _("losses in %(area)s reduced", area=area)
+        work.outcome(effect.side, effect.order, "played", reduced)
     else:
         amount = card.effect.amount
-        work.outcome(effect.side, effect.order, "played", f"+{amount} strength in {area}")
+        stronger = _("+%(amount)s strength in %(area)s", amount=amount, area=area)
+        work.outcome(effect.side, effect.order, "played", stronger)

@@ -3,8 +3,10 @@ the last turn France wins only if Madrid is cleared, every gate is held and its 
 
 from __future__ import annotations
 
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SPAIN
+from adjudicator.games.dos_de_mayo.wording import clauses
 
 END_REASONS = ("loss-limit", "france-wins", "spain-holds")
 
@@ -23,24 +25,46 @@ def check_end(work: Work) -> None:
     limit = loss_limit(work)
     if work.losses[FRANCE] >= limit:
         work.over, work.winner, work.end_reason = True, SPAIN, "loss-limit"
-        work.end_detail = f"France has lost {work.losses[FRANCE]} units, its limit is {limit}"
+        work.end_detail = _(
+            "France has lost %(lost)s units, its limit is %(limit)s",
+            lost=work.losses[FRANCE],
+            limit=limit,
+        )
         return
     if work.turn < work.board.rules.turns:
         return
     failures = []
     spanish = sum(work.units[SPAIN])
     if spanish:
-        failures.append(f"{spanish} Spanish unit{'s' if spanish > 1 else ''} still on the map")
+        failures.append(
+            ngettext(
+                "%(num)s Spanish unit still on the map",
+                "%(num)s Spanish units still on the map",
+                spanish,
+            )
+        )
     empty = [gate for gate in work.board.gates if not work.at(FRANCE, gate)]
     if empty:
-        failures.append(f"no French unit on gate{'s' if len(empty) > 1 else ''} {', '.join(empty)}")
+        failures.append(
+            ngettext(
+                "no French unit on gate %(gates)s",
+                "no French unit on gates %(gates)s",
+                len(empty),
+                gates=", ".join(empty),
+            )
+        )
     work.over = True
     if failures:
         work.winner, work.end_reason = SPAIN, "spain-holds"
-        work.end_detail = f"after turn {work.turn}: " + "; ".join(failures)
+        work.end_detail = _(
+            "after turn %(turn)s: %(failures)s", turn=work.turn, failures=clauses(failures)
+        )
     else:
         work.winner, work.end_reason = FRANCE, "france-wins"
-        work.end_detail = (
-            f"after turn {work.turn} Madrid is cleared, every gate is French and France lost "
-            f"{work.losses[FRANCE]} of its limit {limit}"
+        work.end_detail = _(
+            "after turn %(turn)s Madrid is cleared, every gate is French and France lost "
+            "%(lost)s of its limit %(limit)s",
+            turn=work.turn,
+            lost=work.losses[FRANCE],
+            limit=limit,
         )

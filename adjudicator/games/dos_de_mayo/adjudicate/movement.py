@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.checks import stays
 from adjudicator.games.dos_de_mayo.orders import Move
@@ -51,13 +52,16 @@ def _start(work: Work, side: Side, move: Move, text: str, claimed: dict[str, int
     origin, destination = move.origin, move.path[-1]
     enemy = SPAIN if side == FRANCE else FRANCE
     if origin in work.cancelled[side]:
-        return _failed(side, move, text, f"cancelled by a card: the group in {origin} stays")
+        why = _("cancelled by a card: the group in %(area)s stays", area=origin)
+        return _failed(side, move, text, why)
     if origin in work.board.index and side == FRANCE and work.at(SPAIN, origin) > 0:
-        return _failed(side, move, text, f"pinned: Spanish units are in {origin}")
+        return _failed(side, move, text, _("pinned: Spanish units are in %(area)s", area=origin))
     if len(move.path) == 3 and work.at(enemy, move.path[1]) > 0:
-        return _failed(side, move, text, f"the middle area {move.path[1]} holds enemy units")
+        why = _("the middle area %(area)s holds enemy units", area=move.path[1])
+        return _failed(side, move, text, why)
     if destination in work.blocked[side]:
-        return _failed(side, move, text, f"barricades: moves into {destination} fail")
+        why = _("barricades: moves into %(area)s fail", area=destination)
+        return _failed(side, move, text, why)
     if origin in work.board.stack_gate:
         here = work.stacks[work.board.stacks.index(origin)]
     else:
@@ -68,7 +72,8 @@ def _start(work: Work, side: Side, move: Move, text: str, claimed: dict[str, int
     left = leaving - claimed.get(origin, 0)
     units = left if move.units is None else min(move.units, left)
     if units <= 0:
-        return _failed(side, move, text, f"no unit of the group in {origin} may leave")
+        why = _("no unit of the group in %(area)s may leave", area=origin)
+        return _failed(side, move, text, why)
     claimed[origin] = claimed.get(origin, 0) + units
     return Moving(side, move.path, units, text)
 
@@ -100,8 +105,14 @@ def swaps(work: Work, moves: list[Moving]) -> None:
 
 
 def _swap_words(won: int, lost: int, a: str, b: str, winner: Side, work: Work) -> str:
-    tie = " (a tie: initiative decides)" if won == lost else ""
-    return f"head-on with {title(winner)}'s {won} moving {a}-{b} against {lost}{tie}"
+    values = {"side": title(winner), "won": won, "a": a, "b": b, "lost": lost}
+    if won == lost:
+        return _(
+            "head-on with %(side)s's %(won)s moving %(a)s-%(b)s against %(lost)s "
+            "(a tie: initiative decides)",
+            **values,
+        )
+    return _("head-on with %(side)s's %(won)s moving %(a)s-%(b)s against %(lost)s", **values)
 
 
 def execute(work: Work, moves: list[Moving]) -> None:
@@ -120,8 +131,14 @@ def execute(work: Work, moves: list[Moving]) -> None:
 
 def _detail(move: Moving) -> str:
     if move.result == "stopped":
-        return f"stopped by a head-on swap, {move.why}"
+        return _("stopped by a head-on swap, %(why)s", why=move.why)
     if move.result == "failed":
-        return f"failed: {move.why}"
-    through = f" through {move.path[1]}" if len(move.path) == 3 else ""
-    return f"{move.units} unit{'s' if move.units != 1 else ''} moved{through}"
+        return _("failed: %(why)s", why=move.why)
+    if len(move.path) == 3:
+        return ngettext(
+            "%(num)s unit moved through %(area)s",
+            "%(num)s units moved through %(area)s",
+            move.units,
+            area=move.path[1],
+        )
+    return ngettext("%(num)s unit moved", "%(num)s units moved", move.units)

@@ -3,6 +3,7 @@ both draws counted as simultaneous; then the on-draw cards take effect."""
 
 from __future__ import annotations
 
+from adjudicator.core.said import N_, _
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.draws import discard_label
@@ -24,12 +25,12 @@ def allowed_draws(hands: dict[Side, int], wants: dict[Side, bool], lead: int) ->
 
 
 DRAW_WORDS = {
-    "drew": "drew a card for the next turn",
-    "no-draw": "did not draw",
-    "deck-empty": "no draw: the deck is empty",
-    "draw-limit": "no draw: it would hold more than {lead} cards over the other side",
-    "game-over": "no draw: the game is over",
-    "too-early": "no draw before turn {first}",
+    "drew": N_("drew a card for the next turn"),
+    "no-draw": N_("did not draw"),
+    "deck-empty": N_("no draw: the deck is empty"),
+    "draw-limit": N_("no draw: it would hold more than %(lead)s cards over the other side"),
+    "game-over": N_("no draw: the game is over"),
+    "too-early": N_("no draw before turn %(first)s"),
 }
 
 
@@ -44,7 +45,7 @@ def prepare(work: Work) -> None:
     for side in SIDES:
         order = "DRAW" if work.orders[side].draw else "NODRAW"
         code = work.draws[side]
-        words = DRAW_WORDS[code].format(lead=rules.draw_lead_limit, first=rules.draws_from_turn)
+        words = _(DRAW_WORDS[code], lead=rules.draw_lead_limit, first=rules.draws_from_turn)
         work.outcome(side, order, code, words)
 
 
@@ -89,7 +90,7 @@ def _on_draw(work: Work, side: Side, card: Card) -> None:
             pick = work.chance.roll(discard_label(card.id), len(hand)) - 1
             lost = hand.pop(pick)
             work.discarded.append(lost)
-            note = f"drawn; {title(victim)} discards {work.data.card(lost).en}"
+            note = f"drawn; {title(victim)} discards {work.data.card(lost).en}"  # describe.py
     elif kind == "shrink_stack":
         stacks = work.stacks
         if any(stacks):

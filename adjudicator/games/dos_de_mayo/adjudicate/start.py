@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core import words
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.cards import Card
 from adjudicator.games.dos_de_mayo.checks import check_items
@@ -34,7 +34,8 @@ def read_orders(work: Work, orders: Mapping[str, Any]) -> None:
         for item, verdict in zip(items, verdicts, strict=True):
             if verdict.problem is not None:
                 public = not isinstance(item, Take)
-                detail = f"refused at adjudication: {verdict.problem.reason}"
+                why = verdict.problem.reason
+                detail = _("refused at adjudication: %(reason)s", reason=why)
                 work.outcome(side, item.text(), verdict.problem.code, detail, public)
         work.orders[side] = accepted
 
@@ -50,7 +51,8 @@ def take_start_card(work: Work) -> None:
     work.decks[FRANCE] = work.chance.shuffle(deck_label(FRANCE), work.decks[FRANCE] + rest)
     work.start_choice = []
     name = work.data.card(chosen).en
-    work.outcome(FRANCE, f"TAKE {work.data.card(chosen).keyword}", "took", f"{name} taken", False)
+    taken = _("%(card)s taken", card=name)
+    work.outcome(FRANCE, f"TAKE {work.data.card(chosen).keyword}", "took", taken, False)
 
 
 def effect_key(work: Work, side: Side, card: Card, sequence: int) -> tuple[int, int, int, int]:
@@ -82,7 +84,8 @@ def reveal_plays(work: Work) -> list[tuple[Side, Play]]:
         (work.in_play if card.window == "lasting" else work.played).append(card.id)
         work.plays.append(PlayRecord(play.card, side, play.args()))
         if card.window == "lasting":
-            work.outcome(side, play.text(), "played", f"{card.en} is in play from now on")
+            detail = _("%(card)s is in play from now on", card=card.en)
+            work.outcome(side, play.text(), "played", detail)
     return plays
 
 
@@ -102,28 +105,40 @@ def orders_cards(work: Work, plays: list[tuple[Side, Play]]) -> None:
 
 
 def _none(card: Card) -> str:
-    return f"{card.en} had no effect"
+    return _("%(card)s had no effect", card=card.en)
 
 
 def _apply(work: Work, side: Side, card: Card, target: str | None) -> str:
     """One orders-window primitive; the sentence saying what it did ("" when nothing)."""
     kind, amount = card.effect.kind, card.effect.amount
     if kind == "group_limit_add":
-        return f"{words.counted(amount, 'more group')} could be ordered this turn"
+        return ngettext(
+            "%(num)s more group could be ordered this turn",
+            "%(num)s more groups could be ordered this turn",
+            amount,
+        )
     if kind == "allow_split" and target:
-        return f"the group in {target} could split"
+        return _("the group in %(area)s could split", area=target)
     if kind == "leave_whole" and target:
         work.whole[side].add(target)
-        return f"the group in {target} leaves whole"
+        return _("the group in %(area)s leaves whole", area=target)
     if kind == "cancel_order" and target:
         work.cancelled[other(side)].add(target)
-        return f"the {title(other(side))} order from {target} is cancelled"
+        return _(
+            "the %(side)s order from %(area)s is cancelled", side=title(other(side)), area=target
+        )
     if kind == "block_entry" and target:
         work.blocked[other(side)].add(target)
-        return f"{title(other(side))} moves into {target} fail this turn"
+        return _(
+            "%(side)s moves into %(area)s fail this turn", side=title(other(side)), area=target
+        )
     if kind == "draw_now":
-        drawn = sum(1 for _ in range(amount) if work.draw_card(side) is not None)
-        return f"{title(side)} drew {drawn} card{'s' if drawn != 1 else ''}" if drawn else ""
+        drawn = sum(1 for _turn in range(amount) if work.draw_card(side) is not None)
+        if not drawn:
+            return ""
+        return ngettext(
+            "%(side)s drew %(num)s card", "%(side)s drew %(num)s cards", drawn, side=title(side)
+        )
     if kind == "place_set_aside" and target:
         return _place(work, side, card, target)
     return ""
@@ -136,4 +151,10 @@ def _place(work: Work, side: Side, card: Card, target: str) -> str:
         return ""
     work.set_aside[side] -= placed
     work.add(side, target, placed)
-    return f"{placed} set-aside {title(side)} unit{'s' if placed > 1 else ''} placed on {target}"
+    return ngettext(
+        "%(num)s set-aside %(side)s unit placed on %(area)s",
+        "%(num)s set-aside %(side)s units placed on %(area)s",
+        placed,
+        side=title(side),
+        area=target,
+    )

@@ -1,0 +1,35 @@
+"""Small pieces of sentences the rules join, each one ``_`` call so a sentence made at resolve
+or parse time is written anew in every reader's language (``core.said``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.core.said import _
+
+
+def either(choices: Sequence[str]) -> str:
+    """ "A or B", "A, B or C": choices a player picks one of."""
+    if len(choices) < 2:
+        return "".join(choices)
+    return _("%(some)s or %(last)s", some=", ".join(choices[:-1]), last=choices[-1])
+
+
+def both(first: str, second: str) -> str:
+    """Two clauses of one sentence: "A; B"."""
+    return _("%(first)s; %(second)s", first=first, second=second)
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Clauses joined with "; ", each kept a sentence of its own (written anew)."""
+    if not parts:
+        return ""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = both(joined, part)
+    return joined
+
+
+def did_you_mean(order: str) -> str:
+    """A suggestion: "did you mean 9-14?" (the order canonical, the words the reader's)."""
+    return _("did you mean %(order)s?", order=order)
