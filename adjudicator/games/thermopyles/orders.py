@@ -81,7 +81,7 @@ def joined(parts: list[str]) -> str:
     """Sentences joined by semicolons as one message whose parts are its values, so each is
     written anew in the reader's language."""
     if len(parts) <= 1:
-        return "".join(parts)
+        return parts[0] if parts else ""
     return _("%(first)s; %(rest)s", first=parts[0], rest=joined(parts[1:]))
 
 

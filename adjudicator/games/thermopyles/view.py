@@ -22,8 +22,13 @@ def legal_forms(position: Position, seat: str | None) -> list[str]:
         return []
     forms: list[str] = []
     if excess(position):
-        cards = "|".join(str(v) for v in sorted(set(position.hand))) if seat == SEAT else "<card>"
-        forms.append(_("DISCARD %(cards)s (first; otherwise your lowest card goes)", cards=cards))
+        if seat == SEAT:
+            cards = "|".join(str(v) for v in sorted(set(position.hand)))
+            forms.append(
+                _("DISCARD %(cards)s (first; otherwise your lowest card goes)", cards=cards)
+            )
+        else:
+            forms.append(_("DISCARD <card> (first; otherwise your lowest card goes)"))
     if position.hand:
         if seat == SEAT:
             values = sorted(set(position.hand))
