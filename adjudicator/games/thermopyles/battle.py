@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.said import _
 from adjudicator.games.thermopyles.actions import Action
 from adjudicator.games.thermopyles.cards import PersianCard, card_data
 from adjudicator.games.thermopyles.draws import FREE_DIE, SUPPORT
@@ -32,13 +33,22 @@ def retreat(
     if marker >= data.track_length:
         # Lost at once: no draw, the game ends when the whole action is checked.
         facts["drawn"] = {"count": 0, "values": [], "asked": 0}
-        return position, "retreated-lost", f"The Spartans fall back to space {marker}: lost."
+        lost = _("The Spartans fall back to space %(space)s: lost.", space=marker)
+        return position, "retreated-lost", lost
     position, drawn = draw(position, 1 if draw_card else 0)
     facts["drawn"] = {"count": len(drawn), "values": list(drawn), "asked": int(draw_card)}
     name = data.space_names.get(marker)
-    where = f"space {marker} ({name})" if name else f"space {marker}"
-    taken = "and draw one card" if drawn else "and draw nothing"
-    return position, "retreated", f"The Spartans fall back to {where} {taken}."
+    # The space's name is a place name: never translated.
+    where = (
+        _("space %(space)s (%(name)s)", space=marker, name=name)
+        if name
+        else _("space %(space)s", space=marker)
+    )
+    if drawn:
+        detail = _("The Spartans fall back to %(where)s and draw one card.", where=where)
+    else:
+        detail = _("The Spartans fall back to %(where)s and draw nothing.", where=where)
+    return position, "retreated", detail
 
 
 def _clash(card: PersianCard, strength: int) -> dict[str, Any]:
@@ -130,18 +140,38 @@ def _summary(
     near: dict[str, Any],
     far: dict[str, Any] | None,
 ) -> tuple[Position, str, str]:
+    # Each sentence is one message whose parts are its values, so every reader's mail writes it
+    # anew in their language; the order stays canonical.
     def fate(card: dict[str, Any]) -> str:
-        where = "to the Graveyard" if card["graveyard"] else "to the discard"
-        return f"{card['white']}/{card['red']} beaten, {where}"
+        if card["graveyard"]:
+            return _(
+                "%(white)s/%(red)s beaten, to the Graveyard", white=card["white"], red=card["red"]
+            )
+        return _("%(white)s/%(red)s beaten, to the discard", white=card["white"], red=card["red"])
 
-    opening = f"{action.action_text()} with strength {strength}:"
+    values = {"order": action.action_text(), "strength": strength}
     if not near["beaten"]:
-        return position, "fight-lost", f"{opening} the near {near['white']} holds."
-    if far is not None and far["beaten"]:
-        return (
-            position,
-            "fight-won-both",
-            f"{opening} near {fate(near)}; far {fate(far)}.",
+        lost = _(
+            "%(order)s with strength %(strength)s: the near %(white)s holds.",
+            white=near["white"],
+            **values,
         )
-    tail = f"; the far {far['white']} holds" if far is not None else ""
-    return position, "fight-won-near", f"{opening} near {fate(near)}{tail}."
+        return position, "fight-lost", lost
+    if far is not None and far["beaten"]:
+        both = _(
+            "%(order)s with strength %(strength)s: near %(near)s; far %(far)s.",
+            near=fate(near),
+            far=fate(far),
+            **values,
+        )
+        return position, "fight-won-both", both
+    if far is not None:
+        won = _(
+            "%(order)s with strength %(strength)s: near %(near)s; the far %(white)s holds.",
+            near=fate(near),
+            white=far["white"],
+            **values,
+        )
+    else:
+        won = _("%(order)s with strength %(strength)s: near %(near)s.", near=fate(near), **values)
+    return position, "fight-won-near", won

@@ -5,61 +5,120 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.core.said import N_, _, ngettext
 from adjudicator.core.words import counted
 from adjudicator.games.thermopyles.draws import draw_words
+from adjudicator.games.thermopyles.rules import reason_sentence
 
+# The picture's title (English: render.in_english).
 STATUS_WORDS = {"playing": "in play", "won": "won", "lost": "lost"}
+HEADINGS = {
+    "playing": N_("Thermopyles, turn %(turn)s: in play."),
+    "won": N_("Thermopyles, turn %(turn)s: won."),
+    "lost": N_("Thermopyles, turn %(turn)s: lost."),
+}
 
 
 def card_words(card: Mapping[str, Any] | None) -> str:
     if card is None:
-        return "none"
-    bonus = ", Spartan bonus ^" if card["bonus"] else ""
-    return f"{card['white']} white / {card['red']} red{bonus}"
+        return _("none")
+    if card["bonus"]:
+        return _(
+            "%(white)s white / %(red)s red, Spartan bonus ^", white=card["white"], red=card["red"]
+        )
+    return _("%(white)s white / %(red)s red", white=card["white"], red=card["red"])
 
 
 def track_words(view: Mapping[str, Any]) -> str:
     track = view["track"]
     names = track["names"]
-    free = " and ".join(
-        f"{space} {names.get(str(space), '')}".strip() for space in track["free_die_spaces"]
+    # Space names are place names: never translated.
+    spaces = [f"{space} {names.get(str(space), '')}".strip() for space in track["free_die_spaces"]]
+    free = (
+        spaces[0]
+        if len(spaces) == 1
+        else _("%(first)s and %(last)s", first=", ".join(spaces[:-1]), last=spaces[-1])
     )
     marker = view["marker"]
     here = names.get(str(marker))
-    at = f"space {marker} ({here})" if here else f"space {marker}"
-    return (
-        f"Front marker on {at} of {track['length']}; free die on {free}; {track['length']} loses."
+    at = (
+        _("space %(space)s (%(name)s)", space=marker, name=here)
+        if here
+        else _("space %(space)s", space=marker)
     )
+    return _(
+        "Front marker on %(at)s of %(length)s; free die on %(free)s; %(length)s loses.",
+        at=at,
+        length=track["length"],
+        free=free,
+    )
+
+
+def end_words(end: Mapping[str, Any]) -> str:
+    """ "Game over, won: ..." from the end facts (their codes: the stored sentence is English)."""
+    sentence = reason_sentence(end.get("reason")) or end.get("sentence", "")
+    if end.get("result") == "won":
+        return _("Game over, won: %(why)s.", why=sentence)
+    return _("Game over, lost: %(why)s.", why=sentence)
 
 
 def describe(view: Mapping[str, Any]) -> str:
-    lines = [
-        f"Thermopyles, turn {view['turn']}: {STATUS_WORDS.get(view['status'], view['status'])}."
-    ]
+    lines = [_(HEADINGS.get(view["status"], HEADINGS["playing"]), turn=view["turn"])]
     if view.get("end"):
-        lines.append(f"Game over, {view['end']['result']}: {view['end']['sentence']}.")
+        lines.append(end_words(view["end"]))
     lines.append(
-        f"Near Persian: {card_words(view['near'])}. Far Persian: {card_words(view['far'])}."
+        _(
+            "Near Persian: %(near)s. Far Persian: %(far)s.",
+            near=card_words(view["near"]),
+            far=card_words(view["far"]),
+        )
     )
-    lines.append(track_words(view) + (" Free die now." if view["free_die"] else ""))
+    track = track_words(view)
+    lines.append(_("%(track)s Free die now.", track=track) if view["free_die"] else track)
     graveyard, beaten, decks = view["graveyard"], view["beaten"], view["decks"]
     lines.append(
-        f"Graveyard {graveyard['count']} of {graveyard['target']}; "
-        f"Persians beaten {beaten['count']} of {beaten['of']}; "
-        f"cards left: Spartan deck {decks['spartan']}, Persian deck {decks['persian']}."
+        _(
+            "Graveyard %(graveyard)s of %(target)s; Persians beaten %(beaten)s of %(persians)s; "
+            "cards left: Spartan deck %(spartan)s, Persian deck %(persian)s.",
+            graveyard=graveyard["count"],
+            target=graveyard["target"],
+            beaten=beaten["count"],
+            persians=beaten["of"],
+            spartan=decks["spartan"],
+            persian=decks["persian"],
+        )
     )
     supports = view["supports"]
-    lines.append(f"Support cards left: {supports['left']} of {supports['of']}.")
-    limit = f"limit {view['hand_limit']}"
-    if "hand" in view:
-        cards = ", ".join(str(card) for card in view["hand"]) or "empty"
-        lines.append(f"Your hand: {cards} ({view['hand_size']} cards, {limit}).")
+    lines.append(
+        _("Support cards left: %(left)s of %(of)s.", left=supports["left"], of=supports["of"])
+    )
+    size, limit = view["hand_size"], view["hand_limit"]
+    if "hand" in view and not view["hand"]:
+        lines.append(_("Your hand: empty (0 cards, limit %(limit)s).", limit=limit))
+    elif "hand" in view:
+        cards = ", ".join(str(card) for card in view["hand"])
+        lines.append(
+            ngettext(
+                "Your hand: %(cards)s (%(num)s card, limit %(limit)s).",
+                "Your hand: %(cards)s (%(num)s cards, limit %(limit)s).",
+                size,
+                cards=cards,
+                limit=limit,
+            )
+        )
     else:
-        lines.append(f"Hand: {view['hand_size']} cards, not shown ({limit}).")
+        lines.append(
+            ngettext(
+                "Hand: %(num)s card, not shown (limit %(limit)s).",
+                "Hand: %(num)s cards, not shown (limit %(limit)s).",
+                size,
+                limit=limit,
+            )
+        )
     if view["discard_owed"]:
-        lines.append("The hand is over the limit: a DISCARD is owed with the next action.")
+        lines.append(_("The hand is over the limit: a DISCARD is owed with the next action."))
     if view["legal"]:
-        lines.append("Legal now: " + "; ".join(view["legal"]) + ".")
+        lines.append(_("Legal now: %(forms)s.", forms="; ".join(view["legal"])))
     return "\n".join(lines)
 
 
@@ -93,7 +152,7 @@ def result_lines(facts: Mapping[str, Any], own: bool) -> list[str]:
         lines.append(f"Drew {counted(drawn['count'], 'Spartan card')}{values}.")
     end = facts.get("end")
     if end:
-        lines.append(f"Game over, {end['result']}: {end['sentence']}.")
+        lines.append(end_words(end))
     return lines
 
 

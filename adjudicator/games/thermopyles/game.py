@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import resources
 
+from adjudicator.core import said
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
     JSON,
@@ -19,13 +19,14 @@ from adjudicator.core.contract import (
     Resolution,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import counted
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.thermopyles import describe as words
 from adjudicator.games.thermopyles import orders, preview, rules
 from adjudicator.games.thermopyles.actions import Action, action_from_json
 from adjudicator.games.thermopyles.cards import card_data
 from adjudicator.games.thermopyles.draws import draw_words
 from adjudicator.games.thermopyles.help import card_texts as help_cards
+from adjudicator.games.thermopyles.help import help_in
 from adjudicator.games.thermopyles.render import render as picture
 from adjudicator.games.thermopyles.state import (
     SCHEMA,
@@ -89,15 +90,31 @@ class Thermopyles(Game[Position]):
         if state.over:
             return {}
         near, far = state.near_card(), state.far_card()
-        hand = ", ".join(str(card) for card in state.hand) or "empty"
-        prompt = (
-            f"Turn {state.turn + 1}: near {words.card_words(near.to_json() if near else None)}; "
-            f"far {words.card_words(far.to_json() if far else None)}. Marker on {state.marker}, "
-            f"{state.supports} support cards left, your hand: {hand}. "
-            "Send one action: FIGHT <card> [SUPPORT n] or RETREAT [NODRAW]."
-        )
+        # One message whose parts are its values: the service writes it anew for each reader.
+        values = {
+            "turn": state.turn + 1,
+            "near": words.card_words(near.to_json() if near else None),
+            "far": words.card_words(far.to_json() if far else None),
+            "marker": state.marker,
+            "supports": state.supports,
+        }
+        if state.hand:
+            prompt = _(
+                "Turn %(turn)s: near %(near)s; far %(far)s. Marker on %(marker)s, %(supports)s "
+                "support cards left, your hand: %(hand)s. "
+                "Send one action: FIGHT <card> [SUPPORT n] or RETREAT [NODRAW].",
+                hand=", ".join(str(card) for card in state.hand),
+                **values,
+            )
+        else:
+            prompt = _(
+                "Turn %(turn)s: near %(near)s; far %(far)s. Marker on %(marker)s, %(supports)s "
+                "support cards left, your hand: empty. "
+                "Send one action: FIGHT <card> [SUPPORT n] or RETREAT [NODRAW].",
+                **values,
+            )
         legal = tuple(legal_forms(state, SEAT))
-        brief = f"fight the near or the far card, or retreat (turn {state.turn + 1})"
+        brief = _("fight the near or the far card, or retreat (turn %(turn)s)", turn=state.turn + 1)
         return {SEAT: Decision(SEAT, prompt, legal, "RETREAT", brief)}
 
     def parse_orders(self, state: Position, seat: str, text: str) -> OrderReport:
@@ -124,19 +141,44 @@ class Thermopyles(Game[Position]):
     def outcome(self, state: Position) -> Outcome:
         data = card_data()
         graveyard = len(state.graveyard)
+        # Each summary is one message whose parts are its values (written anew for each reader).
         if not state.over:
-            summary = (
-                f"In play after {counted(state.turn, 'turn')}: "
-                f"{graveyard} of {data.graveyard_target} "
-                f"in the Graveyard, marker on {state.marker}."
+            summary = ngettext(
+                "In play after %(num)s turn: %(graveyard)s of %(target)s in the Graveyard, "
+                "marker on %(marker)s.",
+                "In play after %(num)s turns: %(graveyard)s of %(target)s in the Graveyard, "
+                "marker on %(marker)s.",
+                state.turn,
+                graveyard=graveyard,
+                target=data.graveyard_target,
+                marker=state.marker,
             )
             return Outcome(False, summary=summary)
         won = state.status == "won"
-        summary = (
-            f"{'Won' if won else 'Lost'} after {counted(state.turn, 'turn')}: "
-            f"{rules.end_sentence(state)}; "
-            f"{graveyard} Persians in the Graveyard, {state.beaten} of {len(data.persians)} beaten."
-        )
+        values = {
+            "end": rules.end_sentence(state),
+            "graveyard": graveyard,
+            "beaten": state.beaten,
+            "persians": len(data.persians),
+        }
+        if won:
+            summary = ngettext(
+                "Won after %(num)s turn: %(end)s; %(graveyard)s Persians in the Graveyard, "
+                "%(beaten)s of %(persians)s beaten.",
+                "Won after %(num)s turns: %(end)s; %(graveyard)s Persians in the Graveyard, "
+                "%(beaten)s of %(persians)s beaten.",
+                state.turn,
+                **values,
+            )
+        else:
+            summary = ngettext(
+                "Lost after %(num)s turn: %(end)s; %(graveyard)s Persians in the Graveyard, "
+                "%(beaten)s of %(persians)s beaten.",
+                "Lost after %(num)s turns: %(end)s; %(graveyard)s Persians in the Graveyard, "
+                "%(beaten)s of %(persians)s beaten.",
+                state.turn,
+                **values,
+            )
         score = (1 if won else 0, graveyard, -state.turn)
         return Outcome(True, (SEAT,) if won else (), summary, score)
 
@@ -170,5 +212,4 @@ class Thermopyles(Game[Position]):
         return draw_words(label)
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
-        package = resources.files("adjudicator.games.thermopyles")
-        return package.joinpath("help.txt").read_text(encoding="utf-8")
+        return help_in(said.language())

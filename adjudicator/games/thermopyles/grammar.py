@@ -10,31 +10,80 @@ not an option", "Fight well" and "3 cheers for the King" are chat, ignored rathe
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 from adjudicator.core import lines, suggest
+from adjudicator.core.said import _
 
-# Every word the parser takes for an order keyword. Single letters only count at the start of an
-# order (or, for F and D, before a number), so a stray "r" in a sentence is not a RETREAT.
-KEYWORDS = {
-    "fight": "fight",
-    "attack": "fight",
-    "retreat": "retreat",
-    "withdraw": "retreat",
-    "discard": "discard",
+
+def folded(word: str) -> str:
+    """A word as it is matched: lower case, Latin letters without their accents (a Spanish
+    player may write "retírate" or "retirate"), and Russian е for ё; Cyrillic letters keep
+    their marks otherwise (й is not и)."""
+    kept = []
+    for char in word.lower():
+        if char == "ё":
+            char = "е"
+        elif not char.isascii() and char < "\u0250":
+            bare = unicodedata.normalize("NFD", char)
+            char = "".join(mark for mark in bare if not unicodedata.combining(mark))
+        kept.append(char)
+    return "".join(kept)
+
+
+@functools.cache
+def order_words() -> Mapping[str, Any]:
+    """``words.toml``: the order words of every language, as written there."""
+    text = (
+        resources.files("adjudicator.games.thermopyles")
+        .joinpath("words.toml")
+        .read_text(encoding="utf-8")
+    )
+    return tomllib.loads(text)
+
+
+def _every(group: str) -> set[str]:
+    """The words of ``group`` in every language, folded."""
+    return {folded(word) for words in order_words()[group].values() for word in words}
+
+
+def _counts() -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for places in order_words()["counts"].values():
+        for number, place in enumerate(places):
+            for word in [place] if isinstance(place, str) else place:
+                counts[folded(word)] = number
+    return counts
+
+
+# Every word the parser takes for an order keyword, in any language (words.toml). Single
+# letters only count at the start of an order (or, for F and D, before a number), so a stray
+# "r" in a sentence is not a RETREAT.
+KEYWORDS: dict[str, str] = {
+    folded(word): str(keyword)
+    for keyword, languages in order_words()["keywords"].items()
+    for words in languages.values()
+    for word in words
 }
-LETTERS = {"f": "fight", "r": "retreat", "d": "discard"}
-SUPPORT_WORDS = {"support", "supports", "supp", "sup", "s", "plus"}
-COUNT_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}  # only after SUPPORT
-DRAW_WORDS = {"draw", "draws", "drawing"}
-NEGATIONS = {"no", "without", "dont", "not", "skip", "never"}
+LETTERS: dict[str, str] = dict(order_words()["letters"])
+SUPPORT_WORDS = _every("support")
+COUNT_WORDS = _counts()  # only after SUPPORT
+NODRAW_WORDS = _every("nodraw")
+DRAW_WORDS = _every("draw")
+NEGATIONS = _every("negations")
 # Words that often head a non-order line with a number ("Turn 5", "Re: game 12"): never a complaint.
-FILLER = {"turn", "game", "round", "order", "orders", "re", "fw", "fwd", "subject", "day", "week"}
+FILLER = _every("filler")
 # What may stand beside RETREAT, or beside FIGHT before its number, in an order; any other word
 # makes the line a sentence about retreating or fighting, not an order.
-RETREAT_WORDS = {"nodraw", "and", "but", "then", "please", "now", "i", "a", "card", "cards", "new"}
-FIGHT_WORDS = {"with", "card", "please", "i", "now", "the", "and", "using", "play"}
+RETREAT_WORDS = _every("beside_retreat") | NODRAW_WORDS
+FIGHT_WORDS = _every("beside_fight")
 TOKEN = re.compile(r"(\+)\s*(\d+)|(\d+)|([^\W\d_]+)")
 # A misspelt keyword must be this close (``suggest.closest``) to be suggested: "fihgt" is 0.8, while
 # everyday words such as "first" (0.6) stay out of it.
@@ -72,7 +121,7 @@ Reading = Parsed | Complaint
 
 def tokenize(line: str) -> list[Token]:
     # Apostrophes go first so "don't" reads as "dont"; other punctuation just separates words.
-    text = line.lower().replace("'", "").replace("\u2019", "")
+    text = folded(line).replace("'", "").replace("\u2019", "")
     tokens = []
     for _plus, signed, number, word in TOKEN.findall(text):
         if signed:
@@ -144,16 +193,17 @@ def _not_keyword(tokens: list[Token], has_number: bool) -> list[Reading] | None:
         shortest=4,
     )
     if slip is not None:
-        reason = f"{first.word!r} is not an order word"
+        reason = _("%(word)s is not an order word", word=repr(first.word))
         return [Complaint("unknown-order", reason, keyword=KEYWORDS[slip], numbers=numbers)]
     if first.number is not None:
         if any(token.word is not None and token.word not in SUPPORT_WORDS for token in tokens):
             return None  # "3 cheers for the King", "10-15 is where I go next"
-        reason = "a number alone is not an order"
+        reason = _("a number alone is not an order")
         return [Complaint("unknown-order", reason, keyword="fight", numbers=numbers)]
     short = 2 <= len(tokens) <= 3
     if short and tokens[1].number is not None and first.word not in FILLER:
-        return [Complaint("unknown-order", f"{first.word!r} is not an order word")]
+        reason = _("%(word)s is not an order word", word=repr(first.word))
+        return [Complaint("unknown-order", reason)]
     return None
 
 
@@ -164,7 +214,7 @@ def _read(keyword: str, rest: list[Token]) -> Reading:
     numbers = [token for token in rest if token.number is not None]
     if keyword == "discard":
         if len(numbers) != 1:
-            reason = "DISCARD takes exactly one card value, e.g. DISCARD 12"
+            reason = _("DISCARD takes exactly one card value, e.g. DISCARD 12")
             numbers_read = tuple(n.number or 0 for n in numbers)
             return Complaint("malformed", reason, keyword="discard", numbers=numbers_read)
         return Parsed("discard", value=numbers[0].number)
@@ -172,7 +222,7 @@ def _read(keyword: str, rest: list[Token]) -> Reading:
 
 
 def _no_draw(words: list[str | None]) -> bool:
-    if "nodraw" in words:
+    if any(word in NODRAW_WORDS for word in words):
         return True
     for index, word in enumerate(words):
         if word in DRAW_WORDS and any(w in NEGATIONS for w in words[max(0, index - 2) : index]):
@@ -199,17 +249,20 @@ def _read_fight(rest: list[Token], words: list[str | None]) -> Reading:
     numbers = tuple(values + supports)
     if not values:
         return Complaint(
-            "malformed", "FIGHT needs the value of a card in your hand", keyword="fight"
+            "malformed", _("FIGHT needs the value of a card in your hand"), keyword="fight"
         )
     if len(values) > 1:
-        reason = "one card per fight: FIGHT takes a single card value"
+        reason = _("one card per fight: FIGHT takes a single card value")
         return Complaint("malformed", reason, keyword="fight", numbers=numbers)
     if len(supports) > 1:
         return Complaint(
-            "malformed", "give one support count, e.g. SUPPORT 2", keyword="fight", numbers=numbers
+            "malformed",
+            _("give one support count, e.g. SUPPORT 2"),
+            keyword="fight",
+            numbers=numbers,
         )
     negated = any(word in NEGATIONS for word in words)
     if not supports and not negated and any(word in SUPPORT_WORDS - {"s"} for word in words):
-        reason = "say how many support cards, e.g. SUPPORT 1"
+        reason = _("say how many support cards, e.g. SUPPORT 1")
         return Complaint("malformed", reason, keyword="fight", numbers=numbers)
     return Parsed("fight", value=values[0], support=supports[0] if supports else 0)

@@ -1,9 +1,23 @@
-"""The cards as the help page lists them (the numbers come from cards.toml)."""
+"""The order help in the reader's language, and the cards as the help page lists them (the
+numbers come from cards.toml)."""
 
 from __future__ import annotations
 
+import functools
+from importlib import resources
+
 from adjudicator.core.contract import CardText
 from adjudicator.games.thermopyles.cards import card_data
+
+
+@functools.cache
+def help_in(language: str) -> str:
+    """The order help in ``language`` (``help.<language>.txt``, showing that language's order
+    words beside the canonical ones), English (``help.txt``) where there is none."""
+    package = resources.files("adjudicator.games.thermopyles")
+    own = package.joinpath(f"help.{language}.txt")
+    chosen = own if language.isalpha() and own.is_file() else package.joinpath("help.txt")
+    return chosen.read_text(encoding="utf-8")
 
 
 def card_texts() -> list[CardText]:

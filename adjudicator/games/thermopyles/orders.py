@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
 from adjudicator.core.lines import Complaint, by_number, read_mail
+from adjudicator.core.said import N_, _
 from adjudicator.games.thermopyles import grammar
 from adjudicator.games.thermopyles.actions import Action
 from adjudicator.games.thermopyles.rules import (
@@ -35,7 +36,7 @@ CODES = (
     "game-over",
     "unknown-seat",
 )
-ONE_ACTION = "one action per mail; the next is decided after you see this one's result"
+ONE_ACTION = N_("one action per mail; the next is decided after you see this one's result")
 
 
 @dataclass(frozen=True)
@@ -57,19 +58,31 @@ class _Line:
 
 
 def legal_summary(position: Position) -> str:
-    """What is legal now, in one short phrase for rejection reasons."""
+    """What is legal now, in one short phrase for rejection reasons (the order forms canonical,
+    the words around them in the reader's language)."""
     if position.over:
-        return "nothing: the game is over"
-    parts = []
+        return _("nothing: the game is over")
+    if not position.hand:
+        return _("legal now: RETREAT [NODRAW]")
+    cards = "|".join(str(v) for v in sorted(set(position.hand)))
+    support = f" [SUPPORT 0-{position.supports}]" if position.supports else ""
     if excess(position):
-        cards = "|".join(str(v) for v in sorted(set(position.hand)))
-        parts.append(f"DISCARD {cards} first")
-    if position.hand:
-        support = f" [SUPPORT 0-{position.supports}]" if position.supports else ""
-        cards = "|".join(str(v) for v in sorted(set(position.hand)))
-        parts.append(f"FIGHT {cards}{support}")
-    parts.append("RETREAT [NODRAW]")
-    return "legal now: " + ", ".join(parts)
+        return _(
+            "legal now: DISCARD %(cards)s first, FIGHT %(cards)s%(support)s, RETREAT [NODRAW]",
+            cards=cards,
+            support=support,
+        )
+    return _(
+        "legal now: FIGHT %(cards)s%(support)s, RETREAT [NODRAW]", cards=cards, support=support
+    )
+
+
+def joined(parts: list[str]) -> str:
+    """Sentences joined by semicolons as one message whose parts are its values, so each is
+    written anew in the reader's language."""
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    return _("%(first)s; %(rest)s", first=parts[0], rest=joined(parts[1:]))
 
 
 def _nearest(hand: tuple[int, ...], wanted: int) -> int | None:
@@ -87,16 +100,18 @@ def _suggest(position: Position, hand: tuple[int, ...], reading: grammar.Reading
     )
     support = min(reading.support, position.supports) if isinstance(reading, grammar.Parsed) else 0
     if kind == "retreat":
-        return "did you mean RETREAT?"
+        return _("did you mean %(order)s?", order="RETREAT")
     if kind == "discard" and excess(position):
         card = _nearest(position.hand, numbers[0] if numbers else 0)
-        return None if card is None else f"did you mean DISCARD {card}?"
+        order = f"DISCARD {card}"
+        return None if card is None else _("did you mean %(order)s?", order=order)
     if kind == "fight":
         if not hand:
-            return "did you mean RETREAT?"
+            return _("did you mean %(order)s?", order="RETREAT")
         card = _nearest(hand, numbers[0] if numbers else max(hand))
         extra = f" SUPPORT {support}" if support else ""
-        return f"did you mean FIGHT {card}{extra}?"
+        order = f"FIGHT {card}{extra}"
+        return _("did you mean %(order)s?", order=order)
     return None
 
 
@@ -119,7 +134,8 @@ def parse_orders(position: Position, seat: str, text: str) -> OrderReport:
         reports.append(_report(position, line, discard, note))
     reports.sort(key=by_number)
     if action is None:
-        return OrderReport(tuple(reports), None, (f"one action ({legal_summary(position)})",))
+        missing = _("one action (%(legal)s)", legal=legal_summary(position))
+        return OrderReport(tuple(reports), None, (missing,))
     orders = replace(action, discard=discard).to_json()
     return OrderReport(tuple(reports), orders, () if note is None else (note,))
 
@@ -139,9 +155,12 @@ def _place(line: _Line) -> int:
 def _fatal(position: Position, seat: str) -> Problem | None:
     """A problem that rejects every order line of the mail, whatever it says."""
     if seat != SEAT:
-        return Problem("unknown-seat", f"this game has one seat, {SEAT!r}, not {seat!r}")
+        reason = _(
+            "this game has one seat, %(seat)s, not %(given)s", seat=repr(SEAT), given=repr(seat)
+        )
+        return Problem("unknown-seat", reason)
     if position.over:
-        return Problem("game-over", "the game is over; no more orders are taken")
+        return Problem("game-over", _("the game is over; no more orders are taken"))
     return None
 
 
@@ -197,10 +216,10 @@ def _verdict(
         problem = check_discard(position, reading.value or 0)
         if problem is not None:
             return _Verdict(LineStatus.REJECTED, problem=problem)
-        note = f"one DISCARD per turn; {discard} is the one discarded"
+        note = _("one DISCARD per turn; %(card)s is the one discarded", card=discard)
         return _Verdict(LineStatus.IGNORED, note=note)
     if action is not None:
-        return _Verdict(LineStatus.IGNORED, note=ONE_ACTION)
+        return _Verdict(LineStatus.IGNORED, note=_(ONE_ACTION))
     candidate = _action(reading, discard)
     problem = check(position, candidate)
     if problem is not None:
@@ -213,11 +232,12 @@ def _auto_discard_note(position: Position, played: int | None, discard: int | No
     if not over or discard is not None:
         return None
     lost = auto_discards(position.hand, played, over)
-    cards = ", ".join(str(card) for card in lost)
-    return (
-        f"DISCARD: your hand holds {len(position.hand)} cards, over the limit of "
-        f"{position.settings.hand_limit}; with no DISCARD line your lowest card ({cards}) "
-        "will be discarded"
+    return _(
+        "DISCARD: your hand holds %(held)s cards, over the limit of %(limit)s; with no DISCARD "
+        "line your lowest card (%(cards)s) will be discarded",
+        held=len(position.hand),
+        limit=position.settings.hand_limit,
+        cards=", ".join(str(card) for card in lost),
     )
 
 
@@ -233,9 +253,16 @@ def _report(position: Position, line: _Line, discard: int | None, note: str | No
         suggestion = None
         if problem.code not in ("game-over", "unknown-seat", "no-discard-needed"):
             suggestion = _suggest(position, hand, reading)
-        reason = f"{problem.reason}; {legal_summary(position)}"
+        legal = legal_summary(position)
         if accepted:  # "DISCARD 99 FIGHT 17": the good half of the line still counts
-            reason += f"; taken from this line: {'; '.join(accepted)}"
+            reason = _(
+                "%(problem)s; %(legal)s; taken from this line: %(taken)s",
+                problem=problem.reason,
+                legal=legal,
+                taken="; ".join(accepted),
+            )
+        else:
+            reason = _("%(problem)s; %(legal)s", problem=problem.reason, legal=legal)
         return LineReport(
             line.number,
             line.text,
@@ -245,7 +272,7 @@ def _report(position: Position, line: _Line, discard: int | None, note: str | No
             suggestion=suggestion,
         )
     if not accepted:
-        return LineReport(line.number, line.text, LineStatus.IGNORED, reason="; ".join(notes))
+        return LineReport(line.number, line.text, LineStatus.IGNORED, reason=joined(notes))
     if note and any(not text.startswith("DISCARD") for text in accepted):
         notes.append(note)
     return LineReport(
@@ -253,5 +280,5 @@ def _report(position: Position, line: _Line, discard: int | None, note: str | No
         line.text,
         LineStatus.ACCEPTED,
         canonical="; ".join(accepted),
-        reason="; ".join(notes) or None,
+        reason=joined(notes) if notes else None,
     )

@@ -218,6 +218,7 @@ def draw(view: Mapping[str, Any], facts: Mapping[str, Any], scale: int = 1) -> b
     # The action checked is the next turn's, as the checker's prompt and the mail number it;
     # the picture of that turn, once resolved, is titled with its number too.
     heading = f"THERMOPYLES  -  turn {int(view['turn']) + 1}  -  checked, not resolved"
-    brush = render.draw(view, lines(facts), scale, heading)
-    mark(brush, view, facts)
-    return render.encode(brush.image)
+    with render.in_english():  # as every picture of the game (render.in_english)
+        brush = render.draw(view, lines(facts), scale, heading)
+        mark(brush, view, facts)
+        return render.encode(brush.image)

@@ -13,15 +13,16 @@ import functools
 import json
 import tomllib
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from PIL import Image
 
-from adjudicator.core import picture
+from adjudicator.core import picture, said
 from adjudicator.core.picture import Colour, font
-from adjudicator.games.thermopyles.describe import STATUS_WORDS, result_lines
+from adjudicator.games.thermopyles.describe import STATUS_WORDS, end_words, result_lines
 from adjudicator.games.thermopyles.stamps import StampCanvas
 
 WIDTH, HEIGHT = 720, 600
@@ -346,10 +347,19 @@ def lines_for(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> list[
     if facts:
         return result_lines(facts, own=view.get("hand") is not None)
     if view.get("end"):
-        return [f"Game over, {view['end']['result']}: {view['end']['sentence']}."]
+        return [end_words(view["end"])]
     return []
 
 
 def render(view: Mapping[str, Any], facts: Mapping[str, Any] | None, scale: int = 1) -> bytes:
     """The picture PNG of ``view`` and the last action's ``facts``, ``scale`` times the size."""
-    return encode(draw(view, lines_for(view, facts), scale).image)
+    with in_english():
+        return encode(draw(view, lines_for(view, facts), scale).image)
+
+
+def in_english() -> AbstractContextManager[None]:
+    """The picture's words are English whoever reads the mail: its font (Pillow's own, the only
+    one every machine has) draws no Cyrillic, and the mail beside it gives the position in the
+    reader's language. The cached layers and stamps are English alone, so no cache mixes two
+    languages."""
+    return said.spoken(said.SOURCE)

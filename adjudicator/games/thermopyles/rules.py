@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.said import N_, _
 from adjudicator.games.thermopyles import battle
 from adjudicator.games.thermopyles.actions import Action
 from adjudicator.games.thermopyles.cards import card_data
@@ -18,7 +19,8 @@ from adjudicator.games.thermopyles.state import Position, Settings
 
 @dataclass(frozen=True)
 class Problem:
-    """Why an action is not legal now: a code from the closed set, a sentence, maybe a fix."""
+    """Why an action is not legal now: a code from the closed set, a sentence (in the reader's
+    language, written anew for each), maybe a fix."""
 
     code: str
     reason: str
@@ -99,22 +101,26 @@ def legal_actions(position: Position) -> list[Action]:
 def check_discard(position: Position, card: int) -> Problem | None:
     """Why DISCARD ``card`` is not legal now, or None when it is."""
     if position.over:
-        return Problem("game-over", "the game is over; no more orders are taken")
+        return Problem("game-over", _("the game is over; no more orders are taken"))
     if not excess(position):
-        limit = position.settings.hand_limit
+        held, limit = len(position.hand), position.settings.hand_limit
         return Problem(
             "no-discard-needed",
-            f"your hand holds {len(position.hand)} cards, within the limit of {limit}",
+            _(
+                "your hand holds %(held)s cards, within the limit of %(limit)s",
+                held=held,
+                limit=limit,
+            ),
         )
     if card not in position.hand:
-        return Problem("card-not-in-hand", f"you hold no {card} to discard")
+        return Problem("card-not-in-hand", _("you hold no %(card)s to discard", card=card))
     return None
 
 
 def check(position: Position, action: Action) -> Problem | None:
     """Why ``action`` (with its DISCARD, if any) is not legal now, or None when it is."""
     if position.over:
-        return Problem("game-over", "the game is over; no more orders are taken")
+        return Problem("game-over", _("the game is over; no more orders are taken"))
     hand = position.hand
     if action.discard is not None:
         problem = check_discard(position, action.discard)
@@ -124,15 +130,20 @@ def check(position: Position, action: Action) -> Problem | None:
     if action.kind == "retreat":
         return None
     if not hand:
-        return Problem("empty-hand", "your hand is empty: the only legal action is RETREAT")
+        return Problem("empty-hand", _("your hand is empty: the only legal action is RETREAT"))
     if action.value not in hand:
-        after = " once the DISCARD is taken" if action.discard is not None else ""
-        return Problem("card-not-in-hand", f"you hold no {action.value}{after}")
+        if action.discard is not None:
+            reason = _("you hold no %(card)s once the DISCARD is taken", card=action.value)
+        else:
+            reason = _("you hold no %(card)s", card=action.value)
+        return Problem("card-not-in-hand", reason)
     if not 0 <= action.support <= position.supports:
-        return Problem(
-            "support-exceeds-left",
-            f"you asked for {action.support} support cards and have {position.supports} left",
+        reason = _(
+            "you asked for %(asked)s support cards and have %(left)s left",
+            asked=action.support,
+            left=position.supports,
         )
+        return Problem("support-exceeds-left", reason)
     return None
 
 
@@ -205,19 +216,30 @@ def finish(position: Position) -> Position:
 
 
 END_SENTENCES = {
-    "graveyard": "{target} Persian units lie in the Graveyard",
-    "deck-empty": "the Persian deck is empty",
-    "all-beaten": "all {persians} Persian units are beaten",
-    "front": "the front fell back to space {length}",
-    "no-spartans": "no Spartan card is left to play while Persians remain",
+    "graveyard": N_("%(target)s Persian units lie in the Graveyard"),
+    "deck-empty": N_("the Persian deck is empty"),
+    "all-beaten": N_("all %(persians)s Persian units are beaten"),
+    "front": N_("the front fell back to space %(length)s"),
+    "no-spartans": N_("no Spartan card is left to play while Persians remain"),
 }
 
 
 def end_sentence(position: Position) -> str:
+    return reason_sentence(position.end_reason)
+
+
+def reason_sentence(reason: str | None) -> str:
+    """How a game ended (``Position.end_reason``, kept in the facts and the view) in words, in
+    the reader's language; empty for a game in play."""
     data = card_data()
-    template = END_SENTENCES.get(position.end_reason or "", "")
-    return template.format(
-        target=data.graveyard_target, persians=len(data.persians), length=data.track_length
+    template = END_SENTENCES.get(reason or "")
+    if template is None:
+        return ""
+    return _(
+        template,
+        target=data.graveyard_target,
+        persians=len(data.persians),
+        length=data.track_length,
     )
 
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.core.chance import permutation
+from adjudicator.core.said import _
 from adjudicator.games.thermopyles.cards import card_data
 from adjudicator.games.thermopyles.rules import end_facts, excess, free_die
 from adjudicator.games.thermopyles.state import SEAT, Position
@@ -21,14 +22,19 @@ def legal_forms(position: Position, seat: str | None) -> list[str]:
         return []
     forms: list[str] = []
     if excess(position):
-        cards = "|".join(str(v) for v in sorted(set(position.hand))) if seat == SEAT else "<card>"
-        forms.append(f"DISCARD {cards} (first; otherwise your lowest card goes)")
+        if seat == SEAT:
+            cards = "|".join(str(v) for v in sorted(set(position.hand)))
+            forms.append(
+                _("DISCARD %(cards)s (first; otherwise your lowest card goes)", cards=cards)
+            )
+        else:
+            forms.append(_("DISCARD <card> (first; otherwise your lowest card goes)"))
     if position.hand:
         if seat == SEAT:
             values = sorted(set(position.hand))
             forms += [f"FIGHT {value}{_support_range(position)}" for value in values]
         else:
-            forms.append(f"FIGHT <card in hand>{_support_range(position)}")
+            forms.append(_("FIGHT <card in hand>%(support)s", support=_support_range(position)))
     forms += ["RETREAT", "RETREAT NODRAW"]
     return forms
 
