@@ -335,3 +335,13 @@ def test_the_picture_is_drawn_in_english_whoever_reads_it() -> None:
     with i18n.speaking("ru"):
         russian = GAME.render(GAME.view(position, SEAT), facts)
     assert russian == english
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_pages_cards_say_what_they_do_in_the_readers_language(lang: str) -> None:
+    english = GAME.card_texts()
+    with i18n.speaking(lang):
+        cards = GAME.card_texts()
+    assert [card.name for card in cards] == [card.name for card in english]  # names stay
+    for card in cards:
+        assert english_left(card.when) == [] and english_left(card.text) == [], card

@@ -7,6 +7,7 @@ import functools
 from importlib import resources
 
 from adjudicator.core.contract import CardText
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.thermopyles.cards import card_data
 
 
@@ -21,7 +22,8 @@ def help_in(language: str) -> str:
 
 
 def card_texts() -> list[CardText]:
-    """The deck, the supports and the Persians as the help page lists them."""
+    """The deck, the supports and the Persians as the help page lists them, in the reader's
+    language; the cards' names are names, never translated."""
     data = card_data()
     rows = []
     for value in sorted(set(data.spartans)):
@@ -30,28 +32,46 @@ def card_texts() -> list[CardText]:
             CardText(
                 f"Spartan {value}",
                 "spartans",
-                f"from your hand: FIGHT {value}",
-                f"a unit of {value} soldiers; {count} such card{'s' if count > 1 else ''} in the "
-                "deck. Discarded after the fight, whatever happens.",
+                _("from your hand: FIGHT %(value)s", value=value),
+                ngettext(
+                    "a unit of %(value)s soldiers; %(num)s such card in the deck. Discarded "
+                    "after the fight, whatever happens.",
+                    "a unit of %(value)s soldiers; %(num)s such cards in the deck. Discarded "
+                    "after the fight, whatever happens.",
+                    count,
+                    value=value,
+                ),
             )
         )
     rows.append(
         CardText(
             "Greek support",
             "spartans",
-            "with a fight: SUPPORT n",
-            f"{data.supports} for the whole game, each used once for one more d6.",
+            _("with a fight: SUPPORT n"),
+            _(
+                "%(supports)s for the whole game, each used once for one more d6.",
+                supports=data.supports,
+            ),
         )
     )
     for card in data.persians:
-        bonus = "; ^ when beaten it gives you one more Spartan card" if card.bonus else ""
+        values = {"white": card.white, "red": card.red}
+        if card.bonus:
+            text = _(
+                "beat %(white)s to beat it; reach %(red)s to send it to the Graveyard; ^ when "
+                "beaten it gives you one more Spartan card.",
+                **values,
+            )
+        else:
+            text = _(
+                "beat %(white)s to beat it; reach %(red)s to send it to the Graveyard.", **values
+            )
         rows.append(
             CardText(
                 f"Persian {card.id}",
                 "persians",
-                "dealt by the server to the near and far places",
-                f"beat {card.white} to beat it; reach {card.red} to send it to the Graveyard"
-                f"{bonus}.",
+                _("dealt by the server to the near and far places"),
+                text,
             )
         )
     return rows
