@@ -376,3 +376,12 @@ def test_the_help_is_in_the_readers_language(lang: str, words: str, names: str) 
     for card in cards:
         no_english(card.when, lang)
         no_english(card.text, lang)
+
+
+def test_the_shared_map_is_the_same_picture_whoever_it_is_drawn_for() -> None:
+    # One picture of a turn is stored and every reader shares it: its words keep to English.
+    _, resolution = resolved()
+    view = GAME.view(resolution.state, None)
+    english = GAME.render(view, resolution.facts)
+    with i18n.speaking("ru"):
+        assert GAME.render(view, resolution.facts) == english
