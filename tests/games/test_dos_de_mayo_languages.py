@@ -385,3 +385,21 @@ def test_the_shared_map_is_the_same_picture_whoever_it_is_drawn_for() -> None:
     english = GAME.render(view, resolution.facts)
     with i18n.speaking("ru"):
         assert GAME.render(view, resolution.facts) == english
+
+
+def test_an_add_in_any_language_joins_the_set_on_file() -> None:
+    for add in ("ADD", "add", "AÑADIR", "anadir", "ДОБАВИТЬ"):
+        joined = GAME.joined_orders({"add": True}, [add, "9-14"], "16-14 x1")
+        assert joined == "16-14 x1\n9-14", add
+
+
+def test_every_language_gives_every_kind_of_order_word() -> None:
+    from adjudicator.games.dos_de_mayo import vocabulary
+
+    for kind, table in vocabulary.tables().items():
+        assert set(table) == {"en", "es", "ru"} and all(table.values()), kind
+    # Unaccented Spanish and either case of Cyrillic are the same words.
+    assert {"anadir", "robar", "играть"} <= vocabulary.every("add") | vocabulary.every(
+        "draw"
+    ) | vocabulary.every("play")
+    assert receipt("ИГРАТЬ cuirassiers 14").orders == receipt("играть CUIRASSIERS 14").orders
