@@ -9,23 +9,31 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.contract import LineReport
+from adjudicator.i18n import N_
 from adjudicator.models import Game, Seat
 from adjudicator.services import commands, play, preferences
 from adjudicator.services.on_file import orders_on_file
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
+# A line's status as the receipt names it (email/_lines.*), translated where it is shown.
+LINE_STATUSES = (N_("accepted"), N_("rejected"), N_("ignored"))
+
 
 def line_json(line: LineReport) -> dict[str, Any]:
+    """A line of a mail as read, its reason and suggestion in the current reader's language
+    (written when the mail was read; ``i18n.speaking``); the order itself stays canonical."""
     return {
         "number": line.number,
         "text": line.text,
         "status": line.status.value,
         "canonical": line.canonical,
         "code": line.code,
-        "reason": line.reason,
-        "suggestion": line.suggestion,
+        "reason": said.anew(line.reason),
+        "suggestion": said.anew(line.suggestion),
     }
 
 
@@ -38,22 +46,27 @@ def command_context(
     sections: commands.Sections,
 ) -> dict[str, Any]:
     """Answer the commands that only read the game (STATUS, HELP, HISTORY, ORDERS) and give the
-    reply its sections, in the order the player wrote the commands."""
+    reply its sections, in the order the player wrote the commands, in the seat's language."""
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
+    lang = play.language(seat.player, game)
+    _ = i18n.translator(lang)
     on_file = None
     for command in reading.commands:
         if command.word == "STATUS":
-            sections.did(
-                command, "the position and the deadline are below" + who_sent(session, game)
-            )
+            sent = who_sent(session, game, lang)
+            sections.did(command, _("the position and the deadline are below") + sent)
         elif command.word == "HISTORY":
             url = f"{runtime.config.base_url}/games/{game.id}"
-            sections.did(command, f"every turn of game {game.id}, with pictures: {url}")
+            sections.did(
+                command, _("every turn of game %(id)s, with pictures: %(url)s", id=game.id, url=url)
+            )
         elif command.word == "HELP":
-            sections.did(command, f"how to write orders for {rules.title} is below")
+            sections.did(
+                command, _("how to write orders for %(title)s is below", title=rules.title)
+            )
         elif command.word == "ORDERS":
-            on_file = orders_on_file(session, game, seat.seat, turn.number + 1)
+            on_file = orders_on_file(session, game, seat.seat, turn.number + 1, lang)
             sections.did(command, on_file["summary"])
     place = {commands.shown(command): index for index, command in enumerate(reading.commands)}
     sections.done.sort(key=lambda entry: place.get(entry.line, len(place)))
@@ -64,9 +77,9 @@ def command_context(
     }
 
 
-def who_sent(session: Session, game: Game) -> str:
+def who_sent(session: Session, game: Game, lang: str = i18n.SOURCE) -> str:
     """Which seats owing orders for the coming turn have a set on file (never what it says),
-    as a clause for STATUS; empty for games that move on receipt."""
+    as a clause for STATUS in ``lang``; empty for games that move on receipt."""
     rules = play.rules_for(game)
     if rules.resolves_on_receipt or game.status != GameStatus.ACTIVE:
         return ""
@@ -79,9 +92,9 @@ def who_sent(session: Session, game: Game) -> str:
     waiting = [rules.seat_title(seat) for seat in owed if seat not in sent]
     parts = []
     if have:
-        parts.append("orders on file from " + ", ".join(have))
+        parts.append(i18n.gettext("orders on file from %(names)s", lang, names=", ".join(have)))
     if waiting:
-        parts.append("still waiting for " + ", ".join(waiting))
+        parts.append(i18n.gettext("still waiting for %(names)s", lang, names=", ".join(waiting)))
     return "; " + "; ".join(parts)
 
 

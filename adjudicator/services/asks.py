@@ -99,13 +99,14 @@ def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
             else _("Nothing is owed by you: you have joined."),
             _("The game starts when every player has joined."),
         )
+    _ = i18n.translator(moment.language)
     if game.status != GameStatus.ACTIVE:
-        return Ask(False, "Nothing is owed: the game is over.", game.result or "")
+        return Ask(False, _("Nothing is owed: the game is over."), game.result or "")
     if game.paused:
         return Ask(
             False,
-            "Nothing is owed for now: the game master has paused the game.",
-            "You hear when it resumes, with the deadline it then has.",
+            _("Nothing is owed for now: the game master has paused the game."),
+            _("You hear when it resumes, with the deadline it then has."),
         )
     due = _due(game, moment)
     if rules.resolves_on_receipt:
@@ -169,7 +170,9 @@ def _decision(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: st
     _ = i18n.translator(moment.language)
     owing = moment.pending.get(seat.seat)
     if owing is not None:
-        what = owing.brief or _("your next %(noun)s", noun=_(rules.turn_noun))
+        # The brief was made once for every reader (the snapshot's decisions): written anew.
+        brief = i18n.localized(owing.brief, moment.language)
+        what = brief or _("your next %(noun)s", noun=_(rules.turn_noun))
         default = _(
             "If nothing arrives by then, this is taken for you: %(default)s.",
             default=owing.default,
@@ -199,7 +202,8 @@ def _decision(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: st
 
 def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> str:
     """Who owes the decision and what it is: "Royalist is to choose the first wing, by …"."""
-    brief = next((d.brief for d in moment.pending.values() if d.brief), "decide")
+    made = next((d.brief for d in moment.pending.values() if d.brief), "")
+    brief = i18n.localized(made, moment.language) or i18n.gettext("decide", moment.language)
     names = i18n.listed([named(rules, seat) for seat in seats], moment.language)
     if moment.language != i18n.SOURCE:
         said = i18n.ngettext(
@@ -224,11 +228,14 @@ def _owed_by(rules: Rules[Any], seats: list[Seat], moment: Moment, due: str) -> 
 
 def waiting_for(rules: Rules[Any], game: Game, moment: Moment, due: str = "") -> str:
     """Who the game waits for, for what, and by ``due`` where one is given, in words for any
-    reader (no "you"): the game master's mail and the public pages read the same sentence.
-    "" when the game waits for no one (over, or paused)."""
+    reader (no "you") of ``moment.language``: the game master's mail and the public pages read
+    the same sentence. "" when the game waits for no one (over, or paused)."""
+    lang = moment.language
+    _ = i18n.translator(lang)
     if game.status == GameStatus.FORMING:
         unjoined = [named(rules, seat) for seat in game.seats if seat.joined_at is None]
-        return f"Waiting for {listed(unjoined)} to join." if unjoined else ""
+        names = i18n.listed(unjoined, lang)
+        return _("Waiting for %(names)s to join.", names=names) if unjoined else ""
     if game.status != GameStatus.ACTIVE or game.paused:
         return ""
     owing = [seat for seat in game.seats if seat.seat in moment.pending]
@@ -237,10 +244,18 @@ def waiting_for(rules: Rules[Any], game: Game, moment: Moment, due: str = "") ->
         said = _owed_by(rules, owing, moment, due)
         return f"{said[:1].upper()}{said[1:]}." if owing else ""
     missing = [named(rules, seat) for seat in owing if seat.seat not in moment.on_file]
+    turn = moment.next_turn
     if not missing:
-        return f"Every player's orders for turn {moment.next_turn} are in."
-    by = f", due {due}" if due else ""
-    return f"Waiting for orders for turn {moment.next_turn} from {listed(missing)}{by}."
+        return _("Every player's orders for turn %(turn)s are in.", turn=turn)
+    names = i18n.listed(missing, lang)
+    if due:
+        return _(
+            "Waiting for orders for turn %(turn)s from %(names)s, due %(due)s.",
+            turn=turn,
+            names=names,
+            due=due,
+        )
+    return _("Waiting for orders for turn %(turn)s from %(names)s.", turn=turn, names=names)
 
 
 @dataclass(frozen=True)
@@ -252,27 +267,33 @@ class Owing:
 
 
 def owing(rules: Rules[Any], game: Game, moment: Moment) -> Owing | None:
-    """Who the game waits for and for what; None when it waits for no one."""
+    """Who the game waits for and for what, in ``moment.language``; None when it waits for no
+    one."""
+    _ = i18n.translator(moment.language)
     if game.status == GameStatus.FORMING:
         unjoined = [named(rules, seat) for seat in game.seats if seat.joined_at is None]
-        return Owing(unjoined, "to join") if unjoined else None
+        return Owing(unjoined, _("to join")) if unjoined else None
     if game.status != GameStatus.ACTIVE or game.paused:
         return None
     seats = [seat for seat in game.seats if seat.seat in moment.pending]
     if rules.resolves_on_receipt:
-        brief = next((d.brief for d in moment.pending.values() if d.brief), "")
-        return Owing([named(rules, s) for s in seats], brief or f"the next {rules.turn_noun}")
+        made = next((d.brief for d in moment.pending.values() if d.brief), "")
+        brief = i18n.localized(made, moment.language)
+        what = brief or _("the next %(noun)s", noun=_(rules.turn_noun))
+        return Owing([named(rules, s) for s in seats], what)
     missing = [named(rules, s) for s in seats if s.seat not in moment.on_file]
-    return Owing(missing, f"orders for turn {moment.next_turn}") if missing else None
+    what = _("orders for turn %(turn)s", turn=moment.next_turn)
+    return Owing(missing, what) if missing else None
 
 
 def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:
     """What a game's game master reads first: nothing is owed by them, and who the game waits
-    for (their commands change deadlines; they never owe one)."""
+    for (their commands change deadlines; they never owe one); in ``moment.language``."""
+    _ = i18n.translator(moment.language)
     if game.status not in (GameStatus.FORMING, GameStatus.ACTIVE):
-        return Ask(False, "Nothing is owed: the game is over.", game.result or "")
+        return Ask(False, _("Nothing is owed: the game is over."), game.result or "")
     if game.status == GameStatus.ACTIVE and game.paused:
-        return Ask(False, "Nothing is owed by you: the game is paused until you RESUME it.")
+        return Ask(False, _("Nothing is owed by you: the game is paused until you RESUME it."))
     return Ask(
-        False, "Nothing is owed by you.", waiting_for(rules, game, moment, _due(game, moment))
+        False, _("Nothing is owed by you."), waiting_for(rules, game, moment, _due(game, moment))
     )

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
@@ -29,7 +31,7 @@ from adjudicator.models import Game, Seat
 from adjudicator.services import commands, on_file, orders, play, replies
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.templating import text_environment
+from adjudicator.templating import in_language, text_environment
 
 LIMIT_BYTES = 20_000  # a long order set is a few hundred bytes; anything near this is a mistake
 RECEIPT_TEMPLATE = "web/_receipt.txt"
@@ -120,8 +122,9 @@ def _opening(key: str) -> Any:
 
 
 def prompt(rules: Rules[Any], state: Any, seat: str) -> str:
+    """What the seat is asked now, in the current reader's language."""
     decision = rules.pending(state).get(seat)
-    return decision.prompt if decision else ""
+    return said.anew(decision.prompt) if decision else ""
 
 
 def check(
@@ -131,16 +134,34 @@ def check(
     text: str,
     earlier: str | None = None,
     viewer: str | None = None,
+    lang: str = i18n.SOURCE,
 ) -> Checked:
     """Read ``text`` as the body of a mail from ``seat`` (see the module's docstring); its
-    picture is drawn over what ``viewer`` may see (None: the public view)."""
+    picture is drawn over what ``viewer`` may see (None: the public view); the receipt in
+    ``lang``."""
+    with i18n.speaking(lang):
+        return _check(rules, state, seat, text, (earlier, viewer), lang)
+
+
+def _check(
+    rules: Rules[Any],
+    state: Any,
+    seat: str,
+    text: str,
+    against: tuple[str | None, str | None],
+    lang: str,
+) -> Checked:
+    earlier, viewer = against
     own = extract.own_text(text)
     body = [line for line in own.lines if line.strip()]
     games = [(key, game.title) for key, game in registry.games().items()]
     reading = commands.with_unread(commands.read(body, None, games), own)
     sections = commands.Sections(ignored=list(reading.ignored))
     for command in reading.commands:
-        sections.did(command, "a command: it is run when you mail it, never by this checker")
+        sections.did(
+            command,
+            i18n.gettext("a command: it is run when you mail it, never by this checker", lang),
+        )
     got = orders.read(rules, state, seat, list(reading.others), reading, sections, earlier)
     found = got.report is not None
     context: dict[str, Any] = {"lines": [], "missing": [], "accepted": False}
@@ -148,7 +169,8 @@ def check(
         shown = commands.sift(got.report, sections)
         context = replies.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
-    rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
+    template = text_environment().get_template(RECEIPT_TEMPLATE)
+    rendered = template.render({**context, **in_language(lang)})
     pictures: tuple[str | None, str | None] = (None, None)
     if got.report is not None and got.report.orders is not None:
         pictures = preview(rules, state, seat, got.report.orders, viewer)

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import exists, func, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
-from adjudicator import limits
+from adjudicator import i18n, limits
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.models import Game, Player, Seat, Submission, Turn, utcnow
@@ -309,7 +309,12 @@ def _remind(
             kind="reminder",
             template="notice",
             what="reminder",
-            extra={"message": "a reminder: we have no orders from you for this turn yet."},
+            extra={
+                "message": i18n.gettext(
+                    "a reminder: we have no orders from you for this turn yet.",
+                    play.language(seat.player, game),
+                )
+            },
             map=False,  # nothing has moved since the mail that showed this position
         )
         reports.mail_seat(session, runtime, game, seat, letter)

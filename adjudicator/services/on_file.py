@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator import i18n
 from adjudicator.models import Game, Submission
 from adjudicator.services import play, positions
 
@@ -47,22 +48,30 @@ def everyone_submitted(session: Session, game: Game) -> bool:
     return bool(owed) and owed <= set(current_orders(session, game, turn.number + 1, whole=True))
 
 
-def orders_on_file(session: Session, game: Game, seat: str, turn_number: int) -> dict[str, Any]:
+def orders_on_file(
+    session: Session, game: Game, seat: str, turn_number: int, lang: str = i18n.SOURCE
+) -> dict[str, Any]:
     """What the seat has sent for a turn: the last set, whether it was accepted, and the set
-    that counts when the last one was refused."""
+    that counts when the last one was refused; its summary in ``lang``."""
+    _ = i18n.translator(lang)
     sets = [row for row in _sets_of(session, game, seat, turn_number) if not row.wait]
     counting = next((row for row in sets if row.accepted), None)
     last = sets[0] if sets else None
     if last is None:
-        summary = f"no orders on file for turn {turn_number}; the defaults apply if none come"
+        summary = _(
+            "no orders on file for turn %(turn)s; the defaults apply if none come", turn=turn_number
+        )
     elif last.accepted:
-        summary = f"your orders for turn {turn_number} are on file and count (below)"
+        summary = _("your orders for turn %(turn)s are on file and count (below)", turn=turn_number)
     elif counting is not None:
-        summary = (
-            f"your last orders for turn {turn_number} were refused; the earlier set below counts"
+        summary = _(
+            "your last orders for turn %(turn)s were refused; the earlier set below counts",
+            turn=turn_number,
         )
     else:
-        summary = f"your orders for turn {turn_number} were refused: nothing counts yet"
+        summary = _(
+            "your orders for turn %(turn)s were refused: nothing counts yet", turn=turn_number
+        )
     return {
         "turn": turn_number,
         "summary": summary,

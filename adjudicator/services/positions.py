@@ -10,6 +10,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import agreeing, listed
@@ -56,7 +58,9 @@ def position(
     drawn: bool = True,
 ) -> tuple[dict[str, Any], Picture | None]:
     """The seat's view of a turn in words and, when ``drawn``, as a picture, plus what it may do
-    next; ``facts``: the moves a turn report's picture shows."""
+    next; ``facts``: the moves a turn report's picture shows. Its words are in the current
+    reader's language (``i18n.speaking``), the decision's prompt written anew in it (a
+    snapshot's decisions are worked out once for every reader)."""
     turn, owed = shot.turn, shot.owed
     view = rules.view(shot.state, seat.seat)
     decision = owed.get(seat.seat)
@@ -69,7 +73,7 @@ def position(
     context = {
         "turn": turn.number,
         "description": rules.describe(view),
-        "prompt": decision.prompt if decision else "",
+        "prompt": said.anew(decision.prompt) if decision else "",
         "legal": list(decision.legal) if decision else [],
         "waiting_for": [rules.seat_title(owing) for owing in sorted(owed)],
         "owes": subjects.owes(owed, rules.seat_title),
@@ -108,15 +112,34 @@ def _picture(
 def map_alt(rules: Rules[Any], turn: int, seat: str | None, owed: Mapping[str, Decision]) -> str:
     """The map's alternative text in one sentence, what it shows and whose turn it is: the
     position in words follows the picture once, in the mail itself. ``seat`` None: the map
-    every player is shown."""
-    viewer = f"as {rules.seat_title(seat)} sees it" if seat else "as every player sees it"
-    shown = f"Map of {rules.title} after {rules.turn_noun} {turn}, {viewer}"
+    every player is shown. In the current reader's language."""
+    lang = said.language()
+    _ = i18n.translator(lang)
+    words = {"title": rules.title, "noun": _(rules.turn_noun), "turn": turn}
+    shown = (
+        _(
+            "Map of %(title)s after %(noun)s %(turn)s, as %(seat)s sees it",
+            **words,
+            seat=rules.seat_title(seat),
+        )
+        if seat
+        else _("Map of %(title)s after %(noun)s %(turn)s, as every player sees it", **words)
+    )
     if not owed:
-        return f"{shown}; the game is over."
-    brief = next((d.brief for d in owed.values() if d.brief), "send orders")
-    titles = listed([rules.seat_title(s) for s in sorted(owed)])
-    owing = agreeing(titles, "is", "are") if len(owed) == 1 else f"{titles} are"
-    return f"{shown}; next, {owing} to {brief}."
+        return _("%(shown)s; the game is over.", shown=shown)
+    brief = said.anew(next((d.brief for d in owed.values() if d.brief), "")) or _("send orders")
+    titles = [rules.seat_title(s) for s in sorted(owed)]
+    # One side's title may be plural ("Royalists"): its verb agrees with the title alone.
+    many = len(owed) > 1 or agreeing(listed(titles), "is", "are").endswith(" are")
+    return i18n.ngettext(
+        "%(shown)s; next, %(names)s is to %(brief)s.",
+        "%(shown)s; next, %(names)s are to %(brief)s.",
+        2 if many else 1,
+        lang,
+        shown=shown,
+        names=i18n.listed(titles, lang),
+        brief=brief,
+    )
 
 
 # A seat's own picture of a turn (a game whose seats see different pictures) is drawn once per

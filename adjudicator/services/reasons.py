@@ -4,6 +4,9 @@ by ``play`` at the start, by the seat's mail when an order resolves on receipt, 
 
 from __future__ import annotations
 
+from adjudicator import i18n
+from adjudicator.i18n import N_
+
 START, ORDERS, DEADLINE, ALL_SUBMITTED, FORCED = (
     "start",
     "orders",
@@ -13,17 +16,20 @@ START, ORDERS, DEADLINE, ALL_SUBMITTED, FORCED = (
 )
 
 TURN_REASONS = {
-    START: "the game began",
-    ORDERS: "the orders arrived",
-    DEADLINE: "the deadline passed",
-    ALL_SUBMITTED: "everyone had sent orders",
-    FORCED: "forced by the game master",
+    START: N_("the game began"),
+    ORDERS: N_("the orders arrived"),
+    DEADLINE: N_("the deadline passed"),
+    ALL_SUBMITTED: N_("everyone had sent orders"),
+    FORCED: N_("forced by the game master"),
 }
 
+# A code the table does not know.
+_RESOLVED = N_("resolved")
 
-def turn_reason(code: str, yours: bool = False) -> str:
-    """A turn's reason in words; ``yours`` where it is read by the player whose orders played
-    it. A code this table does not know reads as no reason, never as itself."""
+
+def turn_reason(code: str, yours: bool = False, lang: str = i18n.SOURCE) -> str:
+    """A turn's reason in words of ``lang``; ``yours`` where it is read by the player whose
+    orders played it. A code this table does not know reads as no reason, never as itself."""
     if code == ORDERS and yours:
-        return "your orders arrived"
-    return TURN_REASONS.get(code, "resolved")
+        return i18n.gettext("your orders arrived", lang)
+    return i18n.gettext(TURN_REASONS.get(code, _RESOLVED), lang)

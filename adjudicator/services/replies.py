@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+
 from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.contract import OrderReport
 from adjudicator.games import registry
-from adjudicator.models import Game, Seat, utcnow
+from adjudicator.i18n import N_
+from adjudicator.models import Game, Player, Seat, utcnow
 from adjudicator.services import commands, orders, play, safety
 from adjudicator.services.answers import command_context, line_json
 from adjudicator.services.mailer import Letter, Reply, queue
@@ -22,11 +26,12 @@ from adjudicator.services.reports import SeatLetter, mail_seat
 def receipt_lines(report: OrderReport, filed: bool) -> dict[str, Any]:
     """The receipt's account of a mail's order lines, as the templates read it (email/_lines.*);
     the web order checker shows the same, so the two can never word a line differently.
-    ``filed``: the set is on file (``orders.files``), maybe without its refused lines."""
+    ``filed``: the set is on file (``orders.files``), maybe without its refused lines. Its
+    sentences are in the current reader's language (``i18n.speaking``)."""
     refused = [line.number for line in report.rejected]
     return {
         "lines": [line_json(line) for line in report.lines],
-        "missing": list(report.missing),
+        "missing": [said.anew(thing) for thing in report.missing],
         "accepted": filed,
         "refused": refused if filed else [],
     }
@@ -44,27 +49,29 @@ def receipt(
     """The orders as understood when they were not resolved at once, and the answer to the
     mail's commands in sections.
 
-    ``filing`` says which turn they count for and whether they replaced or joined a set on file."""
-    filed = orders.files(play.rules_for(game), report)
-    _to_seat(
-        reply,
-        game,
-        seat,
-        ("receipt", "receipt", receipt_subject(report, filed)),
-        {
-            **receipt_lines(report, filed),
-            **command_context(reply.session, reply.runtime, game, seat, reading, sections),
-            "filing": {
-                "for_turn": None,
-                "merged": False,
-                "replaced": False,
-                "too_late_for": None,
-                **(filing or {}),
+    ``filing`` says which turn they count for and whether they replaced or joined a set on file.
+    All of it in the seat's language, the sentences the game wrote when it read the mail too."""
+    with i18n.speaking(play.language(seat.player, game)):
+        filed = orders.files(play.rules_for(game), report)
+        _to_seat(
+            reply,
+            game,
+            seat,
+            ("receipt", "receipt", receipt_subject(report, filed)),
+            {
+                **receipt_lines(report, filed),
+                **command_context(reply.session, reply.runtime, game, seat, reading, sections),
+                "filing": {
+                    "for_turn": None,
+                    "merged": False,
+                    "replaced": False,
+                    "too_late_for": None,
+                    **(filing or {}),
+                },
             },
-        },
-        # Orders change nothing until the turn is played: the player has this map already.
-        drawn=False,
-    )
+            # Orders change nothing until the turn is played: the player has this map already.
+            drawn=False,
+        )
 
 
 def _to_seat(
@@ -124,7 +131,9 @@ def answer_sender(
     template: str,
     context: dict[str, Any],
 ) -> None:
-    """A reply to whoever wrote, about no game of theirs: help, or what was wrong."""
+    """A reply to whoever wrote, about no game of theirs: help, or what was wrong; in the
+    ``context``'s language."""
+    lang = str(context.get("language") or i18n.SOURCE)
     queue(
         reply.session,
         reply.runtime,
@@ -132,7 +141,7 @@ def answer_sender(
             key=reply.key,
             kind=kind,
             to=reply.mail.sender,
-            subject="Re: " + (reply.mail.subject or "your mail"),
+            subject="Re: " + (reply.mail.subject or i18n.gettext("your mail", lang)),
             template=template,
             context=context,
             in_reply_to=reply.mail.message_id,
@@ -199,15 +208,36 @@ def problem(
         return
     game = details.get("game")
     games = [{"key": rules.key, "title": rules.title} for rules in registry.games().values()]
+    lang = sender_language(reply, game if isinstance(game, Game) else None)
+    shown = {k: v for k, v in details.items() if k != "game"}
+    if isinstance(shown.get("why"), str) and shown["why"] in _WHYS:
+        shown["why"] = i18n.gettext(shown["why"], lang)
     context = {
+        "language": lang,
         "problem": problem,
-        "details": {k: v for k, v in details.items() if k != "game"},
+        "details": shown,
         "game_id": game.id if isinstance(game, Game) else None,
         "games": games,
     }
     # Rate-limit notices are a kind of their own so the once-an-hour rule can find them.
     kind = safety.RATE_LIMIT if problem == safety.RATE_LIMIT else "problem"
     answer_sender(reply, kind, "problem", context)
+
+
+# Why a reply address was refused, as the pipeline words it: said in the reader's language.
+_WHYS = (N_("no such game"), N_("replaced"))
+
+
+def sender_language(reply: Reply, game: Game | None = None) -> str:
+    """The language of an answer to whoever wrote: a player's own, else the game's the mail was
+    about, else the one the mail's Content-Language names (a first guess, not stored), else
+    English."""
+    player = reply.session.scalar(select(Player).where(Player.address == reply.mail.sender))
+    return i18n.chosen(
+        player.language if player is not None else "",
+        game.language if game is not None else "",
+        reply.mail.language,
+    )
 
 
 def invitation_status(

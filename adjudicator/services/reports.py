@@ -61,8 +61,14 @@ def calendar_uid(runtime: Runtime, game: Game, turn: int) -> str:
     return f"game-{game.id}-turn-{turn}@{runtime.config.mail_domain}"
 
 
-def _calendar_summary(game: Game, turn: int) -> str:
-    return f"{play.rules_for(game).title}, game {game.id}: orders for turn {turn} due"
+def _calendar_summary(game: Game, turn: int, lang: str = i18n.SOURCE) -> str:
+    return i18n.gettext(
+        "%(title)s, game %(id)s: orders for turn %(turn)s due",
+        lang,
+        title=play.rules_for(game).title,
+        id=game.id,
+        turn=turn,
+    )
 
 
 @dataclass(frozen=True)
@@ -91,9 +97,10 @@ def deadline_calendar(
     turn: int,
     now: datetime,
     overtaken: Overtaken | None = None,
+    lang: str = i18n.SOURCE,
 ) -> list[Attachment]:
     """The next deadline as a calendar entry whose UID stays put while SEQUENCE follows moves,
-    then the cancel of the entry a turn played early left behind.
+    then the cancel of the entry a turn played early left behind; its words in ``lang``.
 
     METHOD belongs to the whole VCALENDAR, so each is a text/calendar part of its own. The next
     deadline comes first: a client that acts on one calendar part only takes the one that
@@ -105,13 +112,15 @@ def deadline_calendar(
             uid=calendar_uid(runtime, game, turn),
             sequence=game.deadline_sequence,
             deadline=game.deadline,
-            summary=_calendar_summary(game, turn),
+            summary=_calendar_summary(game, turn, lang),
             zone=game.timezone,
             organizer=organizer,
         )
         data = deadline_event(
             entry,
-            description=f"Reply to your game's mail with your orders for turn {turn}.",
+            description=i18n.gettext(
+                "Reply to your game's mail with your orders for turn %(turn)s.", lang, turn=turn
+            ),
             url=f"{runtime.config.base_url}/games/{game.id}",
             stamp=now,
         )
@@ -129,7 +138,7 @@ def deadline_calendar(
             uid=calendar_uid(runtime, game, overtaken.turn),
             sequence=overtaken.sequence,
             deadline=overtaken.deadline,
-            summary=_calendar_summary(game, overtaken.turn),
+            summary=_calendar_summary(game, overtaken.turn, lang),
             zone=game.timezone,
             organizer=organizer,
         )
@@ -152,14 +161,16 @@ def calendar_once(
     game: Game,
     turn: int,
     when: tuple[datetime, Overtaken | None],
+    lang: str = i18n.SOURCE,
 ) -> list[Attachment]:
-    """``deadline_calendar``, made once per session for the same deadline: every seat's mail
-    of a turn carries the same entries (stamped when the first was made)."""
+    """``deadline_calendar``, made once per session for the same deadline and language: every
+    seat's mail of a turn carries the same entries (stamped when the first was made), in its
+    reader's words."""
     now, stale = when
     memo: dict[tuple[Any, ...], list[Attachment]] = session.info.setdefault("pbem.calendars", {})
-    key = (game.id, turn, game.status, game.deadline, game.deadline_sequence, stale)
+    key = (game.id, turn, game.status, game.deadline, game.deadline_sequence, stale, lang)
     if key not in memo:
-        memo[key] = deadline_calendar(runtime, game, turn, now, stale)
+        memo[key] = deadline_calendar(runtime, game, turn, now, stale, lang)
     return memo[key]
 
 
@@ -242,7 +253,8 @@ def mail_seat(
     """Queue ``letter`` to a seat's player showing its position: the turn just ``played``, else
     the latest; ``replying_to``: the player's mail it answers; ``overtaken``: the entry of a turn
     played before its deadline, withdrawn in this mail."""
-    with i18n.speaking(play.language(seat.player, game)):
+    lang = play.language(seat.player, game)
+    with i18n.speaking(lang):
         rules = play.rules_for(game)
         turn = played.turn if played else play.latest_turn(session, game.id)
         facts = played.resolution.facts if played else None
@@ -252,13 +264,11 @@ def mail_seat(
         now = utcnow()
         context.update(deadline_context(game, seat, now))
         zone = seat.player.timezone or game.timezone
-        moment = asks.moment(
-            session, runtime, game, turn, owed, zone, now, play.language(seat.player, game)
-        )
+        moment = asks.moment(session, runtime, game, turn, owed, zone, now, lang)
         context["ask"] = asks.for_seat(rules, game, seat, moment).json()
         in_reply_to, references = thread_headers(game, replying_to)
         said = {
-            "noun": rules.turn_noun,
+            "noun": i18n.gettext(rules.turn_noun, lang),
             "turn": turn.number,
             "next": turn.number + 1,
             "owes": context["owes"],
@@ -269,11 +279,13 @@ def mail_seat(
             key=letter.key,
             kind=letter.kind,
             to=seat.player.address,
-            subject=subjects.subject(game, rules.title, letter.what, **said),
+            subject=subjects.subject(game, rules.title, letter.what, lang, **said),
             template=letter.template,
             context={**game_context(runtime, game, seat), **context, **letter.extra},
             pictures=[picture] if picture else [],
-            attachments=calendar_once(session, runtime, game, turn.number + 1, (now, overtaken)),
+            attachments=calendar_once(
+                session, runtime, game, turn.number + 1, (now, overtaken), lang
+            ),
             reply_to=play.seat_address(runtime, game, seat),
             # A mail with a fixed Message-ID starts the thread (answering at most the player's own
             # mail); every other one continues it.
@@ -411,7 +423,8 @@ def turn_report(
 ) -> None:
     """The turn ``played``, as this seat sees it; ``answering``: the seat's mail whose orders
     played it, when it moved on receipt."""
-    with i18n.speaking(play.language(seat.player, game)):
+    lang = play.language(seat.player, game)
+    with i18n.speaking(lang):
         rules = play.rules_for(game)
         turn, resolution = played.turn, played.resolution
         answers = (
@@ -427,7 +440,7 @@ def turn_report(
             what=report_subject(rules, game),
             extra={
                 # Words, never the stored code.
-                "why": reasons.turn_reason(turn.reason, yours=answering is not None),
+                "why": reasons.turn_reason(turn.reason, answering is not None, lang),
                 "lines": [line_json(line) for line in report.lines] if report else [],
                 "outcomes": outcome_lines(
                     resolution, seat.seat, len(game.seats) > 1, rules.seat_title

@@ -11,34 +11,39 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.words import listed
+from adjudicator.i18n import N_
 from adjudicator.models import Game
 
 SEPARATOR = " · "
 
 # What each kind of mail is, after the game's title. The words in braces are filled by ``words``:
 # {noun} turn or step, {turn} the last one played, {next} the one now being ordered, {owes} who
-# owes what next, {result} how the game ended, {seat} a seat named by the mail.
+# owes what next, {result} how the game ended, {seat} a seat named by the mail. A player's mail
+# says them in the player's language (each is a catalog message whose braces stay as they are);
+# the game master's are English.
 PHRASES: Mapping[str, str] = {
-    "invited": "you are invited",
-    "joined": "you have joined",
-    "started": "game started",
-    "results": "{noun} {turn} results",
-    "step": "{noun} {turn}: {owes}",
-    "received": "{noun} {next} orders received",
-    "received-in-part": "{noun} {next} orders received, some lines left out",
-    "refused": "orders not accepted",
-    "answered": "answer to your mail",
-    "reminder": "reminder: {noun} {next} orders due",
-    "deadline-moved": "deadline moved",
-    "paused": "game paused",
-    "resumed": "game resumed",
-    "rolled-back": "{noun} {turn} rolled back",
-    "replaced": "{seat} has a new player",
-    "idle": "no orders for a while",
-    "shared-deal": "shared deal results",
-    "over": "game over: {result}",
+    "invited": N_("you are invited"),
+    "joined": N_("you have joined"),
+    "started": N_("game started"),
+    "results": N_("{noun} {turn} results"),
+    "step": N_("{noun} {turn}: {owes}"),
+    "received": N_("{noun} {next} orders received"),
+    "received-in-part": N_("{noun} {next} orders received, some lines left out"),
+    "refused": N_("orders not accepted"),
+    "answered": N_("answer to your mail"),
+    "reminder": N_("reminder: {noun} {next} orders due"),
+    "deadline-moved": N_("deadline moved"),
+    "paused": N_("game paused"),
+    "resumed": N_("game resumed"),
+    "rolled-back": N_("{noun} {turn} rolled back"),
+    "replaced": N_("{seat} has a new player"),
+    "idle": N_("no orders for a while"),
+    "shared-deal": N_("shared deal results"),
+    "over": N_("game over: {result}"),
     "gm-formed": "game formed (game master)",
     "gm-answer": "your commands (game master)",
     "gm-started": "game started (game master)",
@@ -46,8 +51,10 @@ PHRASES: Mapping[str, str] = {
 }
 
 
-def subject(game: Game, title: str, what: str, **words: object) -> str:
-    return f"[pbem #{game.id}] {title}{SEPARATOR}{PHRASES[what].format(**words)}"
+def subject(game: Game, title: str, what: str, lang: str = i18n.SOURCE, **words: object) -> str:
+    """The subject of a mail about ``game``, in ``lang`` after the tag and the title."""
+    phrase = i18n.gettext(PHRASES[what], lang)
+    return f"[pbem #{game.id}] {title}{SEPARATOR}{phrase.format(**words)}"
 
 
 def ours(line: str, title: str) -> bool:
@@ -68,12 +75,20 @@ def short_result(result: str | None) -> str:
 
 def owes(pending: Mapping[str, Decision], title: Callable[[str], str] = str) -> str:
     """Who owes the next decision and what it is, as every player may read it: each seat by its
-    ``title``."""
+    ``title``; in the current reader's language (``i18n.speaking``)."""
+    lang = said.language()
     if not pending:
-        return "nothing owed"
+        return i18n.gettext("nothing owed", lang)
     seats = [title(seat) for seat in sorted(pending)]
-    brief = next((d.brief for d in pending.values() if d.brief), "")
-    return f"{listed(seats)} to {brief or 'answer'}"
+    brief = said.anew(next((d.brief for d in pending.values() if d.brief), ""))
+    if lang == i18n.SOURCE:
+        return f"{listed(seats)} to {brief or 'answer'}"
+    return i18n.gettext(
+        "%(names)s to %(brief)s",
+        lang,
+        names=i18n.listed(seats, lang),
+        brief=brief or i18n.gettext("answer", lang),
+    )
 
 
 def words(game: Game, noun: str, turn: int, pending: Mapping[str, Decision]) -> dict[str, Any]:
