@@ -4,7 +4,9 @@ A mail is read like a mailing-list manager reads one: every line is a command, a
 game's parser, or ignored, and the reply says which in sections (done, not understood, ignored).
 Commands are recognised strictly (a whole line, or a known word with its arguments), so a line of
 chatter never acts by accident; a line that merely *looks* like a command is reported with a
-suggestion only once the game's parser has said it is not an order either.
+suggestion only once the game's parser has said it is not an order either. A command may be
+written in any language's words (``command_words``); it is read, answered and kept as its
+canonical English command.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from adjudicator.core import suggest
+from adjudicator import i18n
+from adjudicator.core import said, suggest
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import extract
+from adjudicator.services import command_words
 
 # Commands that stand alone on their line: a word after them makes the line something else
 # (but for JOIN, whose words are the player's own contribution to the dice).
@@ -61,16 +65,22 @@ class NewGame:
     settings: dict[str, str] = field(default_factory=dict)
     # A solo player's own words for the dice, after the game's name ("NEW <game> tiger 4417").
     words: str = ""
+    # NEW as written when it was another language's word (NUEVA, НОВАЯ), for a guess of the
+    # sender's language.
+    alias: str = ""
 
 
 @dataclass(frozen=True)
 class Command:
-    """One command line: its canonical word, what followed it, and the line as written."""
+    """One command line: its canonical word, what followed it, and the line as written (with
+    the canonical command in place of another language's word, ``alias``: ПОМОЩЬ is shown as
+    HELP, so the archive and the other players read the same)."""
 
     word: str
     argument: str
     line: str
     from_subject: bool = False
+    alias: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,8 @@ class Sections:
     done: list[Entry] = field(default_factory=list)
     not_understood: list[Entry] = field(default_factory=list)
     ignored: list[Entry] = field(default_factory=list)
+    # The reader's: what the sentences written into the sections are written in.
+    language: str = i18n.SOURCE
 
     def did(self, command: Command, message: str, ok: bool = True) -> None:
         self.done.append(Entry(shown(command), message, ok))
@@ -131,8 +143,13 @@ def shown(command: Command) -> str:
 
 
 def _word(text: str) -> str:
-    upper = text.strip(_PUNCTUATION).upper()
+    upper = command_words.canonical(text.strip(_PUNCTUATION))
     return ALIASES.get(upper, upper)
+
+
+def _alias(text: str) -> str:
+    """``text`` when it is another language's command word, else ""."""
+    return text if command_words.language_of(text.strip(_PUNCTUATION)) else ""
 
 
 def game_name(text: str, keys: Iterable[tuple[str, str]]) -> str | None:
@@ -154,23 +171,35 @@ def command_of(
         return None
     word = _word(words[0])
     argument = words[1].strip() if len(words) > 1 else ""
+    alias = _alias(words[0])
+    if alias:
+        # Read and shown as the canonical command, whatever language it was written in.
+        argument = command_words.argument(word, argument)
+        text = f"{word} {argument}" if argument else word
+    return _command(Command(word, argument, text, from_subject, alias), games)
+
+
+def _command(written: Command, games: Sequence[tuple[str, str]]) -> Command | None:
+    """``written`` (its first word read as a command) if it is one, with its argument as the
+    command takes it."""
+    word, argument, from_subject = written.word, written.argument, written.from_subject
     if word == "JOIN" and argument and not from_subject:
         # JOIN with the player's own words for the dice ("JOIN tiger 4417"); a question such as
         # "Join us?" is chatter.
-        return None if argument.endswith("?") else Command(word, argument, text, from_subject)
+        return None if argument.endswith("?") else written
     if word in ALONE:
         if argument.strip(_PUNCTUATION):
             return None
-        return Command(word, "", text, from_subject)
+        return replace(written, argument="")
     if word == "HELP":
         # "HELP" alone, or "HELP <game>"; "Help me please" is chatter, not a command.
         if argument.strip(_PUNCTUATION) and game_name(argument, games) is None:
             return None
-        return Command(word, argument.strip(_PUNCTUATION), text, from_subject)
+        return replace(written, argument=argument.strip(_PUNCTUATION))
     if word == "NAME" and not _a_name(argument, from_subject):
         return None
     if word in WITH_ARGUMENTS:
-        return Command(word, argument, text, from_subject)
+        return written
     return None
 
 
@@ -201,7 +230,9 @@ def read(
         if command is None:
             others.append(line)
         elif command.word in ALONE and any(c.word == command.word for c in commands):
-            ignored.append(Entry(line.strip(), f"{command.word} was already given above"))
+            # Written anew in the reader's language (``in_language``) once the reader is known.
+            again = said._("%(command)s was already given above", command=command.word)
+            ignored.append(Entry(command.line if command.alias else line.strip(), again))
         else:
             commands.append(command)
     return Reading(tuple(commands), tuple(others), tuple(ignored))
@@ -211,10 +242,22 @@ def not_read(after: int) -> Entry:
     """The reply's note that a mail's lines after line ``after`` were not read (see
     ``extract.MAX_LINES``): nothing is said about them, since nothing was made of them."""
     return Entry(
-        f"lines after line {after}",
-        f"not read: only the first {extract.MAX_LINES} lines ({extract.MAX_BYTES // 1024} KiB) "
-        "of a mail are read",
+        said._("lines after line %(line)s", line=after),
+        said._(
+            "not read: only the first %(lines)s lines (%(size)s KiB) of a mail are read",
+            lines=extract.MAX_LINES,
+            size=extract.MAX_BYTES // 1024,
+        ),
     )
+
+
+def in_language(entries: Iterable[Entry], lang: str) -> list[Entry]:
+    """``entries`` made before their reader was known (``read``, ``not_read``), written anew in
+    ``lang``."""
+    return [
+        replace(e, line=i18n.localized(e.line, lang), message=i18n.localized(e.message, lang))
+        for e in entries
+    ]
 
 
 def with_unread(reading: Reading, own: extract.OwnText) -> Reading:
@@ -224,23 +267,26 @@ def with_unread(reading: Reading, own: extract.OwnText) -> Reading:
     return replace(reading, ignored=(*reading.ignored, not_read(own.unread_after)))
 
 
-def looks_like_command(line: str) -> str | None:
+def looks_like_command(line: str, lang: str = i18n.SOURCE) -> str | None:
     """For a line that is neither a command nor an order: what the player probably meant, as a
-    sentence, when it looks like a command; None for chatter."""
+    sentence in ``lang``, when it looks like a command; None for chatter."""
+    _ = i18n.translator(lang)
     words = line.split()
     if not words or len(words) > 4:
         return None
     first = _word(words[0])
     if first in ALONE:
-        return f"{first} stands alone on its line, with nothing after it"
+        return _("%(command)s stands alone on its line, with nothing after it", command=first)
     if first == "HELP":
-        return "write HELP alone, or HELP and the name of a game"
-    meant = closest(first, [*WORDS, *ALIASES])
+        return _("write HELP alone, or HELP and the name of a game")
+    # A slip in any language's word: ПРИКАЗИ is ORDERS mistyped.
+    others = list(command_words.words().commands)
+    meant = closest(command_words.folded(first), [*WORDS, *ALIASES, *others])
     if meant is None:
         return None
-    meant = ALIASES.get(meant, meant)
-    rest = " ".join(words[1:])
-    return f"not a command; did you mean {meant}{' ' + rest if rest else ''}?"
+    meant = ALIASES.get(meant, command_words.canonical(meant))
+    meant = " ".join([meant, *words[1:]])
+    return _("not a command; did you mean %(meant)s?", meant=meant)
 
 
 def closest(word: str, vocabulary: Sequence[str]) -> str | None:
@@ -255,7 +301,8 @@ def sift_ignored(lines: Sequence[LineReport], sections: Sections) -> tuple[LineR
     go to "not understood" with a suggestion, so no line is reported twice."""
     kept = []
     for line in lines:
-        hint = looks_like_command(line.text) if line.status is LineStatus.IGNORED else None
+        ignored = line.status is LineStatus.IGNORED
+        hint = looks_like_command(line.text, sections.language) if ignored else None
         if hint is None:
             kept.append(line)
         else:
@@ -271,8 +318,10 @@ def sift(report: OrderReport, sections: Sections) -> OrderReport:
 def set_aside(lines: Sequence[LineReport], sections: Sections) -> None:
     """A mail of commands whose other lines hold no order: each of them is reported in the
     sections (a lookalike as not understood, the rest as ignored), not as a refused order set."""
+    lang = sections.language
     for line in sift_ignored(lines, sections):
-        sections.skip(line.text, f"{line.reason or 'not an order'}, nor a command")
+        reason = i18n.localized(line.reason, lang) or i18n.gettext("not an order", lang)
+        sections.skip(line.text, i18n.gettext("%(reason)s, nor a command", lang, reason=reason))
 
 
 def _example_game() -> str:
@@ -285,7 +334,7 @@ def asked_game(lines: list[str]) -> str | None:
     """The game a NEW line names, even when the rest of the line cannot be read."""
     for line in lines:
         words = line.strip().split()
-        if words and words[0].upper() == "NEW":
+        if words and command_words.canonical(words[0]) == "NEW":
             return words[1].lower() if len(words) > 1 else None
     return None
 
@@ -294,26 +343,34 @@ def parse_new(lines: list[str]) -> NewGame | Refusal | None:
     """The first line starting with NEW, read as a request; None when there is none."""
     for index, line in enumerate(lines):
         words = line.strip().split()
-        if not words or words[0].upper() != "NEW":
+        if not words or command_words.canonical(words[0]) != "NEW":
             continue
         if len(words) < 2:
-            return Refusal(f"NEW needs the name of a game, e.g. NEW {_example_game()}")
-        request = NewGame(game_key=words[1].lower())
+            example = f"NEW {_example_game()}"
+            return Refusal(
+                said._("NEW needs the name of a game, e.g. %(example)s", example=example)
+            )
+        request = NewGame(game_key=words[1].lower(), alias=_alias(words[0]))
         rest = words[2:]
         challenge: str | None = None
         options: dict[str, str] = {}
         own: list[str] = []
         while rest:
             word = rest.pop(0)
-            if word.upper() == "SHARED":
+            if command_words.canonical(word) == "SHARED":
                 if not rest:
                     example = f"NEW {_example_game()} SHARED spring-cup"
-                    return Refusal(f"SHARED needs a challenge name, e.g. {example}")
+                    return Refusal(
+                        said._("SHARED needs a challenge name, e.g. %(example)s", example=example)
+                    )
                 challenge = rest.pop(0).lower()
                 if not CHALLENGE_NAME.match(challenge):
                     return Refusal(
-                        f"{challenge!r} cannot be a challenge name: use up to 40 letters, "
-                        "digits and hyphens"
+                        said._(
+                            "%(name)s cannot be a challenge name: use up to 40 letters, digits "
+                            "and hyphens",
+                            name=repr(challenge),
+                        )
                     )
             elif "=" in word:
                 key, value = word.split("=", 1)
@@ -321,7 +378,9 @@ def parse_new(lines: list[str]) -> NewGame | Refusal | None:
             else:
                 own.append(word)
         seats, settings = _block(lines[index + 1 :])
-        return NewGame(request.game_key, challenge, options, seats, settings, " ".join(own))
+        return NewGame(
+            request.game_key, challenge, options, seats, settings, " ".join(own), request.alias
+        )
     return None
 
 

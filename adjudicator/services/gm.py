@@ -3,6 +3,7 @@
 Every command is one line; each returns its result as a sentence for the game master, and every
 change players must know of is announced to them with the reason, so deadlines never move
 silently. ``COMMANDS`` maps each command word to its handler, in the order the commands are listed.
+The answers are in the game master's language (``language``); each player's notice in theirs.
 """
 
 from __future__ import annotations
@@ -15,11 +16,21 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from adjudicator import limits, schedule
+from adjudicator import i18n, limits, schedule
+from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
+from adjudicator.i18n import N_
 from adjudicator.mail import addresses
 from adjudicator.models import Game
-from adjudicator.services import commands, lifecycle, panel_links, play, reports
+from adjudicator.services import (
+    command_words,
+    commands,
+    gm_letters,
+    lifecycle,
+    panel_links,
+    play,
+    reports,
+)
 from adjudicator.services.runtime import Runtime, Task
 from adjudicator.statuses import GameStatus
 
@@ -41,6 +52,7 @@ def run(
 ) -> list[Result]:
     """Run each command line in order; ``key`` makes the players' notices unique to this run."""
     results = []
+    lang = gm_letters.language(game)
     for number, line in enumerate(lines):
         text = " ".join(line.split())
         if not text:
@@ -48,31 +60,32 @@ def run(
         upper = text.upper()
         word = next((w for w in WORDS if upper == w or upper.startswith(w + " ")), None)
         if word is None:
-            results.append(_unknown(text))
+            results.append(_unknown(text, lang))
             continue
         argument = text[len(word) :].strip()
-        asked = _Asked(session, runtime, game, argument, f"{key}:{number}", now)
+        asked = _Asked(session, runtime, game, argument, f"{key}:{number}", now, lang)
         done, message = _command(asked, word)
-        results.append(Result(text, done, message))
+        results.append(Result(text, done, i18n.localized(message, lang)))
     return results
 
 
-def _unknown(text: str) -> Result:
+def _unknown(text: str, lang: str) -> Result:
     """A line that is no game-master command: a slip gets a suggestion, chatter is ignored."""
+    _ = i18n.translator(lang)
     first, *rest = text.split()
-    if first.upper() == "HELP" and not rest:
-        return Result(text, True, "the game-master commands are listed below")
+    if command_words.canonical(first) == "HELP" and not rest:
+        return Result(text, True, _("the game-master commands are listed below"))
     heads = {w.split()[0]: w for w in WORDS}
     close = commands.closest(first.strip(".!?:;,"), list(heads))
     if close is not None:
         meant = heads[close] + (" " + " ".join(rest) if rest and " " not in heads[close] else "")
-        hint = f"not a game-master command; did you mean {meant}?"
+        hint = _("not a game-master command; did you mean %(meant)s?", meant=meant)
         return Result(text, False, hint, "not-understood")
     if text.isupper() and len(rest) < 3:
         # Capitals on a short line read as a command, so it is answered as one not understood.
-        known = ", ".join(WORDS)
-        return Result(text, False, f"not a game-master command; known: {known}", "not-understood")
-    return Result(text, False, "not a game-master command", "ignored")
+        known = _("not a game-master command; known: %(known)s", known=", ".join(WORDS))
+        return Result(text, False, known, "not-understood")
+    return Result(text, False, _("not a game-master command"), "ignored")
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,12 @@ class _Asked:
     argument: str
     key: str
     now: datetime
+    # The game master's language: what the answer is written in.
+    language: str = i18n.SOURCE
+
+    def _(self, message: str, **values: Any) -> str:
+        """``message`` in the game master's language."""
+        return i18n.gettext(message, self.language, **values)
 
 
 # A command's answer: whether it was done, and the sentence for the game master.
@@ -106,16 +125,33 @@ def _command(asked: _Asked, word: str) -> Answer:
     command = COMMANDS[word]
     game = asked.game
     if not command.on_a_game_over and game.status not in (GameStatus.ACTIVE, GameStatus.FORMING):
-        return False, f"game {game.id} is {game.status}; nothing can change"
+        state = asked._(_STATES.get(game.status, game.status))
+        return False, asked._(
+            "game %(game)s is %(state)s; nothing can change", game=game.id, state=state
+        )
     return command.handler(asked)
+
+
+# A game's state as the game master reads it.
+_STATES = {
+    "paused": N_("paused"),
+    GameStatus.FORMING: N_("forming"),
+    GameStatus.ACTIVE: N_("active"),
+    GameStatus.FINISHED: N_("finished"),
+    GameStatus.CLOSED: N_("closed"),
+}
 
 
 def _status(asked: _Asked) -> Answer:
     game = asked.game
     state = "paused" if game.paused else game.status
-    due = f", due {game.deadline:%Y-%m-%d %H:%M} UTC" if game.deadline else ""
-    dkim = "; orders only from mail with a valid DKIM signature" if game.require_dkim else ""
-    return True, f"game {game.id} is {state}{due}{dkim}"
+    said_state = asked._(_STATES.get(state, state))
+    answer = asked._("game %(game)s is %(state)s", game=game.id, state=said_state)
+    if game.deadline:
+        answer += asked._(", due %(when)s UTC", when=f"{game.deadline:%Y-%m-%d %H:%M}")
+    if game.require_dkim:
+        answer += asked._("; orders only from mail with a valid DKIM signature")
+    return True, answer
 
 
 def _panel(asked: _Asked) -> Answer:
@@ -124,11 +160,15 @@ def _panel(asked: _Asked) -> Answer:
     mails the game master a link; the hourly limit keeps that from flooding them."""
     issued = panel_links.issue(asked.session, asked.runtime, asked.game, asked.now)
     if isinstance(issued, panel_links.TooMany):
-        return False, f"too many links requested, try again in {issued.minutes} min"
+        return False, asked._(
+            "too many links requested, try again in %(minutes)s min", minutes=issued.minutes
+        )
     if isinstance(issued, Refusal):
         return False, issued.reason
-    return True, (
-        f"open {issued.url} within {issued.hours} h to run the game on the web; the link works once"
+    return True, asked._(
+        "open %(url)s within %(hours)s h to run the game on the web; the link works once",
+        url=issued.url,
+        hours=issued.hours,
     )
 
 
@@ -136,59 +176,63 @@ def _set_deadline(asked: _Asked) -> Answer:
     when = _moment(asked.argument, asked.game.timezone, asked.now)
     if isinstance(when, Refusal):
         return False, when.reason
-    return _move(asked, when, "set by the game master")
+    return _move(asked, when, said._("set by the game master"))
 
 
 def _extend(asked: _Asked) -> Answer:
     game = asked.game
     span = schedule.length(asked.argument)
     if span is None:
-        return False, "EXTEND takes a length such as 24h, 90m or 2d"
+        return False, asked._("EXTEND takes a length such as 24h, 90m or 2d")
     if isinstance(span, Refusal):
         return False, span.reason
     if game.deadline is None:
-        return False, "the game has no deadline to extend"
+        return False, asked._("the game has no deadline to extend")
     problem = _out_of_reach(game.deadline, span, asked.now)
     if problem is not None:
         return False, problem.reason
-    return _move(asked, Moment(game.deadline + span, game.timezone), "extended")
+    return _move(asked, Moment(game.deadline + span, game.timezone), said._("extended"))
 
 
 def _pause(asked: _Asked) -> Answer:
     if asked.game.paused:
-        return False, "the game is already paused"
+        return False, asked._("the game is already paused")
     asked.game.paused = True
     _announce(
         asked,
-        "The game master has paused the game: no turn "
-        "is processed until it is resumed. Your orders on file stay.",
+        said._(
+            "The game master has paused the game: no turn "
+            "is processed until it is resumed. Your orders on file stay."
+        ),
         "paused",
     )
-    return True, "paused"
+    return True, asked._("paused")
 
 
 def _resume(asked: _Asked) -> Answer:
     game = asked.game
     if not game.paused:
-        return False, "the game is not paused"
+        return False, asked._("the game is not paused")
     game.paused = False
-    moved = ""
     if game.deadline is not None and game.deadline <= asked.now:
         lifecycle.open_deadline(game, asked.now)  # the old deadline passed while paused
-        moved = " with a new deadline"
-    _announce(asked, f"The game master has resumed the game{moved}.", "resumed")
-    return True, "resumed" + moved
+        _announce(
+            asked, said._("The game master has resumed the game with a new deadline."), "resumed"
+        )
+        return True, asked._("resumed with a new deadline")
+    _announce(asked, said._("The game master has resumed the game."), "resumed")
+    return True, asked._("resumed")
 
 
 def _process_now(asked: _Asked) -> Answer:
     game = asked.game
     if game.status != GameStatus.ACTIVE:
-        return False, "the game has not started"
+        return False, asked._("the game has not started")
     # Recorded, not only queued: a task lost with its queue (a console's own, or the broker's)
     # is queued again by the tick, which sees the turn is forced.
     game.forced_at = game.forced_at or asked.now
     asked.runtime.later(asked.session, Task.ADJUDICATE, game.id)
-    return True, "the turn will be processed at once, with defaults for missing orders"
+    return True, asked._("the turn will be processed at once, with defaults for missing orders")
 
 
 def _rollback(asked: _Asked) -> Answer:
@@ -198,50 +242,63 @@ def _rollback(asked: _Asked) -> Answer:
     rollback can correct a mistake but never re-roll one."""
     session, game, reason, now = asked.session, asked.game, asked.argument, asked.now
     if game.status != GameStatus.ACTIVE:
-        return False, "the game has not started"
+        return False, asked._("the game has not started")
     turn = play.latest_turn(session, game.id)
     if turn.number == 0:
-        return False, "no turn has been played yet"
+        return False, asked._("no turn has been played yet")
     # The turn after it is not due any more (the rolled-back turn is, under its own entry).
     stale = reports.overtaken(game, turn.number + 1, now)
     turn.rolled_back_at = now
     turn.rollback_note = reason or "no reason given"
     session.flush()
     lifecycle.open_deadline(game, now)
-    why = f" ({reason})" if reason else ""
-    _announce(
-        asked,
-        f"The game master has rolled back turn {turn.number}"
-        f"{why}. The position is as it was before it; the orders you had on file for turn "
-        f"{turn.number} stay, and you may change them until the new deadline.",
-        "rolled-back",
-        {"turn": turn.number},
-        overtaken=stale,
+    back = (
+        said._(
+            "The game master has rolled back turn %(turn)s (%(why)s). The position is as it was "
+            "before it; the orders you had on file for turn %(turn)s stay, and you may change "
+            "them until the new deadline.",
+            turn=turn.number,
+            why=reason,
+        )
+        if reason
+        else said._(
+            "The game master has rolled back turn %(turn)s. The position is as it was before it; "
+            "the orders you had on file for turn %(turn)s stay, and you may change them until "
+            "the new deadline.",
+            turn=turn.number,
+        )
     )
-    return True, f"turn {turn.number} rolled back; it will be played again"
+    _announce(asked, back, "rolled-back", {"turn": turn.number}, overtaken=stale)
+    return True, asked._("turn %(turn)s rolled back; it will be played again", turn=turn.number)
 
 
 def _replace(asked: _Asked) -> Answer:
     game = asked.game
     parts = asked.argument.split()
     if len(parts) != 2 or not addresses.single(parts[1]):
-        return False, "write REPLACE <seat> <address>"
+        return False, asked._("write REPLACE <seat> <address>")
     seat = next((s for s in game.seats if s.seat == parts[0].lower()), None)
     if seat is None:
-        return False, f"no seat {parts[0]!r}; seats: {', '.join(s.seat for s in game.seats)}"
+        seats = ", ".join(s.seat for s in game.seats)
+        return False, asked._(
+            "no seat %(seat)s; seats: %(seats)s", seat=repr(parts[0]), seats=seats
+        )
     old = seat.player.address
     seat.player = play.player_for(asked.session, parts[1].lower())
     # A new key version: the old player's reply address stops working.
     seat.key_version += 1
     asked.session.flush()
     title = play.seat_title(game, seat.seat)
+    new = seat.player.address
     _announce(
         asked,
-        f"{title} is now played by {seat.player.address} (replacing {old}).",
+        said._(
+            "%(seat)s is now played by %(new)s (replacing %(old)s).", seat=title, new=new, old=old
+        ),
         "replaced",
         {"seat": title},
     )
-    return True, f"{title}: {old} replaced by {seat.player.address}"
+    return True, asked._("%(seat)s: %(old)s replaced by %(new)s", seat=title, old=old, new=new)
 
 
 def _end(asked: _Asked) -> Answer:
@@ -257,12 +314,14 @@ def _end(asked: _Asked) -> Answer:
     game.result, game.deadline = "ended by the game master", None
     _announce(
         asked,
-        "The game master has ended the game. The seed is "
-        "revealed below so every card and die can be checked.",
+        said._(
+            "The game master has ended the game. The seed is "
+            "revealed below so every card and die can be checked."
+        ),
         "over",
         overtaken=stale,
     )
-    return True, "ended; the seed is revealed to the players"
+    return True, asked._("ended; the seed is revealed to the players")
 
 
 # Every game-master command by its word, in the order the help and the "known:" answer list them.
@@ -292,10 +351,12 @@ class Moment:
     note: str = ""
 
 
-PASSED = "that moment has already passed; use PROCESS NOW to process at once"
-BAD_MOMENT = (
-    "is not a date and time: write the year, month and day that exist, and a time from 00:00 "
-    "to 23:59, e.g. 2027-03-29 20:00"
+# The refusals' sentences, made with core.said so that the answer writes them in the game
+# master's language (``run``).
+PASSED = N_("that moment has already passed; use PROCESS NOW to process at once")
+BAD_MOMENT = N_(
+    "%(written)s is not a date and time: write the year, month and day that exist, and a time "
+    "from 00:00 to 23:59, e.g. 2027-03-29 20:00"
 )
 
 
@@ -306,13 +367,13 @@ def _moment(argument: str, zone: str, now: datetime) -> Moment | Refusal:
         span = schedule.length(argument[1:])
         if isinstance(span, timedelta):
             if span <= timedelta(0):
-                return Refusal(PASSED, "passed")
+                return Refusal(said._(PASSED), "passed")
             return _out_of_reach(now, span, now) or Moment(now + span, zone)
         if isinstance(span, Refusal):
             return span
     match = WHEN.match(argument)
     if not match:
-        form = "write SET DEADLINE 2027-03-29 20:00 [Europe/Madrid] or SET DEADLINE +24h"
+        form = said._("write SET DEADLINE 2027-03-29 20:00 [Europe/Madrid] or SET DEADLINE +24h")
         return Refusal(form, "form")
     zone = match.group("zone") or zone
     problem = schedule.zone_error(zone)
@@ -322,17 +383,17 @@ def _moment(argument: str, zone: str, now: datetime) -> Moment | Refusal:
     try:
         local = datetime.strptime(written, "%Y-%m-%d %H:%M")
     except ValueError:
-        return Refusal(f"{written} {BAD_MOMENT}", "no-such-moment")
+        return Refusal(said._(BAD_MOMENT, written=written), "no-such-moment")
     # Compared on the wall clock first, a day either side for the zone's offset: a date near
     # either end of the calendar cannot be moved to UTC at all.
     wall_now = now.astimezone(UTC).replace(tzinfo=None)
     if local < wall_now - timedelta(days=1):
-        return Refusal(PASSED, "passed")
+        return Refusal(said._(PASSED), "passed")
     if local > wall_now + limits.AHEAD + timedelta(days=1):
         return _too_far(now)
     wall = schedule.on_the_wall(local, zone)
     if wall.moment <= now:
-        return Refusal(PASSED, "passed")
+        return Refusal(said._(PASSED), "passed")
     return _out_of_reach(now, wall.moment - now, now) or Moment(wall.moment, zone, wall.note)
 
 
@@ -345,9 +406,17 @@ def _out_of_reach(start: datetime, span: timedelta, now: datetime) -> Refusal | 
     return _too_far(now)
 
 
+# limits.AHEAD_TEXT, translated where it is said.
+N_("a year")
+
+
 def _too_far(now: datetime) -> Refusal:
     last = now + limits.AHEAD
-    reason = f"a deadline may be at most {limits.AHEAD_TEXT} ahead, until {last:%Y-%m-%d %H:%M} UTC"
+    reason = said._(
+        "a deadline may be at most %(most)s ahead, until %(last)s UTC",
+        most=said._(limits.AHEAD_TEXT),
+        last=f"{last:%Y-%m-%d %H:%M}",
+    )
     return Refusal(reason, "too-far")
 
 
@@ -355,17 +424,19 @@ def _move(asked: _Asked, moment: Moment, why: str) -> Answer:
     game = asked.game
     game.deadline = moment.when
     game.deadline_sequence += 1
-    text = schedule.shown(moment.when, moment.zone, asked.now)
-    note = f"; {moment.note}" if moment.note else ""
+    text = i18n.shown(moment.when, moment.zone, asked.now, asked.language)
+    answer = asked._("deadline now %(when)s", when=text)
+    if moment.note:
+        answer += f"; {moment.note}"
     if game.status == GameStatus.FORMING:
         # Nobody plays yet: the players read this deadline in the mail that starts the game.
-        kept = (
+        kept = asked._(
             "; kept for turn 1 once every player has joined (if it has passed by then, "
             "the schedule sets turn 1's deadline)"
         )
-        return True, f"deadline now {text}{note}{kept}"
-    _announce(asked, f"The deadline has moved ({why}).", "deadline-moved")
-    return True, f"deadline now {text}{note}"
+        return True, answer + kept
+    _announce(asked, said._("The deadline has moved (%(why)s).", why=why), "deadline-moved")
+    return True, answer
 
 
 def _announce(
@@ -375,17 +446,23 @@ def _announce(
     words: dict[str, Any] | None = None,
     overtaken: reports.Overtaken | None = None,
 ) -> None:
-    """Tell every player what the game master did; ``what`` names it in the subject."""
-    notice = reports.SeatLetter(
-        key=f"{asked.key}:notice",
-        kind="notice",
-        template="notice",
-        what=what,
-        extra={"message": message},
-        words=words or {},
-        map=what in _SHOWS_MAP,
-    )
-    reports.mail_all_seats(asked.session, asked.runtime, asked.game, notice, overtaken)
+    """Tell every player what the game master did, each in their own language (``message`` is
+    made with core.said); ``what`` names it in the subject."""
+    asked.session.flush()
+    for seat in asked.game.seats:
+        lang = play.language(seat.player, asked.game)
+        notice = reports.SeatLetter(
+            key=f"{asked.key}:notice:{seat.seat}",
+            kind="notice",
+            template="notice",
+            what=what,
+            extra={"message": i18n.localized(message, lang)},
+            words=words or {},
+            map=what in _SHOWS_MAP,
+        )
+        reports.mail_seat(
+            asked.session, asked.runtime, asked.game, seat, notice, overtaken=overtaken
+        )
 
 
 # The notices that carry the map: a rollback changes the position, a new player has never seen

@@ -1,5 +1,5 @@
 """Mail to a game's game master: the answer to NEW, the answers to commands, and the notices
-that the game has started or is over."""
+that the game has started or is over; in the game master's language (``language``)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator import schedule
+from adjudicator import i18n
 from adjudicator.mail.addresses import reply_address, seat_token
-from adjudicator.models import Game, OutboxMessage, utcnow
+from adjudicator.models import Game, OutboxMessage, Player, utcnow
 from adjudicator.services import asks, commands, panel_links, play, subjects
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
+
+
+def language(game: Game) -> str:
+    """What the game master reads: their own language, else the game's, else English."""
+    return play.language(game.gm, game) if game.gm is not None else i18n.chosen(game.language)
 
 
 def gm_address(runtime: Runtime, game: Game) -> str:
@@ -48,8 +53,12 @@ def _gm_letter(
 
 
 def _gm_context(session: Session, runtime: Runtime, game: Game) -> dict[str, Any]:
+    lang = language(game)
+    with i18n.speaking(lang):
+        ask = _ask(session, runtime, game, lang).json()
     return {
-        "ask": _ask(session, runtime, game).json(),
+        "language": lang,
+        "ask": ask,
         "game_id": game.id,
         "title": play.rules_for(game).title,
         "gm_address": gm_address(runtime, game),
@@ -70,23 +79,27 @@ def _gm_context(session: Session, runtime: Runtime, game: Game) -> dict[str, Any
     }
 
 
-def _ask(session: Session, runtime: Runtime, game: Game) -> asks.Ask:
-    """Who the game is waiting for, as the game master reads it first."""
+def _ask(session: Session, runtime: Runtime, game: Game, lang: str) -> asks.Ask:
+    """Who the game is waiting for, as the game master reads it first (in ``lang``)."""
     zone = (game.gm.timezone if game.gm else "") or game.timezone
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     pending = rules.pending(rules.load(turn.state))
-    moment = asks.moment(session, runtime, game, turn, pending, zone, utcnow())
+    moment = asks.moment(session, runtime, game, turn, pending, zone, utcnow(), lang)
     return asks.for_gm(rules, game, moment)
 
 
-def gm_created(reply: Reply, game: Game) -> None:
-    """The answer to the game master's NEW: the game formed, the invitations sent."""
+def gm_created(reply: Reply, game: Game, guessed: commands.Entry | None = None) -> None:
+    """The answer to the game master's NEW: the game formed, the invitations sent; ``guessed``:
+    the line saying which language the game master's mail was guessed to be in."""
     session, runtime = reply.session, reply.runtime
     # The welcome carries the first link to the web panel; PANEL mails a new one.
     link = panel_links.issue(session, runtime, game, utcnow())
     panel = {"url": link.url, "hours": link.hours} if isinstance(link, panel_links.Issued) else None
-    extra = {"panel": panel}
+    extra = {
+        "panel": panel,
+        "sections": commands.Sections(done=[guessed]).json() if guessed else None,
+    }
     key = reply.key
     letter = _gm_letter(runtime, game, reply, key, "gm_created", extra, "gm-formed")
     queue(session, runtime, letter, game)
@@ -109,6 +122,35 @@ def gm_reply(reply: Reply, game: Game, results: Sequence[Any]) -> None:
     queue(reply.session, reply.runtime, letter, game)
 
 
+def _news(game: Game, master: Player) -> tuple[str, str, str]:
+    """The event ``tell_gm`` tells of, what the subject calls it, and the sentence saying it, in
+    the game master's language."""
+    _ = i18n.translator(language(game))
+    if game.status == GameStatus.ACTIVE:
+        if game.deadline is None:
+            return "started", "gm-started", _("every player has joined and the game has started.")
+        zone = master.timezone or game.timezone
+        when = i18n.shown(game.deadline, zone, utcnow(), language(game))
+        noun = _(play.rules_for(game).turn_noun)
+        started = _(
+            "every player has joined and the game has started; orders for %(noun)s 1 are due "
+            "%(when)s.",
+            noun=noun,
+            when=when,
+        )
+        return "started", "gm-started", started
+    result = game.result or _("ended")
+    if play.seed_revealed(game):
+        over = _(
+            "the game is over: %(result)s. The archive shows every turn, and its seed, so every "
+            "card and die can be checked.",
+            result=result,
+        )
+    else:
+        over = _("the game is over: %(result)s. The archive shows every turn.", result=result)
+    return "over", "gm-over", over
+
+
 def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
     """Tell the game master the game has started, or is over and how it went: players' mail
     starts and ends it, so no answer to the GM's own mail would. Once per event (the key); not
@@ -117,20 +159,7 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
     if gm is None or any(seat.player.address == gm.address for seat in game.seats):
         return
     rules = play.rules_for(game)
-    if game.status == GameStatus.ACTIVE:
-        event, what = "started", "gm-started"
-        zone = gm.timezone or game.timezone
-        due = ""
-        if game.deadline is not None:
-            when = schedule.shown(game.deadline, zone, utcnow())
-            due = f"; orders for {rules.turn_noun} 1 are due {when}"
-        message = f"every player has joined and the game has started{due}."
-    else:
-        event, what = "over", "gm-over"
-        seed = ", and its seed, so every card and die can be checked"
-        shown = seed if play.seed_revealed(game) else ""
-        result = game.result or "ended"
-        message = f"the game is over: {result}. The archive shows every turn{shown}."
+    event, what, message = _news(game, gm)
     # In the thread of the GM's own mail: the answer to NEW, the first mail to the GM.
     first = session.scalar(
         select(OutboxMessage.message_id)

@@ -22,6 +22,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.games import registry
+from adjudicator.i18n import N_
 from adjudicator.mail.addresses import single as single_address
 from adjudicator.models import Challenge, Game, Seat, utcnow
 from adjudicator.services import commands, dice, gm_letters, play, replies, reports
@@ -330,30 +331,45 @@ def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
             if game.status == GameStatus.ACTIVE:
                 game.status = GameStatus.CLOSED
                 game.finished_at = utcnow()
-                game.result = "unfinished when the shared deal ended"
+                game.result = UNFINISHED
         session.flush()
         ranking = leaderboard(session, challenge)
-        table = [
-            {
-                "rank": rank,
-                "game_id": game.id,
-                # Every entrant receives this table: names they gave, never address parts.
-                "player": play.display_name(game.seats[0].player),
-                "result": game.result,
-                "status": game.status,
-            }
-            for rank, game in enumerate(ranking, start=1)
-        ]
         for game in ranking:
+            # Each entrant reads the ranking in their own language.
+            lang = play.language(game.seats[0].player, game)
             letter = reports.SeatLetter(
                 key=f"challenge:{challenge.id}:results:{game.id}",
                 kind="challenge-results",
                 template="challenge_results",
                 what="shared-deal",
-                extra={"ranking": table},
+                extra={"ranking": _ranking(ranking, lang), "result": _result(game, lang)},
             )
             reports.mail_seat(session, runtime, game, game.seats[0], letter)
         return challenge.name
+
+
+# The result of a shared deal's game still running when the deal ends.
+UNFINISHED = N_("unfinished when the shared deal ended")
+
+
+def _result(game: Game, lang: str) -> str | None:
+    """A game's result in ``lang`` where it is a sentence the catalogs hold (UNFINISHED)."""
+    return i18n.gettext(game.result, lang) if game.result else game.result
+
+
+def _ranking(ranking: list[Game], lang: str) -> list[dict[str, Any]]:
+    """The shared deal's games, best first, as an entrant reading ``lang`` is shown them."""
+    return [
+        {
+            "rank": rank,
+            "game_id": game.id,
+            # Every entrant receives this table: names they gave, never address parts.
+            "player": play.display_name(game.seats[0].player),
+            "result": _result(game, lang),
+            "status": game.status,
+        }
+        for rank, game in enumerate(ranking, start=1)
+    ]
 
 
 def warn_idle(runtime: Runtime, game_id: int) -> bool:

@@ -407,14 +407,17 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     )
     if isinstance(game, Refusal):
         return refuse_new(reply, game.reason, rules.key)
-    reports.game_started(session, runtime, game, _guessed(player, game, mail))
+    reports.game_started(session, runtime, game, _guessed(player, game, mail, request.alias))
     return Verdict(InboundStatus.DONE, f"started game {game.id}", game.id)
 
 
-def _guessed(player: Player, game: Game, mail: MailIn) -> reports.Answering | None:
-    """A first mail's language guessed from its Content-Language: the welcome answers it,
-    saying so (and how to change it) in that language; None when nothing was guessed."""
-    guessed = preferences.guess_language(player, mail.language)
+def _guessed(
+    player: Player, game: Game, mail: MailIn, written: str = ""
+) -> reports.Answering | None:
+    """A first mail's language guessed from its Content-Language, else from its NEW as
+    ``written`` (NUEVA, НОВАЯ): the welcome answers it, saying so (and how to change it) in
+    that language; None when nothing was guessed."""
+    guessed = preferences.guess_language(player, mail.language, [written])
     if guessed is None:
         return None
     sections = commands.Sections()
@@ -439,7 +442,12 @@ def start_gm_game(
         else lifecycle.start_game(session, runtime, settings, invite=True)
     )
     if isinstance(made, Game):
-        gm_letters.gm_created(Reply(session, runtime, mail, record.id), made)
+        # The game master's language guessed as a player's is (their NEW's words, or its
+        # Content-Language), the answer to NEW saying so.
+        guessed = (
+            preferences.guess_language(made.gm, mail.language, [request.alias]) if made.gm else None
+        )
+        gm_letters.gm_created(Reply(session, runtime, mail, record.id), made, guessed)
         return Verdict(InboundStatus.DONE, f"game {made.id} formed; invitations sent", made.id)
     return refuse_new(Reply(session, runtime, mail, record.id), made.reason, request.game_key)
 

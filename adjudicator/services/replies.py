@@ -17,7 +17,7 @@ from adjudicator.core.contract import OrderReport
 from adjudicator.games import registry
 from adjudicator.i18n import N_
 from adjudicator.models import Game, Player, Seat, utcnow
-from adjudicator.services import commands, orders, play, safety
+from adjudicator.services import command_words, commands, orders, play, preferences, safety
 from adjudicator.services.answers import command_context, line_json
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.reports import SeatLetter, mail_seat
@@ -155,39 +155,59 @@ def send_help(
     reading: commands.Reading | None = None,
 ) -> None:
     """General help, or one game's with ``HELP <game>``; other lines are answered in sections,
-    since help@ knows no game to run a game's command on."""
+    since help@ knows no game to run a game's command on. In the sender's language (their own,
+    else their mail's Content-Language, else that of the command words they wrote), the command
+    list showing that language's words for the commands."""
     known = registry.games()
     asked: list[str] = []
-    sections = commands.Sections(ignored=list(reading.ignored) if reading else [])
+    written = [command.alias for command in reading.commands if command.alias] if reading else []
+    written += [line.split()[0] for line in reading.others if line.split()] if reading else []
+    mail = reply.mail
+    lang = preferences.sender_language(reply.session, mail.sender, mail.language, written)
+    _ = i18n.translator(lang)
+    ignored = commands.in_language(reading.ignored, lang) if reading else []
+    sections = commands.Sections(ignored=ignored, language=lang)
     for command in reading.commands if reading else ():
         games = [(key, rules.title) for key, rules in known.items()]
         key = commands.game_name(command.argument, games) if command.word == "HELP" else None
         if command.word == "HELP" and key is not None:
             asked.append(key)
-            sections.did(command, f"how to play {known[key].title} by mail is below")
+            sections.did(command, _("how to play %(game)s by mail is below", game=known[key].title))
         elif command.word == "HELP":
-            sections.did(command, "how to start a game and every game's orders are below")
+            sections.did(command, _("how to start a game and every game's orders are below"))
         else:
             sections.did(
                 command,
-                f"{command.word} is for a game: send it to the reply address of your game's mail",
+                _(
+                    "%(command)s is for a game: send it to the reply address of your game's mail",
+                    command=command.word,
+                ),
                 ok=False,
             )
     for line in reading.others if reading else ():
-        hint = commands.looks_like_command(line) or _new_here(line)
+        hint = commands.looks_like_command(line, lang) or _new_here(line, lang)
         if hint is not None:
             sections.not_understood.append(commands.Entry(line.strip(), hint, ok=False))
         else:
-            sections.skip(line, "not a command")
+            sections.skip(line, _("not a command"))
     chosen = [known[key] for key in asked] or list(known.values())
-    shown = [{"key": r.key, "title": r.title, "help": r.help_text()} for r in chosen]
-    context = {"games": shown, "one_game": bool(asked), "sections": sections.json()}
+    # The games' own help in the reader's language too (core.said).
+    with i18n.speaking(lang):
+        shown = [{"key": r.key, "title": r.title, "help": r.help_text()} for r in chosen]
+    context = {
+        "games": shown,
+        "one_game": bool(asked),
+        "sections": sections.json(),
+        "language": lang,
+        "command_words": command_words.shown(lang),
+    }
     answer_sender(reply, "help", "help", context)
 
 
-def _new_here(line: str) -> str | None:
-    if line.split()[:1] and line.split()[0].upper() == "NEW":
-        return "games are started at new@ (this address only answers HELP)"
+def _new_here(line: str, lang: str = i18n.SOURCE) -> str | None:
+    """NEW (in any language's word) sent to help@: where it belongs."""
+    if line.split()[:1] and command_words.canonical(line.split()[0]) == "NEW":
+        return i18n.gettext("games are started at new@ (this address only answers HELP)", lang)
     return None
 
 

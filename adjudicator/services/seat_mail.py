@@ -220,14 +220,17 @@ def check_key_version(context: SeatMail) -> Verdict | None:
 # 5.
 def read_commands(context: SeatMail) -> Verdict | None:
     context.reading, context.subject_only = seat_reading(context.mail)
-    context.sections = commands.Sections(ignored=list(context.reading.ignored))
-    now = utcnow()
-    for command in context.reading.commands:
-        if command.word in _PERSONAL:
-            zone = context.seat.player.timezone or context.game.timezone
-            done, message = preferences.run(context.seat.player, command, zone, now)
-            context.sections.did(command, message, done)
-    guessed = preferences.guess_language(context.seat.player, context.mail.language)
+    player, game, reading = context.seat.player, context.game, context.reading
+    personal = [c for c in reading.commands if c.word in _PERSONAL]
+    written = [command.alias for command in reading.commands if command.alias]
+    mail = (context.mail.language, written)
+    answers, guessed = preferences.run_all(player, personal, game, mail, utcnow())
+    # In the language this mail chose or was guessed to be in, when it did.
+    lang = play.language(player, game)
+    ignored = commands.in_language(reading.ignored, lang)
+    context.sections = commands.Sections(ignored=ignored, language=lang)
+    for command, (done, message) in zip(personal, answers, strict=True):
+        context.sections.did(command, message, done)
     if guessed is not None:
         context.sections.done.append(guessed)
     return None
@@ -249,7 +252,7 @@ def forming(context: SeatMail) -> Verdict | None:
         if joining is not None and game.chance_scheme == "v2"
         else None
     )
-    _ = i18n.translator(play.language(seat.player, game))
+    _ = i18n.translator(sections.language)
     for command in context.reading.commands:
         if command.word == "JOIN":
             started_now = _("; every player has joined, so the game has started") if last else ""
@@ -300,9 +303,10 @@ def resign(context: SeatMail) -> Verdict | None:
     if resigned is None:
         return None
     game = context.game
-    context.sections.did(resigned, f"you resigned; game {game.id} is over")
+    _ = i18n.translator(context.sections.language)
+    context.sections.did(resigned, _("you resigned; game %(game)s is over", game=game.id))
     for line in context.reading.others:
-        context.sections.skip(line, "not read: you resigned in the same mail")
+        context.sections.skip(line, _("not read: you resigned in the same mail"))
     lifecycle.resign(context.reply, game, context.seat, context.sections)
     return Verdict(InboundStatus.DONE, "resigned", game.id)
 
@@ -310,19 +314,24 @@ def resign(context: SeatMail) -> Verdict | None:
 # 9.
 def join_and_wait(context: SeatMail) -> Verdict | None:
     reading, sections, game = context.reading, context.sections, context.game
+    _ = i18n.translator(sections.language)
     joined = reading.first("JOIN")
     if joined is not None:
-        sections.skip(joined.line, "you have already joined this game")
+        sections.skip(joined.line, _("you have already joined this game"))
     waiting = reading.first("WAIT")
     if waiting is None:
         return None
     if context.rules().resolves_on_receipt:
-        sections.skip(waiting.line, "WAIT is for games with deadlines; this one moves on receipt")
+        sections.skip(
+            waiting.line, _("WAIT is for games with deadlines; this one moves on receipt")
+        )
         return None
     sections.did(
         waiting,
-        "You asked to WAIT: this turn is processed at its deadline, not earlier, even when "
-        "everyone has sent orders",
+        _(
+            "You asked to WAIT: this turn is processed at its deadline, not earlier, even when "
+            "everyone has sent orders"
+        ),
     )
     # Kept as a submission of its own, so the request is on record for this turn.
     context.session.add(
