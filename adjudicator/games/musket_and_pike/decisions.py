@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.state import ORDERS
 
 JSON = Any
@@ -139,7 +140,8 @@ def in_words(reply: str) -> str:
     read_as = read("setup_orders", reply)
     if isinstance(read_as, SetupOrders):
         return written(read_as)
-    return _CODED.sub(lambda found: order_words(found.group()), reply)
+    worded = _CODED.sub(lambda found: order_words(found.group()), reply)
+    return reply if worded == reply else worded  # a sentence (said.Said) stays one
 
 
 # The wing orders whose codes are not a player's words.
@@ -155,26 +157,33 @@ def read(step: str, reply: JSON) -> Answer | Refusal:
     if step == "retreat_path":
         return _read_retreat(reply)
     if not isinstance(reply, str):
-        return Refusal(f"expected a text answer, not {type(reply).__name__}", "malformed")
+        return Refusal(
+            _("expected a text answer, not %(kind)s", kind=type(reply).__name__), "malformed"
+        )
     words = reply.strip().split()
     if not words:
-        return Refusal("empty answer", "malformed")
+        return Refusal(_("empty answer"), "malformed")
     head, rest = words[0].lower(), words[1:]
     reader = _READERS.get(step)
     if reader is None:
-        return Refusal(f"nothing is owed at step {step!r}", "not-owed")
+        return Refusal(_("nothing is owed at step %(step)s", step=repr(step)), "not-owed")
     return reader(head, rest)
 
 
 def _read_setup(head: str, rest: list[str]) -> Answer | Refusal:
     if head != "orders" or not rest:
-        return Refusal("write: orders WING=ORDER WING=ORDER ...", "malformed")
+        return Refusal(_("write: %(form)s", form="orders WING=ORDER WING=ORDER ..."), "malformed")
     pairs: list[tuple[str, str]] = []
     for item in rest:
         wing, eq, order = item.partition("=")
         if not eq or not wing or order.lower() not in ORDERS:
             return Refusal(
-                f"{item!r} is not WING=ORDER with ORDER one of {', '.join(ORDERS)}", "malformed"
+                _(
+                    "%(item)s is not WING=ORDER with ORDER one of %(orders)s",
+                    item=repr(item),
+                    orders=", ".join(ORDERS),
+                ),
+                "malformed",
             )
         pairs.append((wing, order.lower()))
     return SetupOrders(tuple(pairs))
@@ -182,7 +191,7 @@ def _read_setup(head: str, rest: list[str]) -> Answer | Refusal:
 
 def _read_first(head: str, rest: list[str]) -> Answer | Refusal:
     if head != "first" or len(rest) != 1:
-        return Refusal("write: first WING", "malformed")
+        return Refusal(_("write: %(form)s", form="first WING"), "malformed")
     return FirstWing(rest[0])
 
 
@@ -191,7 +200,9 @@ def _read_activate(head: str, rest: list[str]) -> Answer | Refusal:
         return Activate(None)
     if head == "activate" and len(rest) == 1:
         return Activate(rest[0])
-    return Refusal("write: activate WING, or pass", "malformed")
+    return Refusal(
+        _("write: %(form)s, or %(other)s", form="activate WING", other="pass"), "malformed"
+    )
 
 
 def _read_preempt(head: str, rest: list[str]) -> Answer | Refusal:
@@ -202,7 +213,15 @@ def _read_preempt(head: str, rest: list[str]) -> Answer | Refusal:
         return Preempt(rest[0])
     if head == "preempt" and len(rest) == 3 and lowered[1:] == ["with", "ac"]:
         return Preempt(rest[0], ac=True)
-    return Refusal("write: preempt WING, preempt WING with ac, or no preempt", "malformed")
+    return Refusal(
+        _(
+            "write: %(form)s, %(second)s, or %(other)s",
+            form="preempt WING",
+            second="preempt WING with ac",
+            other="no preempt",
+        ),
+        "malformed",
+    )
 
 
 def _read_change(head: str, rest: list[str]) -> Answer | Refusal:
@@ -211,23 +230,33 @@ def _read_change(head: str, rest: list[str]) -> Answer | Refusal:
         return ChangeOrder(None)
     if head == "change" and len(lowered) == 2 and lowered[0] == "to" and lowered[1] in ORDERS:
         return ChangeOrder(lowered[1])
-    return Refusal(f"write: keep order, or change to ORDER ({', '.join(ORDERS)})", "malformed")
+    return Refusal(
+        _(
+            "write: %(form)s, or %(other)s",
+            form="keep order",
+            other=f"change to ORDER ({', '.join(ORDERS)})",
+        ),
+        "malformed",
+    )
 
 
 def _read_continue(head: str, rest: list[str]) -> Answer | Refusal:
     if head in ("continue", "stop") and not rest:
         return Continue(head == "continue")
-    return Refusal("write: continue, or stop", "malformed")
+    return Refusal(_("write: %(form)s, or %(other)s", form="continue", other="stop"), "malformed")
 
 
 def _read_actions(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
         if reply.strip().lower() == "no actions":
             return Actions(NO_ACTIONS)
-        return Refusal("unit actions come as a JSON list (or write: no actions)", "malformed")
+        return Refusal(
+            _("unit actions come as a JSON list (or write: %(form)s)", form="no actions"),
+            "malformed",
+        )
     if not isinstance(reply, list) or not all(isinstance(item, dict) for item in reply):
         return Refusal(
-            "unit actions must be a list of objects, one per acting unit or leader", "malformed"
+            _("unit actions must be a list of objects, one per acting unit or leader"), "malformed"
         )
     return Actions(tuple(reply))
 
@@ -236,10 +265,14 @@ def _read_routs(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
         if reply.strip().lower() in (DEFAULT_ROUTS, "no actions"):
             return RoutPaths(())
-        return Refusal(f"rout paths come as a JSON list (or write: {DEFAULT_ROUTS})", "malformed")
+        return Refusal(
+            _("rout paths come as a JSON list (or write: %(form)s)", form=DEFAULT_ROUTS),
+            "malformed",
+        )
     if not isinstance(reply, list):
         return Refusal(
-            "rout paths must be a list of objects, one per routed unit given a path", "malformed"
+            _("rout paths must be a list of objects, one per routed unit given a path"),
+            "malformed",
         )
     paths: list[JSON] = []
     for item in reply:
@@ -252,12 +285,16 @@ def _read_routs(reply: JSON) -> Answer | Refusal:
             or not all(_is_hex(h) for h in path)
         ):
             return Refusal(
-                f"a rout path is a unit and the hexes it runs through, not {item!r}", "malformed"
+                _(
+                    "a rout path is a unit and the hexes it runs through, not %(item)s",
+                    item=repr(item),
+                ),
+                "malformed",
             )
         paths.append({"unit": item["unit"], "action": "rout", "path": [[h[0], h[1]] for h in path]})
     units = [p["unit"] for p in paths]
     if len(set(units)) != len(units):
-        return Refusal("one path per routed unit", "malformed")
+        return Refusal(_("one path per routed unit"), "malformed")
     return RoutPaths(tuple(paths))
 
 
@@ -266,16 +303,21 @@ def _read_retreat(reply: JSON) -> Answer | Refusal:
         if reply.strip().lower() in (DEFAULT_RETREAT, "no actions"):
             return RetreatPath(())
         return Refusal(
-            f"a retreat path comes as a JSON list (or write: {DEFAULT_RETREAT})", "malformed"
+            _("a retreat path comes as a JSON list (or write: %(form)s)", form=DEFAULT_RETREAT),
+            "malformed",
         )
     if not isinstance(reply, list) or len(reply) > 1:
         return Refusal(
-            "a retreat path is a list of one object: the retreating unit and its hexes", "malformed"
+            _("a retreat path is a list of one object: the retreating unit and its hexes"),
+            "malformed",
         )
     read = _read_routs(reply)
     if isinstance(read, Refusal):
         return Refusal(
-            f"a retreat path is a unit and the hexes it falls back through, not {reply[0]!r}",
+            _(
+                "a retreat path is a unit and the hexes it falls back through, not %(item)s",
+                item=repr(reply[0]),
+            ),
             "malformed",
         )
     assert isinstance(read, RoutPaths)

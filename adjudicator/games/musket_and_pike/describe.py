@@ -7,28 +7,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.said import N_, _, anew
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import load
 
 JSON = Any
 ORDER_WORDS = {
-    "charge": "Charge",
-    "make_ready": "Make Ready",
-    "receive_charge": "Receive Charge",
-    "rally": "Rally",
+    "charge": N_("Charge"),
+    "make_ready": N_("Make Ready"),
+    "receive_charge": N_("Receive Charge"),
+    "rally": N_("Rally"),
 }
 PHASE_WORDS = {
-    "setup": "set-up (secret wing orders)",
-    "initiative": "initiative phase",
-    "activation": "activation phase",
-    "rout": "rout phase",
-    "markers": "marker removal",
-    "over": "the battle is over",
+    "setup": N_("set-up (secret wing orders)"),
+    "initiative": N_("initiative phase"),
+    "activation": N_("activation phase"),
+    "rout": N_("rout phase"),
+    "markers": N_("marker removal"),
+    "over": N_("the battle is over"),
 }
+# A unit's states other than the usual ones, as players read them.
+STATE_WORDS = {
+    "disordered": N_("disordered"),
+    "broken": N_("broken"),
+    "shaken": N_("shaken"),
+    "routed": N_("routed"),
+}
+
+
+def _said(table: dict[str, str], code: str) -> str:
+    found = table.get(code)
+    return _(found) if found is not None else code
 
 
 def _where(where: tuple[int, int] | None) -> str:
-    return "off the map" if where is None else f"{where[0]}.{where[1]}"
+    return _("off the map") if where is None else f"{where[0]}.{where[1]}"
 
 
 def describe(view: JSON) -> str:
@@ -36,86 +49,178 @@ def describe(view: JSON) -> str:
     names: dict[str, str] = view.get("names", {})
     sides: dict[str, str] = view["scenario"]["sides"]
     lines = [
-        f"Musket & Pike: {view['scenario']['title']}. Turn {position.turn} of "
-        f"{position.last_turn}, {PHASE_WORDS.get(position.phase, position.phase)}.",
+        _(
+            "Musket & Pike: %(title)s. Turn %(turn)s of %(last)s, %(phase)s.",
+            title=view["scenario"]["title"],
+            turn=position.turn,
+            last=position.last_turn,
+            phase=_said(PHASE_WORDS, position.phase),
+        ),
     ]
     if position.phase == "over":
-        winner = sides.get(position.winner or "", "nobody")
+        reason = end_words(position.end_reason or "")
         lines.append(
-            f"Result: {winner} wins ({position.end_reason})."
+            _(
+                "Result: %(side)s wins (%(reason)s).",
+                side=sides.get(position.winner or "", ""),
+                reason=reason,
+            )
             if position.winner
-            else f"Result: no winner ({position.end_reason})."
+            else _("Result: no winner (%(reason)s).", reason=reason)
         )
     if position.initiative:
         lines.append(
-            f"Initiative this turn: {sides.get(position.initiative, position.initiative)}."
+            _(
+                "Initiative this turn: %(side)s.",
+                side=sides.get(position.initiative, position.initiative),
+            )
         )
     for side, owed in view.get("owed", {}).items():
-        lines.append(f"Decision owed by {sides.get(side, side)}: {owed['prompt']}.")
+        lines.append(
+            _(
+                "Decision owed by %(side)s: %(prompt)s.",
+                side=sides.get(side, side),
+                prompt=_owed_prompt(owed),
+            )
+        )
     if position.phase == "setup":
         handed = [sides.get(s, s) for s in view.get("handed_in", [])]
         lines.append(
-            f"Wing orders handed in: {', '.join(handed) or 'none yet'} (secret until both are in)."
+            _(
+                "Wing orders handed in: %(sides)s (secret until both are in).",
+                sides=", ".join(handed) or _("none yet"),
+            )
         )
         if view.get("my_setup"):
-            mine = ", ".join(f"{w} {ORDER_WORDS.get(o, o)}" for w, o in view["my_setup"])
-            lines.append(f"Your orders handed in: {mine}.")
+            mine = ", ".join(f"{w} {_said(ORDER_WORDS, o)}" for w, o in view["my_setup"])
+            lines.append(_("Your orders handed in: %(orders)s.", orders=mine))
     if view.get("standing"):
         held = ", ".join(f"{kind} {value}" for kind, value in view["standing"].items())
-        lines.append(f"Your standing instructions: {held}.")
+        lines.append(_("Your standing instructions: %(held)s.", held=held))
     for side in position.sides:
-        lines.append("")
-        lines.append(
-            f"{sides.get(side, side)}: lost {position.lost(side)} SP, "
-            f"withdraws at {position.break_level(side)}."
-        )
-        chief = position.army_commander(side)
-        if chief is not None:
-            state = " (finished)" if chief.finished else ""
-            lines.append(
-                f"  Army commander {chief.id}, rating {chief.rating}, "
-                f"at {_where(chief.hex)}{state}."
-            )
-        for wing in (w for w in position.wings if w.side == side):
-            lines += _wing(position, wing.id, names, view)
+        lines += _side(position, side, sides, names, view)
     return "\n".join(lines)
+
+
+def _side(
+    position: Any, side: str, sides: dict[str, str], names: dict[str, str], view: JSON
+) -> list[str]:
+    """A side's losses, its army commander, and each of its wings with their units."""
+    lines: list[str] = []
+    lines.append("")
+    lines.append(
+        _(
+            "%(side)s: lost %(lost)s SP, withdraws at %(break_level)s.",
+            side=sides.get(side, side),
+            lost=position.lost(side),
+            break_level=position.break_level(side),
+        )
+    )
+    chief = position.army_commander(side)
+    if chief is not None:
+        where = _where(chief.hex)
+        lines.append(
+            _(
+                "  Army commander %(id)s, rating %(rating)s, at %(hex)s (finished).",
+                id=chief.id,
+                rating=chief.rating,
+                hex=where,
+            )
+            if chief.finished
+            else _(
+                "  Army commander %(id)s, rating %(rating)s, at %(hex)s.",
+                id=chief.id,
+                rating=chief.rating,
+                hex=where,
+            )
+        )
+    for wing in (w for w in position.wings if w.side == side):
+        lines += _wing(position, wing.id, names, view)
+    return lines
+
+
+def _owed_prompt(owed: JSON) -> str:
+    """The prompt a view carries for a decision owed, written anew for the reader where the view
+    was made in another language (a view is made once and read by several)."""
+    return str(anew(owed["prompt"]))
+
+
+END_WORDS = {
+    "last turn played": N_("last turn played"),
+    "both armies withdraw": N_("both armies withdraw"),
+}
+
+
+def end_words(reason: str) -> str:
+    """Why the battle ended (``Position.end_reason``) in words."""
+    if reason.endswith(" withdraws") and reason not in END_WORDS:
+        return _("%(side)s withdraws", side=reason.removesuffix(" withdraws"))
+    return _said(END_WORDS, reason)
 
 
 def _wing(position: Any, wing_id: str, names: dict[str, str], view: JSON) -> list[str]:
     wing = position.wing(wing_id)
-    order = "secret" if position.phase == "setup" else ORDER_WORDS.get(wing.order, wing.order)
+    order = _("secret") if position.phase == "setup" else _said(ORDER_WORDS, wing.order)
     marks = []
     if position.current == wing.id:
-        marks.append("ACTIVE")
+        marks.append(_("ACTIVE"))
     if wing.activations:
-        marks.append(f"activations {wing.activations}")
+        marks.append(_("activations %(number)s", number=wing.activations))
     if wing.finished:
-        marks.append("finished")
+        marks.append(_("finished"))
     if wing.bypassed:
-        marks.append("Bypassed")
+        marks.append(_("Bypassed"))
     if wing.preempt_failed:
-        marks.append("failed to pre-empt")
+        marks.append(_("failed to pre-empt"))
     chief = position.commander(wing.id)
     commander = (
-        "no commander"
+        _("no commander")
         if chief is None
-        else (f"WC {chief.id} rating {chief.rating} at {_where(chief.hex)}")
+        else _(
+            "WC %(id)s rating %(rating)s at %(hex)s",
+            id=chief.id,
+            rating=chief.rating,
+            hex=_where(chief.hex),
+        )
     )
     title = names.get(wing.id, wing.id)
-    head = f"  Wing {wing.id} ({title}): order {order}; {commander}"
+    head = _(
+        "  Wing %(id)s (%(title)s): order %(order)s; %(commander)s",
+        id=wing.id,
+        title=title,
+        order=order,
+        commander=commander,
+    )
     out = [head + (f"; {', '.join(marks)}" if marks else "") + "."]
     for unit in (u for u in position.units if u.wing == wing.id):
         if unit.hex is None:
-            out.append(f"    {unit.id} {unit.kind}: eliminated ({unit.casualties} SP lost).")
+            out.append(
+                _(
+                    "    %(id)s %(kind)s: eliminated (%(sp)s SP lost).",
+                    id=unit.id,
+                    kind=unit.kind,
+                    sp=unit.casualties,
+                )
+            )
             continue
-        states = [s for s in (unit.formation, unit.morale_state) if s not in ("normal", "good")]
+        states = [
+            _said(STATE_WORDS, s)
+            for s in (unit.formation, unit.morale_state)
+            if s not in ("normal", "good")
+        ]
         if unit.salvo:
-            states.append("salvo fired")
+            states.append(_("salvo fired"))
         if unit.fired:
-            states.append("guns fired")
+            states.append(_("guns fired"))
         extra = f", {', '.join(states)}" if states else ""
-        out.append(
-            f"    {unit.id} {unit.kind} at {_where(unit.hex)} facing "
-            f"{DIRECTION_NAMES[unit.facing % 6]}, {unit.sp} SP, morale {unit.morale}{extra}."
+        line = _(
+            "    %(id)s %(kind)s at %(hex)s facing %(direction)s, %(sp)s SP, morale %(morale)s",
+            id=unit.id,
+            kind=unit.kind,
+            hex=_where(unit.hex),
+            direction=DIRECTION_NAMES[unit.facing % 6],
+            sp=unit.sp,
+            morale=unit.morale,
         )
+        out.append(f"{line}{extra}.")
     return out

@@ -32,7 +32,7 @@ from adjudicator.core.contract import (
     Resolution,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import agreeing, counted
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
@@ -45,6 +45,7 @@ from adjudicator.games.musket_and_pike import (
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS, ruleset
 from adjudicator.games.musket_and_pike.decisions import Actions, Answer
+from adjudicator.games.musket_and_pike.describe import end_words
 from adjudicator.games.musket_and_pike.dry_run import (
     action_sets,
     check_actions,
@@ -56,6 +57,7 @@ from adjudicator.games.musket_and_pike.outcomes import (
     public_event,
     said,
 )
+from adjudicator.games.musket_and_pike.phrases import joined, number_of
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
@@ -161,7 +163,12 @@ class MusketAndPike(Game[Position]):
         owed = sequence.pending(state, _rules(state))
         out: dict[str, Decision] = {}
         for seat, decision in owed.items():
-            prompt = f"Turn {state.turn} of {state.last_turn}: {decision.prompt}"
+            prompt = _(
+                "Turn %(turn)s of %(last)s: %(prompt)s",
+                turn=state.turn,
+                last=state.last_turn,
+                prompt=decision.prompt,
+            )
             default = grammar.orders_text(self.default_orders(state, seat)) or ""
             forms = tuple(decisions.in_words(form) for form in _forms(state, seat, decision))
             out[seat] = Decision(seat, prompt, forms, default, decision.brief)
@@ -216,20 +223,21 @@ class MusketAndPike(Game[Position]):
                 raise ValueError(f"{GAME_KEY} orders must be an object, not {orders!r}")
             for kind, value in dict(orders.get("standing") or {}).items():
                 position = standing.with_instruction(position, seat, str(kind), str(value))
-                words = standing.MEANING.get((str(kind), str(value)), "asked each time")
+                meaning = standing.MEANING.get((str(kind), str(value)))
+                words = _(meaning) if meaning else _("asked each time")
                 outcomes.append(
                     OrderOutcome(
                         seat,
                         standing.phrase(str(kind), str(value)),
                         "standing-set",
-                        f"standing instruction kept: {words}",
+                        _("standing instruction kept: %(words)s", words=words),
                         public=False,
                     )
                 )
             position = self._answer(position, seat, orders, chance, outcomes, events)
         position = self._standing(position, chance, outcomes, events)
         if not outcomes:
-            outcomes.append(OrderOutcome("", "", "nothing", "no decision was answered"))
+            outcomes.append(OrderOutcome("", "", "nothing", _("no decision was answered")))
         facts = {
             "step": step_before,
             "turn": state.turn,
@@ -254,7 +262,10 @@ class MusketAndPike(Game[Position]):
             return position
         rules = _rules(position)
         if orders.get("step") != position.step or seat not in sequence.pending(position, rules):
-            detail = f"this answer was for {orders.get('step')}; the battle has moved on"
+            detail = _(
+                "this answer was for %(step)s; the battle has moved on",
+                step=report.step_words(str(orders.get("step"))),
+            )
             outcomes.append(OrderOutcome(seat, said(answer), "not-owed", detail))
             return position
         # At the order change the activation's unit actions may come along: they answer the
@@ -279,7 +290,7 @@ class MusketAndPike(Game[Position]):
     ) -> Position:
         """Answer every decision a standing instruction covers, until one nobody answered."""
         rules = _rules(position)
-        for _ in range(MAX_STANDING_STEPS):
+        for _step in range(MAX_STANDING_STEPS):
             owed = sequence.pending(position, rules)
             if len(owed) != 1:
                 return position
@@ -297,7 +308,11 @@ class MusketAndPike(Game[Position]):
             given = decisions.text(answer)
             outcomes.append(
                 OrderOutcome(
-                    seat, given, "standing", f"by standing instruction: {given}", public=False
+                    seat,
+                    given,
+                    "standing",
+                    _("by standing instruction: %(given)s", given=given),
+                    public=False,
                 )
             )
             outcomes.append(outcome_of(seat, step, given, happened))
@@ -305,26 +320,50 @@ class MusketAndPike(Game[Position]):
 
     def outcome(self, state: Position) -> Outcome:
         first, second = state.sides
-        losses = ", ".join(
-            f"{side_title(state.scenario, side)} lost {state.lost(side)} of "
-            f"{state.break_level(side)} SP"
-            for side in state.sides
+        losses = joined(
+            [
+                _(
+                    "%(side)s lost %(lost)s of %(break_level)s SP",
+                    side=side_title(state.scenario, side),
+                    lost=state.lost(side),
+                    break_level=state.break_level(side),
+                )
+                for side in state.sides
+            ],
+            ", ",
         )
         if state.phase != "over":
-            return Outcome(False, summary=f"Turn {state.turn} of {state.last_turn}: {losses}.")
+            summary = _(
+                "Turn %(turn)s of %(last)s: %(losses)s.",
+                turn=state.turn,
+                last=state.last_turn,
+                losses=losses,
+            )
+            return Outcome(False, summary=summary)
         winners = (state.winner,) if state.winner else ()
-        head = (
-            agreeing(side_title(state.scenario, state.winner), "wins", "win")
-            if state.winner
-            else "No winner"
-        )
-        reason = state.end_reason or ""
+        reason = end_words(state.end_reason or "")
         battle = _battle(state.scenario)
-        if reason == "last turn played" and battle is not None:
+        if state.end_reason == "last turn played" and battle is not None:
             # The final report says which rule decided, as the help and the opening mail did.
-            reason += f": after it {LAST_TURN_WORDS[battle.last_turn_rule]}"
+            reason = _(
+                "%(reason)s: after it %(rule)s",
+                reason=reason,
+                rule=_(LAST_TURN_WORDS[battle.last_turn_rule]),
+            )
         score = (1 if state.winner == first else 0, state.lost(second), -state.lost(first))
-        return Outcome(True, winners, f"{head} ({reason}); {losses}.", score)
+        if state.winner:
+            title = side_title(state.scenario, state.winner)
+            summary = ngettext(
+                "%(side)s wins (%(reason)s); %(losses)s.",
+                "%(side)s win (%(reason)s); %(losses)s.",
+                number_of(title),
+                side=title,
+                reason=reason,
+                losses=losses,
+            )
+        else:
+            summary = _("No winner (%(reason)s); %(losses)s.", reason=reason, losses=losses)
+        return Outcome(True, winners, summary, score)
 
     # --- showing ------------------------------------------------------------------------------
 
@@ -394,7 +433,10 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
     if state.step == "actions" and state.current is not None:
         units = [u.id for u in state.units if u.wing == state.current and u.hex is not None]
         return (
-            f"<unit> MOVE <hex> <hex> ... [FACE <dir>]   units: {', '.join(units)}",
+            _(
+                "<unit> MOVE <hex> <hex> ... [FACE <dir>]   units: %(units)s",
+                units=", ".join(units),
+            ),
             "<unit> FIRE | SALVO | CHARGE <enemy unit>",
             "<unit> PISTOL [<hex> ...] <enemy unit>",
             "<unit> RALLY | REFORM | HOLD",
@@ -403,15 +445,19 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
     if state.step == "rout_paths":
         running = ", ".join(state.routers(seat))
         return (
-            f"<unit> ROUT <hex> <hex> ...   routed: {running}",
-            "DEFAULT ROUTS   (every router runs away from the nearest enemy)",
+            _("<unit> ROUT <hex> <hex> ...   routed: %(units)s", units=running),
+            _("DEFAULT ROUTS   (every router runs away from the nearest enemy)"),
         )
     if state.step == "retreat_path" and state.retreats:
         unit_id, hexes = state.retreats[0]
         return (
-            f"{unit_id} RETREAT <hex> ...   "
-            f"({counted(hexes, 'hex', 'hexes')}, each farther from the enemy)",
-            "DEFAULT RETREAT   (it falls back away from the nearest enemy)",
+            ngettext(
+                "%(unit)s RETREAT <hex> ...   (%(num)s hex, each farther from the enemy)",
+                "%(unit)s RETREAT <hex> ...   (%(num)s hexes, each farther from the enemy)",
+                hexes,
+                unit=unit_id,
+            ),
+            _("DEFAULT RETREAT   (it falls back away from the nearest enemy)"),
         )
     return decision.legal
 

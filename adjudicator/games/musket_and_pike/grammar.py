@@ -18,6 +18,7 @@ from __future__ import annotations
 from adjudicator.core import suggest
 from adjudicator.core.lines import Complaint
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike import decisions, standing
 from adjudicator.games.musket_and_pike.decisions import (
     Activate,
@@ -117,7 +118,7 @@ def _takes(word: str, rest: list[Token], names: Names) -> bool:
 
 def standing_kinds() -> tuple[str, ...]:
     """The kinds of standing instruction, as their word is written (PREEMPT, CONTINUE, ...)."""
-    return tuple(kind for kind, _ in standing.MEANING)
+    return tuple(kind for kind, _value in standing.MEANING)
 
 
 def _unknown(head: str, rest: list[Token], names: Names) -> Reading | Complaint | None:
@@ -128,19 +129,25 @@ def _unknown(head: str, rest: list[Token], names: Names) -> Reading | Complaint 
         takes=lambda word: len(rest) <= 4 and _takes(DECISION_WORDS[word], rest, names),
     )
     if guess is not None:
-        return Complaint("unknown-word", f"{head!r} is not an order word", guess.upper())
+        return Complaint(
+            "unknown-word", _("%(word)s is not an order word", word=repr(head)), guess.upper()
+        )
     verb = rest[0].word if rest else None
     # CHARGE and RALLY are orders and actions both: unit ids carry a number, wing ids need not.
     unit_like = verb in VERBS and any(ch.isdigit() for ch in head)
     if rest and (rest[0].eq or _order_at(rest, 0) is not None) and not unit_like:
         return Complaint(
-            "unknown-wing", f"there is no wing {head!r}", names.near(head, names.wings)
+            "unknown-wing",
+            _("there is no wing %(word)s", word=repr(head)),
+            names.near(head, names.wings),
         )
     looks_like_unit = verb in VERBS or (rest and rest[0].hex is not None)
     if looks_like_unit or (len(rest) <= 3 and any(ch.isdigit() for ch in head) and "-" in head):
         pool = names.units + names.leaders + names.wings
         near = names.near(head, pool)
-        return Complaint("unknown-unit", f"there is no unit, leader or wing {head!r}", near)
+        return Complaint(
+            "unknown-unit", _("there is no unit, leader or wing %(word)s", word=repr(head)), near
+        )
     return None
 
 
@@ -162,18 +169,28 @@ def _order_complaint(tokens: list[Token], index: int) -> Complaint:
     near = suggest.closest(word or "", ORDERS, cutoff=ORDER_CUTOFF)
     choices = ", ".join(o.upper() for o in ORDERS)
     if word is None:
-        return Complaint("unknown-order", f"an order is missing: one of {choices}")
-    return Complaint("unknown-order", f"{word!r} is not an order: one of {choices}", near)
+        return Complaint(
+            "unknown-order", _("an order is missing: one of %(orders)s", orders=choices)
+        )
+    return Complaint(
+        "unknown-order",
+        _("%(word)s is not an order: one of %(orders)s", word=repr(word), orders=choices),
+        near,
+    )
 
 
 def _wing_at(tokens: list[Token], index: int, names: Names) -> str | Complaint:
     if index >= len(tokens) or tokens[index].word is None:
-        return Complaint("malformed", "a wing is missing", names.wings[0] if names.wings else None)
+        return Complaint(
+            "malformed", _("a wing is missing"), names.wings[0] if names.wings else None
+        )
     word = str(tokens[index].word)
     wing = names.find(word, names.wings)
     if wing is None:
         return Complaint(
-            "unknown-wing", f"there is no wing {word!r}", names.near(word, names.wings)
+            "unknown-wing",
+            _("there is no wing %(word)s", word=repr(word)),
+            names.near(word, names.wings),
         )
     return wing
 
@@ -193,7 +210,7 @@ def _wing_orders(tokens: list[Token], names: Names) -> Reading | Complaint:
         if found is None:
             if index < len(tokens) and tokens[index].word in DECISION_WORDS:
                 verb = str(tokens[index].word).upper()
-                reason = "a wing's decision starts with the word, not the wing"
+                reason = _("a wing's decision starts with the word, not the wing")
                 return Complaint("malformed", reason, f"{verb} {wing}")
             return _order_complaint(tokens, index)
         order, index = found
@@ -205,14 +222,16 @@ def _decision(word: str, rest: list[Token], names: Names) -> Reading | Complaint
     words = [t.word for t in rest if t.word is not None]
     if word == "standing":
         if not words:
-            return Complaint("malformed", "STANDING takes PREEMPT, CONTINUE or RETREAT")
+            return Complaint("malformed", _("STANDING takes PREEMPT, CONTINUE or RETREAT"))
         read = standing.read(words[0], words[1:])
         if isinstance(read, Refusal):
             return Complaint("malformed", read.reason)
         return StandingLine(*read)
     if word == "orders":
         if not rest:
-            return Complaint("malformed", "write: ORDERS WING=ORDER WING=ORDER ...")
+            return Complaint(
+                "malformed", _("write: %(form)s", form="ORDERS WING=ORDER WING=ORDER ...")
+            )
         return _wing_orders(rest, names)
     if word == "pass":
         return AnswerLine("activate", decisions.text(Activate(None)))
@@ -234,7 +253,7 @@ def _decision(word: str, rest: list[Token], names: Names) -> Reading | Complaint
             return AnswerLine("order_change", decisions.text(ChangeOrder(None)))
         if what == "stop":
             return AnswerLine("continuation", decisions.text(Continue(False)))
-        return Complaint("malformed", "write NO PREEMPT, NO ACTIONS or NO CHANGE", "NO PREEMPT")
+        return Complaint("malformed", _("write NO PREEMPT, NO ACTIONS or NO CHANGE"), "NO PREEMPT")
     if word == "keep":
         return AnswerLine("order_change", decisions.text(ChangeOrder(None)))
     if word == "change":

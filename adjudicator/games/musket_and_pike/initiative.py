@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.core.chance import Chance
-from adjudicator.core.words import agreeing, possessive
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike.command import opposed_roll
+from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.state import Event, Position, Roll, Wing
 from adjudicator.games.musket_and_pike.titles import side_title
 
@@ -94,7 +95,7 @@ def _die_off(position: Position, chance: Chance, purpose: str) -> tuple[str | No
     """Both sides roll, the higher wins; equal rolls are rolled again."""
     first, second = position.sides
     rolls: list[Roll] = []
-    for _ in range(MAX_REROLLS):
+    for _roll in range(MAX_REROLLS):
         a = opposed_roll(chance, f"{purpose} {first}")
         b = opposed_roll(chance, f"{purpose} {second}")
         rolls += [a, b]
@@ -108,37 +109,63 @@ def determine(position: Position, chance: Chance) -> Initiative:
     mine = {first: eligible(position, first), second: eligible(position, second)}
     every = mine[first] + mine[second]
     if not every:
-        return Initiative(None, None, (), (Event("initiative", text="no wing can be activated"),))
+        return Initiative(
+            None, None, (), (Event("initiative", text=_("no wing can be activated")),)
+        )
     senior = senior_order(every)
     if senior is None:
         # All Rally: only a side with a wing to activate can use the initiative.
         if not mine[first] or not mine[second]:
             side = first if mine[first] else second
-            has = agreeing(side_title(position.scenario, side), "has", "have")
-            why = f"only {has} a wing that can be activated"
+            title = side_title(position.scenario, side)
+            why = ngettext(
+                "only %(side)s has a wing that can be activated",
+                "only %(side)s have a wing that can be activated",
+                number_of(title),
+                side=title,
+            )
             return _won(position, side, None, why, ())
         side_or_none, rolls = _die_off(position, chance, "initiative all rally")
-        why = "all wings hold Rally: die roll"
+        why = _("all wings hold Rally: die roll")
         return _won_roll(position, side_or_none, None, why, rolls)
     holding = _holding(position, senior)
     count = {side: len(holding[side]) for side in holding}
     if count[first] != count[second]:
         side = first if count[first] > count[second] else second
         against = count[position.other(side)]
-        has = agreeing(side_title(position.scenario, side), "has", "have")
-        why = f"{has} more wings holding {senior} ({count[side]} to {against})"
+        title = side_title(position.scenario, side)
+        why = ngettext(
+            "%(side)s has more wings holding %(order)s (%(count)s to %(against)s)",
+            "%(side)s have more wings holding %(order)s (%(count)s to %(against)s)",
+            number_of(title),
+            side=title,
+            order=senior,
+            count=count[side],
+            against=against,
+        )
         return _won(position, side, senior, why, ())
     rating = {side: _best_rating(position, holding[side]) for side in holding}
     if rating[first] != rating[second]:
         side = first if rating[first] < rating[second] else second
-        why = (
-            f"equal wings holding {senior}; {possessive(side_title(position.scenario, side))} "
-            "best commander holding it is rated "
-            f"{rating[side]} against {rating[position.other(side)]}"
+        title = side_title(position.scenario, side)
+        why = ngettext(
+            "equal wings holding %(order)s; %(side)s's best commander holding it is rated"
+            " %(rating)s against %(against)s",
+            "equal wings holding %(order)s; %(side)s' best commander holding it is rated"
+            " %(rating)s against %(against)s",
+            2 if title.endswith("s") else 1,
+            order=senior,
+            side=title,
+            rating=rating[side],
+            against=rating[position.other(side)],
         )
         return _won(position, side, senior, why, ())
     side_or_none, rolls = _die_off(position, chance, "initiative tie-break")
-    why = f"equal wings holding {senior} and equal best ratings ({rating[first]}): die roll"
+    why = _(
+        "equal wings holding %(order)s and equal best ratings (%(rating)s): die roll",
+        order=senior,
+        rating=rating[first],
+    )
     return _won_roll(position, side_or_none, senior, why, rolls)
 
 
@@ -146,8 +173,15 @@ def _won(
     position: Position, side: str, senior: str | None, why: str, rolls: tuple[Roll, ...]
 ) -> Initiative:
     choices = first_wings(position, side, senior)
-    wins = agreeing(side_title(position.scenario, side), "wins", "win")
-    event = Event("initiative", side=side, text=f"{wins} the initiative: {why}", rolls=rolls)
+    title = side_title(position.scenario, side)
+    wins = ngettext(
+        "%(side)s wins the initiative: %(why)s",
+        "%(side)s win the initiative: %(why)s",
+        number_of(title),
+        side=title,
+        why=why,
+    )
+    event = Event("initiative", side=side, text=wins, rolls=rolls)
     return Initiative(side, senior, choices, (event,))
 
 
@@ -161,5 +195,5 @@ def _won_roll(
     if side is None:
         # Only a Chance that never stops tying gets here; the first side is a stable fallback.
         side = position.sides[0]
-        why += " (no decision after many re-rolls: first side)"
+        why = _("%(why)s (no decision after many re-rolls: first side)", why=why)
     return _won(position, side, senior, why, tuple(rolls))

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adjudicator.core.contract import JSON, OrderOutcome
-from adjudicator.core.words import counted
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike import decisions, grammar
+from adjudicator.games.musket_and_pike.phrases import joined
 from adjudicator.games.musket_and_pike.report import event_words
 from adjudicator.games.musket_and_pike.state import Event
 
@@ -51,19 +52,28 @@ def said(reply: JSON) -> str:
 def outcome_of(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> OrderOutcome:
     code = "pass" if reply == "pass" else _STEP_CODES.get(step, "actions")
     texts = [event_words(e) for e in happened if (e.data or {}).get("type") != "roll"]
-    detail = "; ".join(t for t in texts if t) or "done"
+    detail = joined([t for t in texts if t]) or _("done")
     if step == "setup_orders":
         # The orders stay secret until revealed; the reveal itself is a public event.
         return OrderOutcome(seat, said(reply), code, detail, public=False)
     if step == "actions":
-        detail = (
-            counted(len(reply) if isinstance(reply, list) else 0, "unit action") + "; " + detail
+        count = len(reply) if isinstance(reply, list) else 0
+        detail = ngettext(
+            "%(num)s unit action; %(detail)s",
+            "%(num)s unit actions; %(detail)s",
+            count,
+            detail=detail,
         )
     if step == "rout_paths":
-        chosen = counted(len(reply) if isinstance(reply, list) else 0, "path")
-        detail = f"{chosen} chosen; " + detail
-    if step == "retreat_path":
-        detail = ("path chosen; " if isinstance(reply, list) and reply else "") + detail
+        count = len(reply) if isinstance(reply, list) else 0
+        detail = ngettext(
+            "%(num)s path chosen; %(detail)s",
+            "%(num)s paths chosen; %(detail)s",
+            count,
+            detail=detail,
+        )
+    if step == "retreat_path" and isinstance(reply, list) and reply:
+        detail = _("path chosen; %(detail)s", detail=detail)
     return OrderOutcome(seat, said(reply), code, detail)
 
 

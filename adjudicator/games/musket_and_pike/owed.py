@@ -10,7 +10,7 @@ import itertools
 from dataclasses import replace
 
 from adjudicator.core.contract import Decision
-from adjudicator.core.words import counted
+from adjudicator.core.said import N_, _, ngettext
 from adjudicator.games.musket_and_pike import decisions
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import (
@@ -137,43 +137,60 @@ def _default(position: Position, side: str) -> Answer:
 
 
 def _prompt(position: Position) -> str:
-    wing = position.current
+    wing = position.current or ""
     if position.step == "rout_paths" and position.active is not None:
         running = ", ".join(position.routers(position.active))
-        return f"rout phase: the path of each routed unit ({running}), or the default routs"
+        return _(
+            "rout phase: the path of each routed unit (%(units)s), or the default routs",
+            units=running,
+        )
     if position.step == "retreat_path" and position.retreats:
         unit_id, hexes = position.retreats[0]
-        back = counted(hexes, "hex", "hexes")
-        return f"close combat: {unit_id} falls back {back}: its path, or the default"
-    return {
-        "setup_orders": "secret orders for each of your wings (revealed when both sides are in)",
-        "first_wing": "you have the initiative: which wing activates first",
-        "activate": "activate a wing that has not finished, or pass",
-        "preempt": f"{wing} is activated: try to pre-empt with one of your wings, or not",
-        "order_change": f"{wing}: try to change its order, or keep it",
-        "actions": f"{wing}: unit actions and close combat",
-        "continuation": f"{wing}: try for another activation, or stop",
-    }.get(position.step, "")
+        return ngettext(
+            "close combat: %(unit)s falls back %(num)s hex: its path, or the default",
+            "close combat: %(unit)s falls back %(num)s hexes: its path, or the default",
+            hexes,
+            unit=unit_id,
+        )
+    prompt = PROMPTS.get(position.step)
+    if prompt is None:
+        return ""
+    return _(prompt, wing=wing) if "%(wing)s" in prompt else _(prompt)
 
+
+# Each step's prompt, written to the side that owes it; %(wing)s is the current wing.
+PROMPTS = {
+    "setup_orders": N_("secret orders for each of your wings (revealed when both sides are in)"),
+    "first_wing": N_("you have the initiative: which wing activates first"),
+    "activate": N_("activate a wing that has not finished, or pass"),
+    "preempt": N_("%(wing)s is activated: try to pre-empt with one of your wings, or not"),
+    "order_change": N_("%(wing)s: try to change its order, or keep it"),
+    "actions": N_("%(wing)s: unit actions and close combat"),
+    "continuation": N_("%(wing)s: try for another activation, or stop"),
+}
 
 # Each step's decision as the subject of a mail to both sides names it: "royalist to choose the
-# first wing". {wing} is the current wing, {unit} the unit falling back.
+# first wing". %(wing)s is the current wing, %(unit)s the unit falling back.
 BRIEFS = {
-    "setup_orders": "give each wing its secret order",
-    "first_wing": "choose the first wing",
-    "activate": "activate a wing or pass",
-    "preempt": "pre-empt {wing} or not",
-    "order_change": "change {wing}'s order or keep it",
-    "actions": "give {wing}'s unit actions",
-    "continuation": "try for another activation of {wing} or stop",
-    "rout_paths": "choose the rout paths",
-    "retreat_path": "choose {unit}'s retreat path",
+    "setup_orders": N_("give each wing its secret order"),
+    "first_wing": N_("choose the first wing"),
+    "activate": N_("activate a wing or pass"),
+    "preempt": N_("pre-empt %(wing)s or not"),
+    "order_change": N_("change %(wing)s's order or keep it"),
+    "actions": N_("give %(wing)s's unit actions"),
+    "continuation": N_("try for another activation of %(wing)s or stop"),
+    "rout_paths": N_("choose the rout paths"),
+    "retreat_path": N_("choose %(unit)s's retreat path"),
 }
 
 
 def _brief(position: Position) -> str:
     unit = position.retreats[0][0] if position.retreats else ""
-    return BRIEFS.get(position.step, "").format(wing=position.current or "", unit=unit)
+    brief = BRIEFS.get(position.step)
+    if brief is None:
+        return ""
+    values = {"wing": position.current or "", "unit": unit}
+    return _(brief, **{key: value for key, value in values.items() if f"%({key})s" in brief})
 
 
 def _answer_text(answer: Answer) -> str:

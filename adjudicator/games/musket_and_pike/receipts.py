@@ -13,6 +13,7 @@ from adjudicator.core import suggest
 from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
 from adjudicator.core.lines import MailLines
 from adjudicator.core.lines import read_mail as read_lines
+from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike import decisions, sequence, standing
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import (
@@ -43,6 +44,11 @@ UNIT_STEPS = ("order_change", "actions")
 PATH_STEPS = {
     "rout_paths": ("ROUT", decisions.DEFAULT_ROUTS, "routed unit"),
     "retreat_path": ("RETREAT", decisions.DEFAULT_RETREAT, "retreating unit"),
+}
+# A unit named at such a step that is not the one (or among those) whose path is owed.
+WHAT_IS_NOT_YOURS = {
+    "rout_paths": N_("%(unit)s is not your routed unit (%(units)s)"),
+    "retreat_path": N_("%(unit)s is not your retreating unit (%(units)s)"),
 }
 # Unit actions are checked by a dry run with dice of no game: only a failure every roll shares
 # (a wrong path, a target out of range) refuses a line; the real dice come at resolution.
@@ -103,12 +109,16 @@ def _judge(
     if isinstance(reading, StandingLine):
         assert mail.standing is not None
         mail.standing[reading.kind] = reading.value
-        meaning = standing.MEANING.get((reading.kind, reading.value), "asked for each time")
+        known = standing.MEANING.get((reading.kind, reading.value))
+        meaning = _(known) if known else _("asked for each time")
         canonical = standing.phrase(reading.kind, reading.value)
         return _line(number, raw, accepted, canonical=canonical, reason=meaning)
     if decision is None:
-        who = ", ".join(sorted(sequence.pending(position))) or "nobody"
-        why = f"you owe no decision now (waiting for: {who}); STANDING lines are always read"
+        who = ", ".join(sorted(sequence.pending(position))) or _("nobody")
+        why = _(
+            "you owe no decision now (waiting for: %(who)s); STANDING lines are always read",
+            who=who,
+        )
         return _line(number, raw, rejected, code="no-decision", reason=why)
     step = position.step
     if isinstance(reading, AnswerLine) and reading.step in PATH_STEPS and step in PATH_STEPS:
@@ -120,17 +130,21 @@ def _judge(
                 raw,
                 rejected,
                 code="not-now",
-                reason=f"now owed: {decision.prompt}",
+                reason=_("now owed: %(prompt)s", prompt=decision.prompt),
                 suggestion=" | ".join(legal[:6]) or None,
             )
         if reading.step != step or mail.answer is not None:
-            why = "one answer per decision: the first one counts"
+            why = _("one answer per decision: the first one counts")
             if reading.step != step:
-                why = "the order change is past: this activation's unit actions are owed"
+                why = _("the order change is past: this activation's unit actions are owed")
             return _line(number, raw, LineStatus.IGNORED, reason=why)
         if reading.text not in legal:
             near = suggest.closest(reading.text, legal, cutoff=ANSWER_CUTOFF)
-            why = f"{reading.text} is not open now; open: {', '.join(legal)}"
+            why = _(
+                "%(answer)s is not open now; open: %(open)s",
+                answer=reading.text,
+                open=", ".join(legal),
+            )
             return _line(
                 number,
                 raw,
@@ -146,12 +160,14 @@ def _judge(
     if step in PATH_STEPS:
         return _judge_router(position, seat, mail, number, raw, reading)
     if step not in UNIT_STEPS:
-        why = "unit actions come when your wing's activation reaches them; "
-        why += f"now owed: {decision.prompt}"
+        why = _(
+            "unit actions come when your wing's activation reaches them; now owed: %(prompt)s",
+            prompt=decision.prompt,
+        )
         return _line(number, raw, rejected, code="not-now", reason=why)
     if isinstance(reading, NoActions):
         if mail.no_actions:
-            return _line(number, raw, LineStatus.IGNORED, reason="said already")
+            return _line(number, raw, LineStatus.IGNORED, reason=_("said already"))
         mail.no_actions = True
         return _line(number, raw, accepted, canonical="NO ACTIONS")
     return _judge_unit(position, mail, number, raw, reading)
@@ -169,15 +185,24 @@ def _judge_wings(
 ) -> LineReport:
     rejected = LineStatus.REJECTED
     if step != "setup_orders":
-        why = "wing orders are given at set-up; later a wing tries CHANGE TO <order> "
-        why += f"(now owed: {decision.prompt})"
+        why = _(
+            "wing orders are given at set-up; later a wing tries CHANGE TO <order> "
+            "(now owed: %(prompt)s)",
+            prompt=decision.prompt,
+        )
         return _line(number, raw, rejected, code="not-now", reason=why)
     assert mail.pairs is not None
-    for wing, _ in reading.pairs:
+    for wing, _order in reading.pairs:
         if position.wing(wing).side != seat:
-            return _line(number, raw, rejected, code="not-yours", reason=f"{wing} is not your wing")
+            return _line(
+                number,
+                raw,
+                rejected,
+                code="not-yours",
+                reason=_("%(wing)s is not your wing", wing=wing),
+            )
         if wing in mail.pairs:
-            why = f"{wing} already has an order in this mail"
+            why = _("%(wing)s already has an order in this mail", wing=wing)
             return _line(number, raw, rejected, code="duplicate", reason=why)
     mail.pairs.update(dict(reading.pairs))
     # Read back in the words a player writes (ORDERS R-A=make ready), never the stored codes.
@@ -192,7 +217,7 @@ def _judge_router(
     the empty path, open only to a unit with nowhere to go), or NO ACTIONS for the default."""
     rejected, accepted = LineStatus.REJECTED, LineStatus.ACCEPTED
     assert mail.units is not None
-    verb, default, what = PATH_STEPS[position.step]
+    verb, default, _what = PATH_STEPS[position.step]
     if isinstance(reading, NoActions):
         mail.no_actions = True
         return _line(number, raw, accepted, canonical=default.upper())
@@ -204,14 +229,22 @@ def _judge_router(
         and order.get("facing") is None
     )
     if not isinstance(reading, UnitLine) or not pathed:
-        why = f"only paths are read now: UNIT {verb} <hex> <hex> ..., or {default.upper()}"
+        why = _(
+            "only paths are read now: %(form)s, or %(default)s",
+            form=f"UNIT {verb} <hex> <hex> ...",
+            default=default.upper(),
+        )
         return _line(number, raw, rejected, code="not-now", reason=why)
     running = _path_units(position, seat)
     if reading.actor not in running:
-        why = f"{reading.actor} is not your {what} ({', '.join(running)})"
+        why = _(WHAT_IS_NOT_YOURS[position.step], unit=reading.actor, units=", ".join(running))
         return _line(number, raw, rejected, code="not-yours", reason=why)
     if reading.actor in mail.units:
-        why = f"{reading.actor} already has a path on line {mail.units[reading.actor][0]}"
+        why = _(
+            "%(unit)s already has a path on line %(line)s",
+            unit=reading.actor,
+            line=mail.units[reading.actor][0],
+        )
         return _line(number, raw, rejected, code="duplicate", reason=why)
     path = order.get("path", []) if order is not None else []
     action = verb.lower()
@@ -238,18 +271,31 @@ def _judge_unit(
         chief = next(x for x in position.leaders if x.id == actor)
         ours = chief.wing == wing.id or (chief.role == "AC" and chief.side == wing.side)
         if not ours:
-            why = f"{actor} is not a leader of the activated wing {wing.id}"
+            why = _(
+                "%(leader)s is not a leader of the activated wing %(wing)s",
+                leader=actor,
+                wing=wing.id,
+            )
             return _line(number, raw, rejected, code="not-yours", reason=why)
     else:
         unit = next(u for u in position.units if u.id == actor)
         if unit.wing != wing.id:
-            why = f"{actor} belongs to {unit.wing}; the activated wing is {wing.id}"
+            why = _(
+                "%(unit)s belongs to %(its_wing)s; the activated wing is %(wing)s",
+                unit=actor,
+                its_wing=unit.wing,
+                wing=wing.id,
+            )
             return _line(number, raw, rejected, code="not-yours", reason=why)
         if unit.hex is None:
-            why = f"{actor} is no longer on the map"
+            why = _("%(unit)s is no longer on the map", unit=actor)
             return _line(number, raw, rejected, code="illegal", reason=why)
     if actor in mail.units:
-        why = f"{actor} already has an action on line {mail.units[actor][0]}: one action per unit"
+        why = _(
+            "%(unit)s already has an action on line %(line)s: one action per unit",
+            unit=actor,
+            line=mail.units[actor][0],
+        )
         return _line(number, raw, rejected, code="duplicate", reason=why)
     mail.units[actor] = (number, reading)
     return _line(number, raw, LineStatus.ACCEPTED, canonical=reading.canonical)
@@ -334,13 +380,21 @@ def _missing(
     if step == "setup_orders" and not answered:
         assert mail.pairs is not None
         lacking = [w.id for w in position.wings if w.side == seat and w.id not in mail.pairs]
-        notes.append(f"an order for every wing: none yet for {', '.join(lacking)}")
+        notes.append(_("an order for every wing: none yet for %(wings)s", wings=", ".join(lacking)))
     elif not answered:
-        notes.append(f"{decision.prompt} (at the deadline: {decision.default})")
+        notes.append(
+            _(
+                "%(prompt)s (at the deadline: %(default)s)",
+                prompt=decision.prompt,
+                default=decision.default,
+            )
+        )
     if step == "rout_paths" and answered and mail.units:
         by_default = [u for u in position.routers(seat) if u not in mail.units]
         if by_default:
-            notes.append(f"no path for {', '.join(by_default)}: it runs by default")
+            notes.append(
+                _("no path for %(units)s: it runs by default", units=", ".join(by_default))
+            )
     if (
         step in UNIT_STEPS
         and answered
@@ -354,5 +408,5 @@ def _missing(
             if u.wing == position.current and u.hex is not None and u.id not in mail.units
         ]
         if idle and not mail.no_actions:
-            notes.append(f"no action for {', '.join(idle)}: they hold")
+            notes.append(_("no action for %(units)s: they hold", units=", ".join(idle)))
     return tuple(notes)

@@ -11,30 +11,113 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.core.words import counted
-from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS
+from adjudicator.core.said import N_, _, anew, ngettext
+from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS, end_words
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
+from adjudicator.games.musket_and_pike.phrases import joined
 from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
 from adjudicator.games.musket_and_pike.titles import side_title
 
 JSON = Any
 
 STEP_WORDS = {
-    "setup_orders": "the secret wing orders",
-    "first_wing": "the first wing to activate",
-    "activate": "activate or pass",
-    "preempt": "a pre-emption chance",
-    "order_change": "the order change",
-    "actions": "the activation's unit actions",
-    "continuation": "another activation, or stop",
-    "retreat_path": "a retreat's path after close combat",
-    "rout_paths": "the routed units' paths",
-    "none": "nothing owed",
+    "setup_orders": N_("the secret wing orders"),
+    "first_wing": N_("the first wing to activate"),
+    "activate": N_("activate or pass"),
+    "preempt": N_("a pre-emption chance"),
+    "order_change": N_("the order change"),
+    "actions": N_("the activation's unit actions"),
+    "continuation": N_("another activation, or stop"),
+    "retreat_path": N_("a retreat's path after close combat"),
+    "rout_paths": N_("the routed units' paths"),
+    "none": N_("nothing owed"),
+}
+# A unit's formation and morale state, and the names of a die's modifiers, as players read them.
+STATE_WORDS = {
+    "normal": N_("normal"),
+    "disordered": N_("disordered"),
+    "broken": N_("broken"),
+    "good": N_("good"),
+    "shaken": N_("shaken"),
+    "routed": N_("routed"),
+}
+MODIFIER_WORDS = {
+    "table": N_("table"),
+    "shaken": N_("shaken"),
+    "disordered": N_("disordered"),
+    "broken": N_("broken"),
+    "leader": N_("leader"),
+    "range": N_("range"),
+    "strength": N_("strength"),
+    "firer disordered": N_("firer disordered"),
+    "firer shaken": N_("firer shaken"),
+    "flank": N_("flank"),
+    "target kind": N_("target kind"),
+    "cover": N_("cover"),
+    "kinds": N_("kinds"),
+    "extra attackers": N_("extra attackers"),
+    "attacker disordered": N_("attacker disordered"),
+    "attacker shaken": N_("attacker shaken"),
+    "defender disordered": N_("defender disordered"),
+    "defender shaken": N_("defender shaken"),
+    "flank or rear": N_("flank or rear"),
+    "odds": N_("odds"),
+    "order": N_("order"),
+    "rally": N_("rally"),
+    "wing commander rating": N_("wing commander rating"),
+    "army commander helps": N_("army commander helps"),
+}
+WEAPON_WORDS = {
+    "musket": N_("musket"),
+    "salvo": N_("salvo"),
+    "pistol": N_("pistol"),
+    "artillery": N_("artillery"),
+}
+# A die's purpose (its Chance label) by its first words; the rest of the label is the ids.
+PURPOSE_WORDS = {
+    "pre-emption": N_("pre-emption"),
+    "order change": N_("order change"),
+    "continuation": N_("continuation"),
+    "leader replacement": N_("leader replacement %(ids)s"),
+    "initiative all rally": N_("initiative all rally %(ids)s"),
+    "initiative tie-break": N_("initiative tie-break %(ids)s"),
+    "close combat": N_("close combat %(ids)s"),
+    "morale": N_("morale %(ids)s"),
+    "rally": N_("rally %(ids)s"),
+    "reform": N_("reform %(ids)s"),
 }
 
 
+def words_of(table: Mapping[str, str], code: JSON) -> str:
+    """A code's words from ``table`` in the reader's language; an unknown code as it is."""
+    found = table.get(str(code))
+    return _(found) if found is not None else str(code)
+
+
+def step_words(step: str) -> str:
+    return words_of(STEP_WORDS, step)
+
+
+def state_words(state: JSON) -> str:
+    return words_of(STATE_WORDS, state)
+
+
+def purpose_words(purpose: JSON) -> str:
+    """What a die was for (its label: "fire musket R-1>P-2", "morale P-3") in words."""
+    text = str(purpose)
+    if text.startswith("fire "):
+        weapon, _space, ids = text.removeprefix("fire ").partition(" ")
+        return _("fire %(weapon)s %(ids)s", weapon=words_of(WEAPON_WORDS, weapon), ids=ids)
+    for head, words in PURPOSE_WORDS.items():
+        if text == head:
+            return _(words)
+        if text.startswith(head + " ") and "%(ids)s" in words:
+            return _(words, ids=text[len(head) + 1 :])
+    return text
+
+
 def where(place: Sequence[int] | None) -> str:
-    return "off the map" if place is None else f"{place[0]}.{place[1]}"
+    return _("off the map") if place is None else f"{place[0]}.{place[1]}"
 
 
 def _hexes(path: Sequence[Sequence[int]]) -> str:
@@ -49,36 +132,76 @@ def event_words(event: Event) -> str:
     and rout modules) a sentence made from the record."""
     if event.text:
         return event.text
-    data = dict(event.data or {})
+    return record_words(dict(event.data or {}))
+
+
+# A move, retreat or rout record, by its type: nowhere (no hexes), or to the hexes entered.
+NOWHERE = {
+    "move": N_("%(unit)s moves nowhere"),
+    "leader_move": N_("%(unit)s moves nowhere"),
+    "retreat": N_("%(unit)s retreats nowhere"),
+    "rout": N_("%(unit)s routs nowhere"),
+}
+GOING = {
+    "move": N_("%(unit)s moves to %(hexes)s"),
+    "leader_move": N_("%(unit)s moves to %(hexes)s"),
+    "retreat": N_("%(unit)s retreats to %(hexes)s"),
+    "rout": N_("%(unit)s routs to %(hexes)s"),
+}
+
+
+def record_words(data: Mapping[str, JSON]) -> str:
+    """A unit-level record of the actions and rout modules as a sentence."""
     kind, unit = data.get("type"), data.get("unit", data.get("leader", ""))
     if kind in ("move", "leader_move", "retreat", "rout"):
         steps = data.get("path", [])[1:] if str(kind).endswith("move") else data.get("path", [])
-        verb = {"move": "moves", "leader_move": "moves", "retreat": "retreats", "rout": "routs"}
-        return f"{unit} {verb[str(kind)]} {'to ' + _hexes(steps) if steps else 'nowhere'}"
+        if not steps:
+            return _(NOWHERE[str(kind)], unit=unit)
+        return _(GOING[str(kind)], unit=unit, hexes=_hexes(steps))
     if kind == "roll":
         return die_words(roll_json(data))
     if kind == "fire":
-        hits = data.get("hits")
-        hit = counted(int(hits or 0), "hit")
-        return f"{unit} fires ({data.get('weapon')}) at {data.get('target')}: {hit}"
+        return ngettext(
+            "%(unit)s fires (%(weapon)s) at %(target)s: %(num)s hit",
+            "%(unit)s fires (%(weapon)s) at %(target)s: %(num)s hits",
+            int(data.get("hits") or 0),
+            unit=unit,
+            weapon=words_of(WEAPON_WORDS, data.get("weapon")),
+            target=data.get("target"),
+        )
     if kind == "loss":
-        return f"{unit} loses {data.get('sp')} SP ({data.get('left')} left)"
+        return _(
+            "%(unit)s loses %(sp)s SP (%(left)s left)",
+            unit=unit,
+            sp=data.get("sp"),
+            left=data.get("left"),
+        )
     if kind == "eliminated":
-        return f"{unit} is eliminated"
+        return _("%(unit)s is eliminated", unit=unit)
     if kind in ("formation", "morale") and data.get("to"):
-        return f"{unit} becomes {data.get('to')}"
+        return _("%(unit)s becomes %(state)s", unit=unit, state=state_words(data.get("to")))
     if kind == "morale":
-        return f"{unit} passes its morale check"
+        return _("%(unit)s passes its morale check", unit=unit)
     if kind in ("rally", "reform"):
-        return f"{unit} {kind} {'succeeds' if data.get('passed') else 'fails'}"
+        done = {
+            ("rally", True): N_("%(unit)s rally succeeds"),
+            ("rally", False): N_("%(unit)s rally fails"),
+            ("reform", True): N_("%(unit)s reform succeeds"),
+            ("reform", False): N_("%(unit)s reform fails"),
+        }
+        return _(done[(str(kind), bool(data.get("passed")))], unit=unit)
     if kind == "declare":
-        return f"{unit} charges {data.get('target')}"
+        return _("%(unit)s charges %(target)s", unit=unit, target=data.get("target"))
     if kind == "close_combat":
         if data.get("cancelled"):
-            return f"close combat against {data.get('target')} does not happen"
-        return f"close combat: {', '.join(data.get('attackers', []))} against {data.get('target')}"
+            return _("close combat against %(target)s does not happen", target=data.get("target"))
+        return _(
+            "close combat: %(attackers)s against %(target)s",
+            attackers=", ".join(data.get("attackers", [])),
+            target=data.get("target"),
+        )
     if kind == "leader_lost":
-        return f"{unit} is lost"
+        return _("%(unit)s is lost", unit=unit)
     return str(kind)
 
 
@@ -113,34 +236,68 @@ def die_words(die: Mapping[str, JSON]) -> str:
     a check (morale, rally, reform: the natural die against a target the modifiers moved; the
     record carries the unmodified ``base``), and a table roll (natural + modifiers, read on a
     table; no target)."""
-    purpose, natural = die.get("purpose"), int(die.get("natural") or 0)
+    purpose, natural = purpose_words(die.get("purpose")), int(die.get("natural") or 0)
     total = int(die.get("total") or 0)
     target = None if die.get("target") is None else int(die["target"])
-    modifiers = [(str(name), int(value)) for name, value in die.get("modifiers") or []]
+    modifiers = [
+        (words_of(MODIFIER_WORDS, name), int(value)) for name, value in die.get("modifiers") or []
+    ]
     named = ", ".join(f"{name} {value:+d}" for name, value in modifiers)
     base = die.get("base")
     if base is not None and target is not None:
-        moved = f" ({purpose_base(purpose)} {base}, {named})" if named else ""
-        verdict = "passes" if natural <= target else "fails"
-        return f"d10 for {purpose}: {natural}, needs {target} or less{moved}: {verdict}"
+        passed = natural <= target
+        if named:
+            return _(
+                "d10 for %(purpose)s: %(natural)s, needs %(target)s or less "
+                "(%(base_name)s %(base)s, %(named)s): %(verdict)s",
+                purpose=purpose,
+                natural=natural,
+                target=target,
+                base_name=purpose_base(die.get("purpose")),
+                base=base,
+                named=named,
+                verdict=_("passes") if passed else _("fails"),
+            )
+        return _(
+            "d10 for %(purpose)s: %(natural)s, needs %(target)s or less: %(verdict)s",
+            purpose=purpose,
+            natural=natural,
+            target=target,
+            verdict=_("passes") if passed else _("fails"),
+        )
     if target is not None and modifiers and total == natural:
         # A check stored before checks carried their base: the modifiers are in the target.
-        verdict = "passes" if natural <= target else "fails"
-        return f"d10 for {purpose}: {natural}, needs {target} or less ({named}): {verdict}"
+        return _(
+            "d10 for %(purpose)s: %(natural)s, needs %(target)s or less (%(named)s): %(verdict)s",
+            purpose=purpose,
+            natural=natural,
+            target=target,
+            named=named,
+            verdict=_("passes") if natural <= target else _("fails"),
+        )
     sums = "".join(f" {value:+d} ({name})" for name, value in modifiers)
-    line = f"d10 for {purpose}: {natural}" + (f"{sums} = {total}" if modifiers else "")
+    rolled = f"{natural}" + (f"{sums} = {total}" if modifiers else "")
     if target is not None:
-        verdict = "success" if total <= target else "failure"
-        line += f", needs {target} or less: {verdict}"
-    return line
+        return _(
+            "d10 for %(purpose)s: %(rolled)s, needs %(target)s or less: %(verdict)s",
+            purpose=purpose,
+            rolled=rolled,
+            target=target,
+            verdict=_("success") if total <= target else _("failure"),
+        )
+    return _("d10 for %(purpose)s: %(rolled)s", purpose=purpose, rolled=rolled)
 
 
 def purpose_base(purpose: JSON) -> str:
     """What a check's unmodified target is: the unit's morale, or the reform number."""
-    return "reform target" if str(purpose).startswith("reform") else "morale"
+    return _("reform target") if str(purpose).startswith("reform") else _("morale")
 
 
 # --- what changed -------------------------------------------------------------------------------
+
+
+def _phase(phase: str) -> str:
+    return words_of(PHASE_WORDS, phase)
 
 
 def changes(before: Position, after: Position) -> list[str]:
@@ -148,60 +305,77 @@ def changes(before: Position, after: Position) -> list[str]:
     lines: list[str] = []
     if (before.turn, before.phase) != (after.turn, after.phase):
         lines.append(
-            f"turn {before.turn}, {PHASE_WORDS.get(before.phase, before.phase)} → "
-            f"turn {after.turn}, {PHASE_WORDS.get(after.phase, after.phase)}"
+            _(
+                "turn %(turn)s, %(phase)s → turn %(next)s, %(next_phase)s",
+                turn=before.turn,
+                phase=_phase(before.phase),
+                next=after.turn,
+                next_phase=_phase(after.phase),
+            )
         )
     if after.initiative and after.initiative != before.initiative:
-        lines.append(f"initiative: {side_title(after.scenario, after.initiative)}")
+        lines.append(_("initiative: %(side)s", side=side_title(after.scenario, after.initiative)))
     old_units = {u.id: u for u in before.units}
     lines += [
-        f"{unit.id}: {'; '.join(said)}"
+        _("%(id)s: %(changes)s", id=unit.id, changes=joined(said))
         for unit in after.units
         if unit.id in old_units and (said := _unit_changes(old_units[unit.id], unit))
     ]
     old_leaders = {x.id: x for x in before.leaders}
     lines += [
-        f"{leader.id}: {'; '.join(said)}"
+        _("%(id)s: %(changes)s", id=leader.id, changes=joined(said))
         for leader in after.leaders
         if leader.id in old_leaders and (said := _leader_changes(old_leaders[leader.id], leader))
     ]
     old_wings = {w.id: w for w in before.wings}
     lines += [
-        f"wing {wing.id}: {'; '.join(said)}"
+        _("wing %(id)s: %(changes)s", id=wing.id, changes=joined(said))
         for wing in after.wings
         if wing.id in old_wings and (said := _wing_changes(old_wings[wing.id], wing))
     ]
     for side in after.sides:
         if after.lost(side) != before.lost(side):
             lines.append(
-                f"{side_title(after.scenario, side)} losses: "
-                f"{before.lost(side)} → {after.lost(side)} SP "
-                f"(withdraws at {after.break_level(side)})"
+                _(
+                    "%(side)s losses: %(before)s → %(after)s SP (withdraws at %(break_level)s)",
+                    side=side_title(after.scenario, side),
+                    before=before.lost(side),
+                    after=after.lost(side),
+                    break_level=after.break_level(side),
+                )
             )
     if after.phase == "over" and before.phase != "over":
-        won = side_title(after.scenario, after.winner) if after.winner else "no winner"
-        lines.append(f"the battle is over: {won} ({after.end_reason})")
+        won = side_title(after.scenario, after.winner) if after.winner else _("no winner")
+        lines.append(
+            _(
+                "the battle is over: %(won)s (%(reason)s)",
+                won=won,
+                reason=end_words(after.end_reason or ""),
+            )
+        )
     return lines
 
 
 def _unit_changes(old: Unit, new: Unit) -> list[str]:
     said: list[str] = []
     if new.hex is None and old.hex is not None:
-        said.append(f"eliminated at {where(old.hex)}" if new.sp <= 0 else "leaves the map")
+        said.append(
+            _("eliminated at %(hex)s", hex=where(old.hex)) if new.sp <= 0 else _("leaves the map")
+        )
     elif new.hex != old.hex:
         said.append(f"{where(old.hex)} → {where(new.hex)}")
     if new.hex is not None and new.facing != old.facing:
-        said.append(f"faces {DIRECTION_NAMES[new.facing]}")
+        said.append(_("faces %(direction)s", direction=DIRECTION_NAMES[new.facing]))
     if new.sp != old.sp:
         said.append(f"{old.sp} → {new.sp} SP")
     if new.formation != old.formation:
-        said.append(new.formation)
+        said.append(state_words(new.formation))
     if new.morale_state != old.morale_state:
-        said.append(f"morale {new.morale_state}")
+        said.append(_("morale %(state)s", state=state_words(new.morale_state)))
     if new.salvo != old.salvo:
-        said.append("Salvo marker placed" if new.salvo else "Salvo marker removed")
+        said.append(_("Salvo marker placed") if new.salvo else _("Salvo marker removed"))
     if new.fired != old.fired:
-        said.append("guns fired" if new.fired else "guns ready again")
+        said.append(_("guns fired") if new.fired else _("guns ready again"))
     return said
 
 
@@ -210,26 +384,32 @@ def _leader_changes(old: Leader, new: Leader) -> list[str]:
     if new.hex != old.hex:
         said.append(f"{where(old.hex)} → {where(new.hex)}")
     if new.rating != old.rating:
-        said.append(f"rating {old.rating} → {new.rating}")
+        said.append(_("rating %(old)s → %(new)s", old=old.rating, new=new.rating))
     if new.finished != old.finished:
-        said.append("finished" if new.finished else "ready again")
+        said.append(_("finished") if new.finished else _("ready again"))
     if new.lost_this_turn and not old.lost_this_turn:
-        said.append("lost")
+        said.append(_("lost"))
     return said
 
 
 def _wing_changes(old: Wing, new: Wing) -> list[str]:
     said: list[str] = []
     if new.order != old.order:
-        said.append(f"order {ORDER_WORDS.get(old.order)} → {ORDER_WORDS.get(new.order)}")
+        said.append(
+            _(
+                "order %(old)s → %(new)s",
+                old=words_of(ORDER_WORDS, old.order),
+                new=words_of(ORDER_WORDS, new.order),
+            )
+        )
     if new.activations != old.activations and new.activations:
-        said.append(f"activation {new.activations}")
+        said.append(_("activation %(number)s", number=new.activations))
     if new.preempt_failed and not old.preempt_failed:
-        said.append("failed to pre-empt: no second try this turn")
+        said.append(_("failed to pre-empt: no second try this turn"))
     if new.bypassed != old.bypassed:
-        said.append("Bypassed" if new.bypassed else "no longer Bypassed")
+        said.append(_("Bypassed") if new.bypassed else _("no longer Bypassed"))
     if new.finished != old.finished:
-        said.append("finished" if new.finished else "ready again")
+        said.append(_("finished") if new.finished else _("ready again"))
     return said
 
 
@@ -238,22 +418,33 @@ def _wing_changes(old: Wing, new: Wing) -> list[str]:
 
 def step_report(facts: Mapping[str, JSON]) -> str:
     """The step's report: the step answered, then what happened in order with each die where it
-    fell, then what changed. Stored facts written before the report existed give what they have."""
+    fell, then what changed. Stored facts written before the report existed give what they have.
+    A unit-level record is written from its data, in the reader's language; the other words
+    were written when the step was resolved, and are written anew where they can be."""
     events: list[Mapping[str, JSON]] = list(facts.get("events") or [])
     if not events and not facts.get("changes"):
         return ""
     step = str(facts.get("step", "none"))
-    head = f"STEP: {STEP_WORDS.get(step, step)}"
     if facts.get("turn"):
-        head += f" (turn {facts['turn']} of {facts.get('last_turn', '?')})"
+        head = _(
+            "STEP: %(step)s (turn %(turn)s of %(last)s)",
+            step=step_words(step),
+            turn=facts["turn"],
+            last=facts.get("last_turn", "?"),
+        )
+    else:
+        head = _("STEP: %(step)s", step=step_words(step))
     lines = [head]
     for event in events:
         for roll in event.get("rolls") or []:
             lines.append(f"  {die_words(roll)}")
         data = event.get("data") or {}
-        words = die_words(roll_json(data)) if data.get("type") == "roll" else event.get("words")
+        if data.get("type") == "roll":
+            lines.append(f"  {die_words(roll_json(data))}")
+            continue
+        words = record_words(data) if data.get("type") else anew(event.get("words"))
         if words:
-            lines.append(f"  {words}" if data.get("type") == "roll" else f"  - {words}")
+            lines.append(f"  - {words}")
     if facts.get("changes"):
-        lines += ["", "WHAT CHANGED"] + [f"  {line}" for line in facts["changes"]]
+        lines += ["", _("WHAT CHANGED")] + [f"  {anew(line)}" for line in facts["changes"]]
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike import actions, rout
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.data import Ruleset
@@ -56,13 +57,18 @@ def unit_resolvers(rules: Ruleset | None = None, battle: Scenario | None = None)
 
     def retreat(position: Position, chance: Chance, paths: tuple[JSON, ...]) -> Advance | Refusal:
         if not position.retreats:
-            return Refusal("no retreat is owed", "not-owed")
+            return Refusal(_("no retreat is owed"), "not-owed")
         owed = position.retreats[0][0]
         path = None
         for given in paths:
             if given.get("unit") != owed:
                 return Refusal(
-                    f"the retreat owed is {owed}'s, not {given.get('unit')}'s", "illegal"
+                    _(
+                        "the retreat owed is %(unit)s's, not %(other)s's",
+                        unit=owed,
+                        other=given.get("unit"),
+                    ),
+                    "illegal",
                 )
             path = [(int(h[0]), int(h[1])) for h in given["path"]]
         done = actions.resolve_retreat(position, path, chance, rules=rules, battle=battle)

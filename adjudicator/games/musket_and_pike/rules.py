@@ -8,14 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from adjudicator.core.said import N_
+
 CONTACT_RULES = ("always", "never", "near")
 # Who wins when the last turn ends with both armies in the field [house]: nobody, or the side
 # that has spent the smaller share of its break level.
 LAST_TURN_RULES = ("draw", "fewer_losses")
 # Each rule as players read it, in the help, the opening mail and the final report.
 LAST_TURN_WORDS = {
-    "draw": "the battle is drawn",
-    "fewer_losses": (
+    "draw": N_("the battle is drawn"),
+    "fewer_losses": N_(
         "the side that lost the smaller share of its break level wins (equal shares: a draw)"
     ),
 }

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import agreeing
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike import decisions
 from adjudicator.games.musket_and_pike.command import CommandRules, command_roll
 from adjudicator.games.musket_and_pike.handover import (
@@ -51,6 +51,7 @@ from adjudicator.games.musket_and_pike.owed import (
     preempt_candidates,
     setup,
 )
+from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.state import Event, Position
 from adjudicator.games.musket_and_pike.titles import side_title
 from adjudicator.games.musket_and_pike.turn import (
@@ -98,8 +99,14 @@ def answer(
     (the position is then unchanged).
     """
     if side not in owing(position):
-        owes = agreeing(side_title(position.scenario, side), "owes", "owe")
-        return Refusal(f"{owes} no decision now", "not-owed")
+        title = side_title(position.scenario, side)
+        owes = ngettext(
+            "%(side)s owes no decision now",
+            "%(side)s owe no decision now",
+            number_of(title),
+            side=title,
+        )
+        return Refusal(owes, "not-owed")
     parsed = decisions.read(position.step, reply)
     if isinstance(parsed, Refusal):
         return parsed
@@ -140,11 +147,11 @@ def answer(
             moved, events = done
             after = position.sides.index(side) + 1
             return rout_from(replace(moved, step="none", active=None), after, events, ctx)
-    return Refusal("unknown answer", "malformed")
+    return Refusal(_("unknown answer"), "malformed")
 
 
 def _list(items: tuple[str, ...]) -> str:
-    return ", ".join(items) or "none"
+    return ", ".join(items) or _("none")
 
 
 def _answer_setup(
@@ -154,12 +161,19 @@ def _answer_setup(
     named = [wing for wing, _ in given.orders]
     if sorted(named) != sorted(mine):
         return Refusal(
-            f"give exactly one order to each of your wings: {_list(tuple(mine))}", "illegal"
+            _("give exactly one order to each of your wings: %(wings)s", wings=_list(tuple(mine))),
+            "illegal",
         )
     secret = (*position.secret_orders, (side, given.orders))
     waiting = replace(position, secret_orders=secret)
-    handed = agreeing(side_title(position.scenario, side), "has", "have")
-    event = Event("orders-in", side=side, text=f"{handed} handed in the wing orders")
+    title = side_title(position.scenario, side)
+    handed = ngettext(
+        "%(side)s has handed in the wing orders",
+        "%(side)s have handed in the wing orders",
+        number_of(title),
+        side=title,
+    )
+    event = Event("orders-in", side=side, text=handed)
     if len(secret) < len(position.sides):
         return waiting, (event,)
     # Both are in: reveal together and start the first turn.
@@ -170,7 +184,7 @@ def _answer_setup(
         secret_orders=(),
     )
     shown = ", ".join(f"{w.id} {decisions.order_words(w.order)}" for w in revealed.wings)
-    reveal = Event("orders-revealed", text=f"wing orders revealed: {shown}")
+    reveal = Event("orders-revealed", text=_("wing orders revealed: %(orders)s", orders=shown))
     return run_turn(revealed, (event, reveal), ctx)
 
 
@@ -182,7 +196,12 @@ def _answer_activate(
     if given.wing not in {w.id for w in eligible(position, side)}:
         names = tuple(w.id for w in eligible(position, side))
         return Refusal(
-            f"{given.wing} cannot be activated; choose one of {_list(names)}, or pass", "illegal"
+            _(
+                "%(wing)s cannot be activated; choose one of %(wings)s, or pass",
+                wing=given.wing,
+                wings=_list(names),
+            ),
+            "illegal",
         )
     return to_activation(position, given.wing, (), ctx)
 
@@ -196,11 +215,15 @@ def _answer_preempt(
     candidates = {w.id for w in preempt_candidates(position, side)}
     if given.wing not in candidates:
         return Refusal(
-            f"{given.wing} may not pre-empt; choose one of {_list(tuple(sorted(candidates)))}",
+            _(
+                "%(wing)s may not pre-empt; choose one of %(wings)s",
+                wing=given.wing,
+                wings=_list(tuple(sorted(candidates))),
+            ),
             "illegal",
         )
     if given.ac and not ac_available(position, side):
-        return Refusal("your army commander cannot help (off the map or finished)", "illegal")
+        return Refusal(_("your army commander cannot help (off the map or finished)"), "illegal")
     wing = position.wing(given.wing)
     commander = position.commander(wing.id)
     assert commander is not None  # eligible wings have a commander on the map
@@ -215,11 +238,15 @@ def _answer_preempt(
     if roll.success:
         position = position.with_wing(replace(interrupted, bypassed=True))
         position = replace(position, interrupted=interrupted.id)
-        text = f"{wing.id} pre-empts {interrupted.id}, which is Bypassed"
+        text = _(
+            "%(wing)s pre-empts %(other)s, which is Bypassed",
+            wing=wing.id,
+            other=interrupted.id,
+        )
         event = Event("preempt", side=side, wing=wing.id, text=text, rolls=(roll,))
         return begin(position, wing.id, (event,), ctx)
     position = position.with_wing(replace(wing, preempt_failed=True))
-    text = f"{wing.id} fails to pre-empt and may not try again this turn"
+    text = _("%(wing)s fails to pre-empt and may not try again this turn", wing=wing.id)
     event = Event("preempt", side=side, wing=wing.id, text=text, rolls=(roll,))
     return begin(position, interrupted.id, (event,), ctx)
 
@@ -232,16 +259,34 @@ def _answer_change(position: Position, given: decisions.ChangeOrder, ctx: Ctx) -
     target = ctx.rules.order_change.get((wing.order, given.order))
     was, asked = decisions.order_words(wing.order), decisions.order_words(given.order)
     if target is None:
-        return Refusal(f"{wing.id} cannot change from {was} to {asked}", "illegal")
+        return Refusal(
+            _(
+                "%(wing)s cannot change from %(was)s to %(asked)s",
+                wing=wing.id,
+                was=was,
+                asked=asked,
+            ),
+            "illegal",
+        )
     commander = position.commander(wing.id)
     assert commander is not None
     modifiers = [("wing commander rating", commander.rating)]
     roll = command_roll(ctx.chance, "order change", modifiers, target)
     if roll.success:
         after = after.with_wing(replace(wing, order=given.order))
-        text = f"{wing.id} changes its order from {was} to {asked}"
+        text = _(
+            "%(wing)s changes its order from %(was)s to %(asked)s",
+            wing=wing.id,
+            was=was,
+            asked=asked,
+        )
     else:
-        text = f"{wing.id} fails to change its order to {asked} and keeps {was}"
+        text = _(
+            "%(wing)s fails to change its order to %(asked)s and keeps %(was)s",
+            wing=wing.id,
+            was=was,
+            asked=asked,
+        )
     event = Event("order-change", side=wing.side, wing=wing.id, text=text, rolls=(roll,))
     return after, (event,)
 
@@ -249,7 +294,7 @@ def _answer_change(position: Position, given: decisions.ChangeOrder, ctx: Ctx) -
 def _answer_continue(position: Position, go: bool, ctx: Ctx) -> Advance:
     wing = current_wing(position)
     if not go:
-        event = Event("continuation", wing.side, wing.id, f"{wing.id} stops")
+        event = Event("continuation", wing.side, wing.id, _("%(wing)s stops", wing=wing.id))
         return finish(position, wing.id, (event,), ctx)
     commander = position.commander(wing.id)
     assert commander is not None  # the step is only offered with the commander on the map
@@ -258,9 +303,9 @@ def _answer_continue(position: Position, go: bool, ctx: Ctx) -> Advance:
     roll = command_roll(ctx.chance, "continuation", modifiers, target)
     number = wing.activations + 1
     if roll.success:
-        text = f"{wing.id} gains activation {number}"
+        text = _("%(wing)s gains activation %(number)s", wing=wing.id, number=number)
         event = Event("continuation", wing.side, wing.id, text, (roll,))
         return to_activation(position, wing.id, (event,), ctx)  # back to A
-    text = f"{wing.id} fails to gain activation {number}"
+    text = _("%(wing)s fails to gain activation %(number)s", wing=wing.id, number=number)
     event = Event("continuation", wing.side, wing.id, text, (roll,))
     return finish(position, wing.id, (event,), ctx)

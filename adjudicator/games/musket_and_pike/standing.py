@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike import sequence
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import Answer, Continue, Preempt
@@ -47,21 +48,20 @@ PHRASES: dict[tuple[str, str], str] = {
     ("retreat", "choose"): "ASK ME",
 }
 MEANING: dict[tuple[str, str], str] = {
-    ("preempt", "never"): "never try to pre-empt",
-    ("preempt", "charge"): "pre-empt with the first wing holding Charge that may",
-    ("preempt", "charge-ac"): "pre-empt with the first wing holding Charge, the AC helping",
-    ("preempt", "always"): "always pre-empt with the first wing that may",
-    ("preempt", "always-ac"): "always pre-empt with the first wing that may, the AC helping",
-    ("continue", "never"): "never try for another activation",
-    (
-        "continue",
-        "adjacent",
-    ): "try for another activation while a unit of the wing touches an enemy",
-    ("continue", "up-to-2"): "try for a second activation, never a third",
-    ("continue", "up-to-3"): "try for a second and a third activation",
-    ("retreat", "edge"): "retreat toward my own map edge",
-    ("retreat", "away"): "retreat away from the nearest enemy",
-    ("retreat", "choose"): (
+    ("preempt", "never"): N_("never try to pre-empt"),
+    ("preempt", "charge"): N_("pre-empt with the first wing holding Charge that may"),
+    ("preempt", "charge-ac"): N_("pre-empt with the first wing holding Charge, the AC helping"),
+    ("preempt", "always"): N_("always pre-empt with the first wing that may"),
+    ("preempt", "always-ac"): N_("always pre-empt with the first wing that may, the AC helping"),
+    ("continue", "never"): N_("never try for another activation"),
+    ("continue", "adjacent"): N_(
+        "try for another activation while a unit of the wing touches an enemy"
+    ),
+    ("continue", "up-to-2"): N_("try for a second activation, never a third"),
+    ("continue", "up-to-3"): N_("try for a second and a third activation"),
+    ("retreat", "edge"): N_("retreat toward my own map edge"),
+    ("retreat", "away"): N_("retreat away from the nearest enemy"),
+    ("retreat", "choose"): N_(
         "ask me for each retreat's path after close combat and for my routed units' paths at"
         " each rout phase (by default: away from the enemy)"
     ),
@@ -92,7 +92,10 @@ def read(kind_word: str, words: list[str]) -> tuple[str, str] | Refusal:
     """(kind, value) from the words after STANDING, or why they are not an instruction."""
     kind = KIND_WORDS.get(kind_word)
     if kind is None:
-        return Refusal("STANDING takes PREEMPT, CONTINUE or RETREAT", "malformed")
+        return Refusal(
+            _("STANDING takes PREEMPT, CONTINUE or RETREAT"),
+            "malformed",
+        )
     said = set(words)
     if kind == "retreat" and said & {"me", "choose", "mail"}:
         # Unlike the others, a retreat is never asked unless the player says so: without an
@@ -103,7 +106,14 @@ def read(kind_word: str, words: list[str]) -> tuple[str, str] | Refusal:
     value = {"preempt": _preempt, "continue": _continue, "retreat": _retreat}[kind](words, said)
     if value is None:
         options = " | ".join(PHRASES[(kind, v)] for v in VALUES[kind])
-        return Refusal(f"STANDING {kind.upper()} takes {options} | ASK", "malformed")
+        return Refusal(
+            _(
+                "%(word)s takes %(kinds)s",
+                word=f"STANDING {kind.upper()}",
+                kinds=f"{options} | ASK",
+            ),
+            "malformed",
+        )
     return kind, value
 
 

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.scenario import scenario, scenario_names
 
 
 def side_title(scenario_id: str, side: str | None) -> str:
     """The title of ``side`` in the scenario ``scenario_id``; nobody's side reads "nobody"."""
     if not side:
-        return "nobody"
+        return _("nobody")
     # The position's own scenario first; a position of no packaged scenario (a test's, a
     # stateless case's) reads its sides as the packaged scenarios name them.
     for ident in (scenario_id, *scenario_names()):

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import agreeing, counted
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike.command import (
     MAX_ACTIVATIONS,
     CommandRules,
@@ -25,6 +25,7 @@ from adjudicator.games.musket_and_pike.handover import (
 )
 from adjudicator.games.musket_and_pike.initiative import can_activate, determine, eligible
 from adjudicator.games.musket_and_pike.owed import current_wing, preempt_candidates
+from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.state import Event, Hex, Leader, Position
 from adjudicator.games.musket_and_pike.titles import side_title
 
@@ -79,7 +80,7 @@ def begin(position: Position, wing_id: str, events: Events, ctx: Ctx) -> Advance
     position = replace(
         position.with_wing(begun), active=wing.side, current=wing_id, step="order_change"
     )
-    text = f"{wing_id} begins activation {begun.activations}"
+    text = _("%(wing)s begins activation %(number)s", wing=wing_id, number=begun.activations)
     return position, (*events, Event("activation", wing.side, wing_id, text))
 
 
@@ -89,8 +90,25 @@ def after_fighting(position: Position, events: Events, ctx: Ctx) -> Advance:
     if position.retreats:
         unit_id, hexes = position.retreats[0]
         side = next(u.side for u in position.units if u.id == unit_id)
-        who = agreeing(side_title(position.scenario, side), "chooses", "choose")
-        text = f"{who} the path of {unit_id}'s retreat ({counted(hexes, 'hex', 'hexes')})"
+        title = side_title(position.scenario, side)
+        many = number_of(title) > 1
+        text = (
+            ngettext(
+                "%(side)s choose the path of %(unit)s's retreat (%(num)s hex)",
+                "%(side)s choose the path of %(unit)s's retreat (%(num)s hexes)",
+                hexes,
+                side=title,
+                unit=unit_id,
+            )
+            if many
+            else ngettext(
+                "%(side)s chooses the path of %(unit)s's retreat (%(num)s hex)",
+                "%(side)s chooses the path of %(unit)s's retreat (%(num)s hexes)",
+                hexes,
+                side=title,
+                unit=unit_id,
+            )
+        )
         ask = Event("retreat-path", side=side, wing=position.current, text=text)
         return replace(position, step="retreat_path", active=side), (*events, ask)
     return _after_actions(replace(position, active=current_wing(position).side), events, ctx)
@@ -104,10 +122,15 @@ def _after_actions(position: Position, events: Events, ctx: Ctx) -> Advance:
     wing = current_wing(position)
     commander = position.commander(wing.id)
     if wing.activations >= MAX_ACTIVATIONS:
-        event = Event("continuation", wing.side, wing.id, f"{wing.id} has had three activations")
+        event = Event(
+            "continuation",
+            wing.side,
+            wing.id,
+            _("%(wing)s has had three activations", wing=wing.id),
+        )
         return finish(position, wing.id, (*events, event), ctx)
     if commander is None or commander.hex is None:
-        text = f"{wing.id} cannot continue: its commander is off the map"
+        text = _("%(wing)s cannot continue: its commander is off the map", wing=wing.id)
         return finish(
             position, wing.id, (*events, Event("continuation", wing.side, wing.id, text)), ctx
         )
@@ -122,7 +145,10 @@ def finish(position: Position, wing_id: str, events: Events, ctx: Ctx) -> Advanc
     if commander is not None:
         position = position.with_leader(replace(commander, finished=True))
     position = replace(position, current=None)
-    events = (*events, Event("finished", wing.side, wing_id, f"{wing_id} has finished"))
+    events = (
+        *events,
+        Event("finished", wing.side, wing_id, _("%(wing)s has finished", wing=wing_id)),
+    )
     return _step_f(position, wing.side, events, ctx)
 
 
@@ -136,7 +162,10 @@ def _step_f(position: Position, last_side: str, events: Events, ctx: Ctx) -> Adv
         # A wing whose commander left the map cannot be activated; the turn goes on as if the
         # pre-empting wing had been the last to activate.
         position = position.with_wing(replace(waiting, bypassed=False))
-        text = f"{waiting.id} was Bypassed but cannot activate: its commander is off the map"
+        text = _(
+            "%(wing)s was Bypassed but cannot activate: its commander is off the map",
+            wing=waiting.id,
+        )
         events = (*events, Event("bypassed-lost", waiting.side, waiting.id, text))
     if not any(can_activate(position, w) for w in position.wings):
         return _rout(position, events, ctx)
@@ -156,12 +185,20 @@ def pass_turn(
     position: Position, side: str, events: Events, ctx: Ctx, automatic: bool = False
 ) -> Advance:
     passes = position.passes + 1
-    why = " (no wing it can activate)" if automatic else ""
-    said = agreeing(side_title(position.scenario, side), "passes", "pass")
-    events = (*events, Event("pass", side, None, f"{said}{why}"))
+    title = side_title(position.scenario, side)
+    if automatic:
+        said = ngettext(
+            "%(side)s passes (no wing it can activate)",
+            "%(side)s pass (no wing it can activate)",
+            number_of(title),
+            side=title,
+        )
+    else:
+        said = ngettext("%(side)s passes", "%(side)s pass", number_of(title), side=title)
+    events = (*events, Event("pass", side, None, said))
     position = replace(position, passes=passes)
     if passes >= 2:
-        events = (*events, Event("pass-pass", None, None, "both sides passed in a row"))
+        events = (*events, Event("pass-pass", None, None, _("both sides passed in a row")))
         return _rout(position, events, ctx)
     return _offer_activation(position, position.other(side), events, ctx)
 
@@ -169,7 +206,7 @@ def pass_turn(
 def _rout(position: Position, events: Events, ctx: Ctx) -> Advance:
     """3.3: the rout phase (handed to the rout module), then marker removal."""
     position = replace(position, phase="rout", step="none", active=None, current=None)
-    events = (*events, Event("rout-phase", text="rout phase"))
+    events = (*events, Event("rout-phase", text=_("rout phase")))
     return rout_from(position, 0, events, ctx)
 
 
@@ -178,8 +215,14 @@ def rout_from(position: Position, index: int, events: Events, ctx: Ctx) -> Advan
     that chooses its paths (and has routers) is asked, and the phase waits for it."""
     for side in position.sides[index:]:
         if position.routers(side) and position.standing(side, "retreat") == CHOOSE_PATHS:
-            who = agreeing(side_title(position.scenario, side), "chooses", "choose")
-            ask = Event("rout-paths", side=side, text=f"{who} the paths of its routed units")
+            title = side_title(position.scenario, side)
+            who = ngettext(
+                "%(side)s chooses the paths of its routed units",
+                "%(side)s choose the paths of its routed units",
+                number_of(title),
+                side=title,
+            )
+            ask = Event("rout-paths", side=side, text=who)
             return replace(position, step="rout_paths", active=side), (*events, ask)
         done = ctx.resolvers.rout(position, ctx.chance, side, ())
         assert not isinstance(done, Refusal), done  # default moves are never refused
@@ -190,7 +233,7 @@ def rout_from(position: Position, index: int, events: Events, ctx: Ctx) -> Advan
 
 def _markers(position: Position, events: Events, ctx: Ctx) -> Advance:
     """3.4: markers off, leaders face up, replacements, withdrawal, the next turn or the end."""
-    events = (*events, Event("marker-removal", text="marker removal"))
+    events = (*events, Event("marker-removal", text=_("marker removal")))
     units = tuple(replace(u, salvo=False, fired=False) for u in position.units)
     wings = tuple(
         replace(w, finished=False, bypassed=False, activations=0, preempt_failed=False)
@@ -211,18 +254,32 @@ def _markers(position: Position, events: Events, ctx: Ctx) -> Advance:
     if position.turn >= position.last_turn:
         rule = ctx.rules.last_turn
         winner = _last_turn_winner(position, rule)
-        text = f"turn {position.turn} was the last: the battle ends"
         if winner is not None:
-            holds = agreeing(side_title(position.scenario, winner), "holds", "hold")
-            text += f"; {holds} the field, having lost the smaller share of its army"
+            title = side_title(position.scenario, winner)
+            text = ngettext(
+                "turn %(turn)s was the last: the battle ends; %(side)s holds the field, having"
+                " lost the smaller share of its army",
+                "turn %(turn)s was the last: the battle ends; %(side)s hold the field, having"
+                " lost the smaller share of its army",
+                number_of(title),
+                turn=position.turn,
+                side=title,
+            )
         elif rule == "fewer_losses":
-            text += ", drawn: both sides lost the same share of their break levels"
+            text = _(
+                "turn %(turn)s was the last: the battle ends, drawn: both sides lost the same"
+                " share of their break levels",
+                turn=position.turn,
+            )
         else:
-            text += ", drawn, as this battle's rule has it"
+            text = _(
+                "turn %(turn)s was the last: the battle ends, drawn, as this battle's rule has it",
+                turn=position.turn,
+            )
         ended = _over(position, winner, "last turn played")
         return ended, (*events, Event("game-end", winner, None, text))
     nxt = replace(position, turn=position.turn + 1)
-    events = (*events, Event("turn", text=f"turn {nxt.turn} begins"))
+    events = (*events, Event("turn", text=_("turn %(turn)s begins", turn=nxt.turn)))
     return run_turn(nxt, events, ctx)
 
 
@@ -248,11 +305,14 @@ def _replace_leader(position: Position, leader_id: str, ctx: Ctx) -> tuple[Leade
     rating = replacement_rating(ctx.rules, roll.natural)
     where = _leader_spot(position, leader.side, leader.wing if leader.role == "WC" else None)
     if rating is None or where is None:
-        why = "no replacement this turn" if rating is None else "no unit to join"
-        text = f"{leader.id} is not replaced ({why})"
+        text = (
+            _("%(leader)s is not replaced (no replacement this turn)", leader=leader.id)
+            if rating is None
+            else _("%(leader)s is not replaced (no unit to join)", leader=leader.id)
+        )
         return leader, Event("leader-replacement", leader.side, leader.wing, text, (roll,))
     new = replace(leader, rating=rating, hex=where, lost_this_turn=False, finished=False)
-    text = f"{leader.id} is replaced by a leader rated {rating}"
+    text = _("%(leader)s is replaced by a leader rated %(rating)s", leader=leader.id, rating=rating)
     return new, Event("leader-replacement", leader.side, leader.wing, text, (roll,))
 
 
@@ -267,7 +327,12 @@ def _leader_spot(position: Position, side: str, wing: str | None) -> Hex | None:
 def _withdraw(position: Position, broken: list[str], events: Events) -> Advance:
     """4.6: a side whose lost SP reached its break level withdraws and loses."""
     texts = [
-        f"{s} withdraws ({position.lost(s)} SP lost, break level {position.break_level(s)})"
+        _(
+            "%(side)s withdraws (%(lost)s SP lost, break level %(break_level)s)",
+            side=s,
+            lost=position.lost(s),
+            break_level=position.break_level(s),
+        )
         for s in broken
     ]
     if len(broken) == len(position.sides):

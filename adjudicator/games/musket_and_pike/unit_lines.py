@@ -9,6 +9,7 @@ import re
 
 from adjudicator.core import suggest
 from adjudicator.core.lines import Complaint
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.lexicon import VERBS, Hex, Names, Token
 from adjudicator.games.musket_and_pike.readings import JSON, Reading, UnitLine, path_json
@@ -37,11 +38,19 @@ def read_unit(actor: str, is_leader: bool, rest: list[Token], names: Names) -> R
         if known is None:
             near = suggest.closest(rest[0].word, VERBS, cutoff=VERB_CUTOFF)
             suggestion = None if near is None else f"{actor} {VERBS[near].upper()}"
-            reason = f"{rest[0].word!r} is not an action: MOVE, FIRE, SALVO, PISTOL, RALLY, "
-            return Complaint("unknown-word", reason + "REFORM, CHARGE or HOLD", suggestion)
+            reason = _(
+                "%(word)s is not an action: MOVE, FIRE, SALVO, PISTOL, RALLY, "
+                "REFORM, CHARGE or HOLD",
+                word=repr(rest[0].word),
+            )
+            return Complaint("unknown-word", reason, suggestion)
         verb, index = known, 1
     elif not rest:
-        return Complaint("malformed", f"what does {actor} do? e.g. {actor} MOVE 3.7", None)
+        return Complaint(
+            "malformed",
+            _("what does %(unit)s do? e.g. %(example)s", unit=actor, example=f"{actor} MOVE 3.7"),
+            None,
+        )
     path: list[Hex] = []
     target: str | None = None
     facing: int | None = None
@@ -56,7 +65,7 @@ def read_unit(actor: str, is_leader: bool, rest: list[Token], names: Names) -> R
             facing = _facing(rest[index].word if index < len(rest) else None)
             if facing is None:
                 return Complaint(
-                    "malformed", "FACE takes N, NE, SE, S, SW or NW", f"{actor} FACE N"
+                    "malformed", _("FACE takes N, NE, SE, S, SW or NW"), f"{actor} FACE N"
                 )
             index += 1
             continue
@@ -67,10 +76,13 @@ def read_unit(actor: str, is_leader: bool, rest: list[Token], names: Names) -> R
             target = enemy
             continue
         if word.isdigit() or re.fullmatch(r"[a-z]\d+", word):
-            reason = f"{word!r} is not a hex: write column.row as the map shows it, e.g. 3.7"
+            reason = _(
+                "%(word)s is not a hex: write column.row as the map shows it, e.g. 3.7",
+                word=repr(word),
+            )
             return Complaint("bad-hex", reason)
         guess = names.near(word, names.units)
-        return Complaint("unknown-unit", f"there is no unit {word!r}", guess)
+        return Complaint("unknown-unit", _("there is no unit %(word)s", word=repr(word)), guess)
     return _action(actor, is_leader, verb, path, target, facing)
 
 
@@ -79,38 +91,50 @@ def _action(
 ) -> Reading | Complaint:
     if is_leader:
         if verb != "move" or target is not None or facing is not None:
-            return Complaint("malformed", "a leader can only move: LEADER MOVE 3.7 3.8")
+            return Complaint(
+                "malformed", _("a leader can only move: %(form)s", form="LEADER MOVE 3.7 3.8")
+            )
         if not path:
-            return Complaint("malformed", f"{actor} MOVE needs the hexes it enters")
+            return Complaint(
+                "malformed", _("%(form)s needs the hexes it enters", form=f"{actor} MOVE")
+            )
         return UnitLine(actor, {"leader": actor, "path": path_json(path)})
     if verb == "hold":
         return UnitLine(actor, None)
     if verb in ("rout", "retreat"):
         if target is not None or facing is not None or not path:
             word = verb.upper()
-            why = f"{word} takes the hexes the unit goes through: {actor} {word} 3.7 3.8"
+            why = _(
+                "%(word)s takes the hexes the unit goes through: %(example)s",
+                word=word,
+                example=f"{actor} {word} 3.7 3.8",
+            )
             return Complaint("malformed", why)
         return UnitLine(actor, {"unit": actor, "action": verb, "path": path_json(path)})
     if verb == "face":
         verb = "move"
         if facing is None:
-            return Complaint("malformed", "FACE takes N, NE, SE, S, SW or NW", f"{actor} FACE N")
+            return Complaint("malformed", _("FACE takes N, NE, SE, S, SW or NW"), f"{actor} FACE N")
     order: dict[str, JSON] = {"unit": actor, "action": verb}
     if verb == "move":
         if not path and facing is None:
-            return Complaint("malformed", "MOVE needs the hexes entered, in order, or a FACE")
+            return Complaint("malformed", _("MOVE needs the hexes entered, in order, or a FACE"))
         if target is not None:
-            return Complaint("malformed", "MOVE takes no target", f"{actor} CHARGE {target}")
+            return Complaint("malformed", _("MOVE takes no target"), f"{actor} CHARGE {target}")
     elif verb in ("fire", "salvo", "charge"):
         if target is None:
-            return Complaint("malformed", f"{verb.upper()} needs an enemy unit to aim at")
+            return Complaint(
+                "malformed", _("%(word)s needs an enemy unit to aim at", word=verb.upper())
+            )
         if verb != "charge" and path:
-            return Complaint("malformed", f"{verb.upper()} takes no hexes: the unit stands")
+            return Complaint(
+                "malformed", _("%(word)s takes no hexes: the unit stands", word=verb.upper())
+            )
     elif verb == "pistol":
         if not path and target is None:
-            return Complaint("malformed", "PISTOL takes hexes to move, a target, or both")
+            return Complaint("malformed", _("PISTOL takes hexes to move, a target, or both"))
     elif path or target is not None:
-        return Complaint("malformed", f"{verb.upper()} takes nothing after it")
+        return Complaint("malformed", _("%(word)s takes nothing after it", word=verb.upper()))
     if path:
         order["path"] = path_json(path)
     if target is not None:
