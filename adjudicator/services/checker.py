@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from adjudicator.core import said
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
@@ -29,7 +30,7 @@ from adjudicator.models import Game, Seat
 from adjudicator.services import commands, on_file, orders, play, replies
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.templating import text_environment
+from adjudicator.templating import in_language, text_environment
 
 LIMIT_BYTES = 20_000  # a long order set is a few hundred bytes; anything near this is a mistake
 RECEIPT_TEMPLATE = "web/_receipt.txt"
@@ -148,7 +149,9 @@ def check(
         shown = commands.sift(got.report, sections)
         context = replies.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
-    rendered = text_environment().get_template(RECEIPT_TEMPLATE).render(context)
+    # In the current reader's language (a page holds i18n.speaking for its reader).
+    words = in_language(said.language())
+    rendered = text_environment().get_template(RECEIPT_TEMPLATE).render({**context, **words})
     pictures: tuple[str | None, str | None] = (None, None)
     if got.report is not None and got.report.orders is not None:
         pictures = preview(rules, state, seat, got.report.orders, viewer)
