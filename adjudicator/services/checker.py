@@ -134,11 +134,12 @@ def check(
     text: str,
     earlier: str | None = None,
     viewer: str | None = None,
-    lang: str = i18n.SOURCE,
+    lang: str | None = None,
 ) -> Checked:
     """Read ``text`` as the body of a mail from ``seat`` (see the module's docstring); its
     picture is drawn over what ``viewer`` may see (None: the public view); the receipt in
-    ``lang``."""
+    ``lang``, else in the current reader's (a page holds ``i18n.speaking`` for its reader)."""
+    lang = lang or said.language()
     with i18n.speaking(lang):
         return _check(rules, state, seat, text, (earlier, viewer), lang)
 

@@ -6,11 +6,13 @@ from flask import Flask
 
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import TEMPLATES
-from adjudicator.web import converters
+from adjudicator.web import converters, languages
 
 
 def create_app(runtime: Runtime) -> Flask:
-    app = Flask(__name__, template_folder=str(TEMPLATES / "web"))
+    # Each request in its reader's language (web.languages).
+    app = languages.Site(__name__, template_folder=str(TEMPLATES / "web"))
+    languages.install(app)
     app.config.update(
         SECRET_KEY=runtime.config.secret_key,
         # Sessions signed before a rotation stay valid while the old key is listed.

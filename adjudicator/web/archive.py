@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_datetime
 from flask import (
     Blueprint,
     Response,
@@ -22,14 +23,15 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from adjudicator import schedule
+from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
 from adjudicator.services import listing, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.web import charts, feeds, pictures
+from adjudicator.web import charts, feeds, languages, pictures
 
 blueprint = Blueprint("archive", __name__)
 
@@ -51,7 +53,10 @@ def in_zone(moment: datetime, zone: str) -> str | None:
         local = moment.astimezone(ZoneInfo(zone))
     except (ZoneInfoNotFoundError, ValueError):  # checked when the game was made; never fail a page
         return None
-    return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({zone})"
+    if languages.current() == i18n.SOURCE:
+        return f"{local:%a %d %b %Y %H:%M} {local.tzname()} ({zone})"
+    shown = format_datetime(local, "EEE d MMM y HH:mm", locale=i18n.locale(languages.current()))
+    return f"{shown} {local.tzname()} ({zone})"
 
 
 def _player(token: str | None) -> int | Refusal | None:
@@ -66,7 +71,7 @@ def _player(token: str | None) -> int | Refusal | None:
 def _from_now() -> Callable[[datetime], str]:
     """How long from now a moment is ("in 2 days"), for pages; one clock for the whole page."""
     now = datetime.now(UTC)
-    return lambda moment: schedule.relative(moment, now)
+    return lambda moment: languages.from_now(moment, now)
 
 
 @blueprint.get("/")
@@ -76,7 +81,7 @@ def index() -> ResponseReturnValue:
     if isinstance(filters, Refusal) or isinstance(player, Refusal):
         refused = filters if isinstance(filters, Refusal) else player
         assert isinstance(refused, Refusal)
-        return render_template("error.html", message=refused.reason), 400
+        return render_template("error.html", message=said.anew(refused.reason)), 400
     filters = dataclasses.replace(filters, player_id=player)
     token = request.args.get("player") if player is not None else None
     with _runtime().db.session() as session:

@@ -24,8 +24,8 @@ from adjudicator.games import registry
 from adjudicator.services import checker
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.templating import text_environment
-from adjudicator.web import csrf, pictures
+from adjudicator.templating import in_language, text_environment
+from adjudicator.web import csrf, languages, pictures
 
 blueprint = Blueprint("help", __name__)
 
@@ -40,7 +40,9 @@ def _runtime() -> Runtime:
 
 def _commands_text() -> str:
     # The mail's own command list (templates/email/_commands.txt): one wording for mail and web.
-    return text_environment().get_template("email/_commands.txt").render({}).strip("\n")
+    # In the page's language, as the mail gives it in its reader's.
+    words = in_language(languages.current())
+    return text_environment().get_template("email/_commands.txt").render(words).strip("\n")
 
 
 def _rules(key: str) -> Rules[Any]:
@@ -60,9 +62,10 @@ def limit_posts() -> None:
 
 @blueprint.errorhandler(RequestEntityTooLarge)
 def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
-    message = (
-        f"That is more than the checker reads ({checker.LIMIT_BYTES // 1000} KB). An order set "
-        "is a few lines: paste only your orders, without quoted mail."
+    message = languages.gettext(
+        "That is more than the checker reads (%(size)s KB). An order set is a few lines: paste "
+        "only your orders, without quoted mail.",
+        size=checker.LIMIT_BYTES // 1000,
     )
     return render_template("error.html", message=message), 413
 
@@ -77,15 +80,16 @@ def help_page(key: str | None = None) -> ResponseReturnValue:
         game=rules,
         examples=checker.samples(rules).examples if rules else (),
         cards=list(rules.card_texts()) if rules else [],
-        board_words=_board_words(rules.key) if rules else "",
+        board_words=_board_words(rules.key, languages.current()) if rules else "",
         commands_text=_commands_text(),
         domain=_runtime().config.mail_domain,
     )
 
 
 @functools.cache
-def _board_words(key: str) -> str:
-    """The opening picture in words, for its alt text."""
+def _board_words(key: str, lang: str) -> str:
+    """The opening picture in words, for its alt text, in ``lang`` (the page's: the games write
+    it in the current reader's language)."""
     rules = _rules(key)
     return rules.describe(rules.view(checker.opening(rules), None))
 
@@ -159,7 +163,9 @@ def _checker_page(
     result = None
     if request.method == "POST":
         if not csrf.check():
-            message = "This form has expired or came from another site: reload it and try again."
+            message = languages.gettext(
+                "This form has expired or came from another site: reload it and try again."
+            )
             return render_template("error.html", message=message), 400
         text = request.form.get("orders", "")
         if len(text.encode("utf-8")) > checker.LIMIT_BYTES:

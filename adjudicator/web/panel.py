@@ -26,11 +26,11 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from adjudicator.core import numbers
+from adjudicator.core import numbers, said
 from adjudicator.core.refusal import Refusal
 from adjudicator.services import panel, panel_links
 from adjudicator.services.runtime import Runtime
-from adjudicator.web import csrf
+from adjudicator.web import csrf, languages
 from adjudicator.web.converters import ID_MAX
 
 blueprint = Blueprint("panel", __name__)
@@ -58,7 +58,7 @@ def _link_page(why: str | None, status: int, game_id: int | None = None) -> Resp
     return (
         render_template(
             "manage_link.html",
-            why=why,
+            why=said.anew(why),
             game_id=game_id,
             hours=_runtime().config.panel_link_hours,
         ),
@@ -105,13 +105,16 @@ def _gate(game_id: int) -> ResponseReturnValue | None:
         return redirect(url_for("panel.get_link", game=game_id))
     if held.get("game") != game_id:
         return (
-            render_template("error.html", message="Your game-master session is for another game."),
+            render_template(
+                "error.html",
+                message=languages.gettext("Your game-master session is for another game."),
+            ),
             403,
         )
     refused = panel_links.check_session(_runtime(), game_id, held["link"])
     if refused is not None:
         session.pop(SESSION_KEY, None)
-        flash(refused.reason, "bad")
+        flash(said.anew(refused.reason), "bad")
         return redirect(url_for("panel.get_link", game=game_id))
     return None
 
@@ -140,16 +143,23 @@ def _guard_post(game_id: int) -> ResponseReturnValue | panel.Panel:
     if stop is not None:
         return stop
     if not csrf.check():
-        return render_template("error.html", message="The form had expired: reload the panel."), 400
+        message = languages.gettext("The form had expired: reload the panel.")
+        return render_template("error.html", message=message), 400
     wait = panel_links.count_post(_runtime(), _nonce())
     if wait:
-        message = f"Too many changes in a minute: wait {wait} s, then reload the panel."
+        message = languages.gettext(
+            "Too many changes in a minute: wait %(wait)s s, then reload the panel.", wait=wait
+        )
         return render_template("error.html", message=message), 429, {"Retry-After": str(wait)}
     shown = panel.view(_runtime(), game_id)
     if shown is None:
         abort(404)
     if shown.read_only:
-        flash(f"The game is {shown.status}: the panel is read-only.", "bad")
+        status = languages.status_word(shown.status)
+        flash(
+            languages.gettext("The game is %(status)s: the panel is read-only.", status=status),
+            "bad",
+        )
         return redirect(url_for("panel.manage", game_id=game_id))
     return shown
 
@@ -159,7 +169,7 @@ def _line_or_back(action: str, shown: panel.Panel) -> str | ResponseReturnValue:
     form.update(address=request.form.get("address", ""), reason=request.form.get("reason", ""))
     line = panel.command_line(action, form, [seat.seat for seat in shown.seats])
     if isinstance(line, panel.Invalid):
-        flash(f"Not done: {line.why}.", "bad")
+        flash(languages.gettext("Not done: %(why)s.", why=said.anew(line.why)), "bad")
         return redirect(url_for("panel.manage", game_id=shown.game_id))
     return line
 
@@ -167,8 +177,9 @@ def _line_or_back(action: str, shown: panel.Panel) -> str | ResponseReturnValue:
 def _run(game_id: int, line: str) -> ResponseReturnValue:
     key = f"panel:{game_id}:{secrets.token_hex(8)}"
     result = panel.act(_runtime(), game_id, line, key)
-    verdict = "done" if result.done else "not done"
-    flash(f"{result.line}: {verdict} — {result.message}", "ok" if result.done else "bad")
+    verdict = languages.gettext("done") if result.done else languages.gettext("not done")
+    message = said.anew(result.message)
+    flash(f"{result.line}: {verdict} — {message}", "ok" if result.done else "bad")
     return redirect(url_for("panel.manage", game_id=game_id))
 
 
@@ -203,5 +214,5 @@ def logout(game_id: int) -> ResponseReturnValue:
     if isinstance(held, dict) and isinstance(held.get("link"), str):
         panel_links.end_session(_runtime(), held["link"])
     session.clear()
-    flash("You have logged out of the game-master panel.", "ok")
+    flash(languages.gettext("You have logged out of the game-master panel."), "ok")
     return redirect(url_for("panel.get_link", game=game_id))
