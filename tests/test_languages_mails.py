@@ -228,14 +228,17 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
     drain(runtime)
     [closed] = mails_to(runtime, FRANCE, before)
     text = read(closed)
-    assert f"2 de Mayo, партия {game_id} окончена:" in text, text
+    days = runtime.config.idle_close_days
+    assert f"2 de Mayo, партия {game_id} окончена: закрыта после {days} дней без приказов" in text
     assert "Эта партия больше не принимает приказов. Начните новую письмом NEW 2 DE MAYO" in text
     assert "Ничего не требуется: партия окончена." in text
     assert english_left(text) == [], english_left(text)
-    assert "партия окончена: " in str(closed["Subject"])
+    assert str(closed["Subject"]).endswith(
+        f"партия окончена: закрыта после {days} дней без приказов"
+    )
     [closed] = mails_to(runtime, SPAIN, before)
     text = read(closed)
-    assert f"2 de Mayo, la partida {game_id} ha terminado:" in text, text
+    assert f"la partida {game_id} ha terminado: cerrada tras {days} días sin órdenes" in text
     assert "Esta partida ya no acepta órdenes." in text
     assert english_left(text) == [], english_left(text)
     assert "partida terminada: " in str(closed["Subject"])
