@@ -16,6 +16,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select
 
 from adjudicator import i18n
+from adjudicator.games import registry
 from adjudicator.models import Game
 from adjudicator.services import deadlines, lifecycle
 from adjudicator.services.runtime import Runtime
@@ -273,3 +274,35 @@ def test_an_unknown_address_is_answered_in_the_language_of_the_mail(runtime: Run
     assert "Escribe a help@pbem.localhost para recibir instrucciones." in text
     assert english_left(text) == [], english_left(text)
     assert i18n.gettext("your mail", "es") == "tu correo"
+
+
+def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader() -> None:
+    """A line's reason and suggestion, what an order set leaves out and a decision's prompt and
+    brief were made once, when the mail was read or the position examined: each reader's mail
+    writes them anew in its own language. (Catalog messages of the service's stand for the
+    games' sentences here.)"""
+    from adjudicator.core import said
+    from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
+    from adjudicator.services import positions, replies, subjects
+
+    line = LineReport(4, "99-98", LineStatus.REJECTED, reason=said._("no such game"))
+    report = OrderReport((line,), None, missing=(said._("send orders"),))
+    owed = {"spain": Decision("spain", said._("decide"), ("9-14",), "", said._("send orders"))}
+    rules = registry.get("2demayo")
+    assert rules is not None
+    with i18n.speaking("ru"):
+        shown = replies.receipt_lines(report, False)
+        assert shown["lines"][0]["reason"] == "такой партии нет"
+        assert shown["missing"] == ["прислать приказы"]
+        assert subjects.owes(owed, rules.seat_title) == "Spain: прислать приказы"
+        alt = positions.map_alt(rules, 3, "spain", owed)
+        assert alt == (
+            "Карта 2 de Mayo, ход 3, как её видит Spain; далее очередь за Spain: прислать приказы."
+        )
+    with i18n.speaking("es"):
+        assert replies.receipt_lines(report, False)["missing"] == ["enviar órdenes"]
+    # Outside any reader's mail, English as made.
+    assert replies.receipt_lines(report, False)["lines"][0]["reason"] == "no such game"
+    assert positions.map_alt(rules, 3, None, owed) == (
+        "Map of 2 de Mayo after turn 3, as every player sees it; next, Spain is to send orders."
+    )
