@@ -41,12 +41,11 @@ def turn_reason(code: str, yours: bool = False, lang: str = i18n.SOURCE) -> str:
 # a game's own result is stored as its rules wrote it.
 _RESIGNED = re.compile(r"(?P<seat>.+) resigned")
 _CLOSED = re.compile(r"closed after (?P<days>\d+) days? without an order")
-_UNFINISHED = "unfinished when the shared deal ended"
 
 
 def game_result(result: str | None, lang: str = i18n.SOURCE) -> str | None:
     """A game's stored result in words of ``lang``: the service's own (a resignation, an idle
-    game closed, a shared deal ended) translated, any other as stored."""
+    game closed, a shared deal ended) translated, a game's own as stored."""
     if not result or i18n.chosen(lang) == i18n.SOURCE:
         return result
     if found := _RESIGNED.fullmatch(result):
@@ -58,6 +57,6 @@ def game_result(result: str | None, lang: str = i18n.SOURCE) -> str | None:
             int(found["days"]),
             lang,
         )
-    if result == _UNFINISHED:
-        return i18n.gettext("unfinished when the shared deal ended", lang)
-    return result
+    # Any other that is a catalog's message (lifecycle marks the one a shared deal's end
+    # writes); a game's own as stored.
+    return i18n.gettext(result, lang)
