@@ -16,6 +16,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select
 
 from adjudicator import i18n
+from adjudicator.games import registry
 from adjudicator.models import Game
 from adjudicator.services import deadlines, lifecycle
 from adjudicator.services.runtime import Runtime
@@ -155,16 +156,16 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     assert summary == f"2 de Mayo, partida {game_id}: vencen las órdenes del turno 1"
 
     text = read(spanish_report)
-    assert f"2 de Mayo, partida {game_id}: turno 1 resuelto (todos habían enviado sus órdenes)" in (
-        text
-    ), text
+    # The reasons' words, as the catalog has them (the archive's pages show the same).
+    everyone = {lang: i18n.gettext("everyone had sent orders", lang) for lang in ("es", "ru")}
+    assert f"2 de Mayo, partida {game_id}: turno 1 resuelto ({everyone['es']})" in text, text
     assert "QUÉ HA PASADO" in text and "POSICIÓN TRAS EL TURNO 1" in text
     assert "QUÉ PUEDES HACER AHORA" in text and "Debes enviar tus órdenes para el turno 2" in text
     assert english_left(text) == [], english_left(text)
     assert str(spanish_report["Subject"]).endswith("resultados del turno 1")
     [russian_report] = mails_to(runtime, FRANCE, before)
     text = read(russian_report)
-    assert f"2 de Mayo, партия {game_id}: ход 1 разыгран (все прислали приказы)" in text, text
+    assert f"2 de Mayo, партия {game_id}: ход 1 разыгран ({everyone['ru']})" in text, text
     assert "ЧТО ПРОИЗОШЛО" in text and "ПОЗИЦИЯ: ХОД 1" in text
     assert "ЧТО МОЖНО СДЕЛАТЬ СЕЙЧАС" in text and "Пришлите приказы на ход 2 до" in text
     assert english_left(text) == [], english_left(text)
@@ -198,8 +199,10 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     done = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
     assert isinstance(done, deadlines.Adjudicated)
     drain(runtime)
-    assert "ход 2 разыгран (наступил срок)" in read(mails_to(runtime, FRANCE, before)[-1])
-    assert "turno 2 resuelto (venció el plazo)" in read(mails_to(runtime, SPAIN, before)[-1])
+    passed = {lang: i18n.gettext("the deadline passed", lang) for lang in ("es", "ru")}
+    assert f"ход 2 разыгран ({passed['ru']})" in read(mails_to(runtime, FRANCE, before)[-1])
+    assert f"turno 2 resuelto ({passed['es']})" in read(mails_to(runtime, SPAIN, before)[-1])
+    assert "(" not in passed["ru"] + passed["es"] and "deadline" not in passed["es"]
 
 
 def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> None:
@@ -228,14 +231,17 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
     drain(runtime)
     [closed] = mails_to(runtime, FRANCE, before)
     text = read(closed)
-    assert f"2 de Mayo, партия {game_id} окончена:" in text, text
+    days = runtime.config.idle_close_days
+    assert f"2 de Mayo, партия {game_id} окончена: закрыта после {days} дней без приказов" in text
     assert "Эта партия больше не принимает приказов. Начните новую письмом NEW 2 DE MAYO" in text
     assert "Ничего не требуется: партия окончена." in text
     assert english_left(text) == [], english_left(text)
-    assert "партия окончена: " in str(closed["Subject"])
+    assert str(closed["Subject"]).endswith(
+        f"партия окончена: закрыта после {days} дней без приказов"
+    )
     [closed] = mails_to(runtime, SPAIN, before)
     text = read(closed)
-    assert f"2 de Mayo, la partida {game_id} ha terminado:" in text, text
+    assert f"la partida {game_id} ha terminado: cerrada tras {days} días sin órdenes" in text
     assert "Esta partida ya no acepta órdenes." in text
     assert english_left(text) == [], english_left(text)
     assert "partida terminada: " in str(closed["Subject"])
@@ -270,3 +276,35 @@ def test_an_unknown_address_is_answered_in_the_language_of_the_mail(runtime: Run
     assert "Escribe a help@pbem.localhost para recibir instrucciones." in text
     assert english_left(text) == [], english_left(text)
     assert i18n.gettext("your mail", "es") == "tu correo"
+
+
+def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader() -> None:
+    """A line's reason and suggestion, what an order set leaves out and a decision's prompt and
+    brief were made once, when the mail was read or the position examined: each reader's mail
+    writes them anew in its own language. (Catalog messages of the service's stand for the
+    games' sentences here.)"""
+    from adjudicator.core import said
+    from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
+    from adjudicator.services import positions, replies, subjects
+
+    line = LineReport(4, "99-98", LineStatus.REJECTED, reason=said._("no such game"))
+    report = OrderReport((line,), None, missing=(said._("send orders"),))
+    owed = {"spain": Decision("spain", said._("decide"), ("9-14",), "", said._("send orders"))}
+    rules = registry.get("2demayo")
+    assert rules is not None
+    with i18n.speaking("ru"):
+        shown = replies.receipt_lines(report, False)
+        assert shown["lines"][0]["reason"] == "такой партии нет"
+        assert shown["missing"] == ["прислать приказы"]
+        assert subjects.owes(owed, rules.seat_title) == "Spain: прислать приказы"
+        alt = positions.map_alt(rules, 3, "spain", owed)
+        assert alt == (
+            "Карта 2 de Mayo, ход 3, как её видит Spain; далее очередь за Spain: прислать приказы."
+        )
+    with i18n.speaking("es"):
+        assert replies.receipt_lines(report, False)["missing"] == ["enviar órdenes"]
+    # Outside any reader's mail, English as made.
+    assert replies.receipt_lines(report, False)["lines"][0]["reason"] == "no such game"
+    assert positions.map_alt(rules, 3, None, owed) == (
+        "Map of 2 de Mayo after turn 3, as every player sees it; next, Spain is to send orders."
+    )

@@ -20,7 +20,7 @@ from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import agreeing, listed
 from adjudicator.models import Game, Seat, Turn
-from adjudicator.services import play
+from adjudicator.services import play, reasons
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -101,7 +101,8 @@ def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
         )
     _ = i18n.translator(moment.language)
     if game.status != GameStatus.ACTIVE:
-        return Ask(False, _("Nothing is owed: the game is over."), game.result or "")
+        result = reasons.game_result(game.result, moment.language) or ""
+        return Ask(False, _("Nothing is owed: the game is over."), result)
     if game.paused:
         return Ask(
             False,

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator import statuses
+from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
@@ -283,7 +284,7 @@ def _seat_rows(session: Session, game: Game, moment: asks.Moment) -> list[SeatRo
 
 
 def _owed_words(decision: Decision | None) -> str:
-    return decision.brief if decision is not None else ""
+    return said.anew(decision.brief) if decision is not None else ""
 
 
 def game_page(session: Session, game_id: int) -> GamePage | None:

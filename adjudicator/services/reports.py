@@ -202,7 +202,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         # The noun in the reader's language, for the templates written in it (_deadline).
         "turn_word": i18n.gettext(rules.turn_noun, language),
         "schedule": game.schedule,
-        "result": game.result,
+        "result": reasons.game_result(game.result, language),
         "seed": game.seed.hex() if revealed else None,
         "verify_url": f"{runtime.config.base_url}/games/{game.id}/verify",
     }
@@ -272,7 +272,7 @@ def mail_seat(
             "turn": turn.number,
             "next": turn.number + 1,
             "owes": context["owes"],
-            "result": subjects.short_result(game.result),
+            "result": subjects.short_result(reasons.game_result(game.result, lang)),
             **letter.words,
         }
         mail = Letter(
