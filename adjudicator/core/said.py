@@ -18,7 +18,7 @@ parts are its values.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,16 +43,18 @@ def _speech() -> Speech:
     return _current.get() or SOURCE
 
 
+# A msgid; a singular, plural and count; or a name by language, "" its original (``named``).
+Message = str | tuple[str, str, int] | Mapping[str, str]
+
+
 class Said(str):
     """A sentence as made in one language, with what it was made of: ``message`` (a msgid, or a
     singular, plural and count) and ``values``."""
 
-    message: str | tuple[str, str, int]
+    message: Message
     values: Mapping[str, Any]
 
-    def __new__(
-        cls, text: str, message: str | tuple[str, str, int], values: Mapping[str, Any]
-    ) -> Said:
+    def __new__(cls, text: str, message: Message, values: Mapping[str, Any]) -> Said:
         made = super().__new__(cls, text)
         made.message, made.values = message, values
         return made
@@ -68,10 +70,13 @@ def language() -> str:
     return _speech().language
 
 
-def _written(message: str | tuple[str, str, int], values: Mapping[str, Any]) -> Said:
-    catalog = _speech().catalog
+def _written(message: Message, values: Mapping[str, Any]) -> Said:
+    speech = _speech()
+    catalog = speech.catalog
     filled = {key: anew(value) for key, value in values.items()}
-    if isinstance(message, tuple):
+    if isinstance(message, Mapping):
+        text = message.get(speech.language) or message[""]
+    elif isinstance(message, tuple):
         singular, plural, count = message
         text = catalog.ngettext(singular, plural, count) % {"num": count, **filled}
     else:
@@ -89,6 +94,24 @@ def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
     """The form of ``singular``/``plural`` that ``n`` takes in the current language (Russian has
     three), ``%(num)s`` being ``n``."""
     return _written((singular, plural, n), values)
+
+
+def named(original: str, **by_language: str) -> str:
+    """A proper name as the current reader's language writes it: its own where ``by_language``
+    gives one, else the ``original`` (a 2 de Mayo card is called by its Spanish original but in
+    English). Kept in a sentence made earlier, it is written anew with the sentence."""
+    return _written({"": original, **by_language}, {})
+
+
+def listed(parts: Sequence[str]) -> str:
+    """``parts`` joined with commas, as one sentence written anew with its parts (a hand of
+    cards named in a prompt made once for readers of several languages)."""
+    if not parts:
+        return ""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = _("%(some)s, %(next)s", some=joined, next=part)
+    return joined
 
 
 def N_(message: str) -> str:

@@ -20,7 +20,7 @@ from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import agreeing, listed
 from adjudicator.models import Game, Seat, Turn
-from adjudicator.services import play, reasons
+from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -50,6 +50,8 @@ class Moment:
     zone: str
     idle_close_days: int
     language: str = "en"
+    # How the game ended, in the reader's language (play.result_words); empty while it runs.
+    result: str = ""
 
 
 def moment(
@@ -72,6 +74,7 @@ def moment(
         zone=zone,
         idle_close_days=runtime.config.idle_close_days,
         language=language,
+        result=play.result_words(session, game),
     )
 
 
@@ -101,8 +104,7 @@ def for_seat(rules: Rules[Any], game: Game, seat: Seat, moment: Moment) -> Ask:
         )
     _ = i18n.translator(moment.language)
     if game.status != GameStatus.ACTIVE:
-        result = reasons.game_result(game.result, moment.language) or ""
-        return Ask(False, _("Nothing is owed: the game is over."), result)
+        return Ask(False, _("Nothing is owed: the game is over."), moment.result)
     if game.paused:
         return Ask(
             False,
@@ -292,7 +294,7 @@ def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:
     for (their commands change deadlines; they never owe one); in ``moment.language``."""
     _ = i18n.translator(moment.language)
     if game.status not in (GameStatus.FORMING, GameStatus.ACTIVE):
-        return Ask(False, _("Nothing is owed: the game is over."), game.result or "")
+        return Ask(False, _("Nothing is owed: the game is over."), moment.result)
     if game.status == GameStatus.ACTIVE and game.paused:
         return Ask(False, _("Nothing is owed by you: the game is paused until you RESUME it."))
     return Ask(

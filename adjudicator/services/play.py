@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
 from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.chance import commitment, new_seed
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import Resolution
@@ -261,7 +262,8 @@ def apply_orders(
     )
     session.add(turn)
     game.last_activity = utcnow()
-    outcome = rules.outcome(resolution.state)
+    with i18n.speaking(i18n.SOURCE):  # stored in English, whoever's mail played the turn
+        outcome = rules.outcome(resolution.state)
     if outcome.finished:
         game.status = GameStatus.FINISHED
         game.finished_at = utcnow()
@@ -270,6 +272,19 @@ def apply_orders(
     # Not flushed here: the caller's next read does, in one UPDATE of the game row with what
     # the caller still changes in it (the next deadline, the lease given back).
     return turn, resolution
+
+
+def result_words(session: Session, game: Game) -> str:
+    """How ``game`` ended, in the current reader's language: where its rules ended it, their
+    summary written anew (the stored result is its English); any other end as
+    ``reasons.game_result`` words it."""
+    own = reasons.game_result(game.result, said.language()) or ""
+    if not game.result or game.status != GameStatus.FINISHED:
+        return own
+    rules = rules_for(game)
+    with i18n.speaking(i18n.SOURCE):
+        summary = rules.outcome(rules.load(latest_turn(session, game.id).state)).summary
+    return str(said.anew(summary)) if summary == game.result else own
 
 
 def seats_with_orders(session: Session, game_id: int, turn_number: int) -> set[str]:

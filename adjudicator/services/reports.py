@@ -267,21 +267,26 @@ def mail_seat(
         moment = asks.moment(session, runtime, game, turn, owed, zone, now, lang)
         context["ask"] = asks.for_seat(rules, game, seat, moment).json()
         in_reply_to, references = thread_headers(game, replying_to)
-        said = {
+        words = {
             "noun": i18n.gettext(rules.turn_noun, lang),
             "turn": turn.number,
             "next": turn.number + 1,
             "owes": context["owes"],
-            "result": subjects.short_result(reasons.game_result(game.result, lang)),
+            "result": subjects.short_result(moment.result),
             **letter.words,
         }
         mail = Letter(
             key=letter.key,
             kind=letter.kind,
             to=seat.player.address,
-            subject=subjects.subject(game, rules.title, letter.what, lang, **said),
+            subject=subjects.subject(game, rules.title, letter.what, lang, **words),
             template=letter.template,
-            context={**game_context(runtime, game, seat), **context, **letter.extra},
+            context={
+                **game_context(runtime, game, seat),
+                "result": moment.result,
+                **context,
+                **letter.extra,
+            },
             pictures=[picture] if picture else [],
             attachments=calendar_once(
                 session, runtime, game, turn.number + 1, (now, overtaken), lang

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from adjudicator.core import said
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.sides import SIDES, Side, as_side
 from adjudicator.games.dos_de_mayo.text import fold
@@ -84,7 +85,9 @@ class Card:
 
     @property
     def name(self) -> str:
-        return self.en
+        """The card as the reader reads it: by its English name in English, by its Spanish
+        original in every other language (the game's own names, as its places keep theirs)."""
+        return said.named(self.es, en=self.en)
 
 
 @dataclass(frozen=True)

@@ -227,7 +227,7 @@ def _card_problem(check: _Check, card: Card) -> Verdict | None:
             )
         return reject("card-not-now", why)
     if card.requires_any and not any(position.has_played(c) for c in card.requires_any):
-        names = either([card_data().card(c).en for c in card.requires_any])
+        names = either([card_data().card(c).name for c in card.requires_any])
         why = _("%(card)s needs %(cards)s played first", card=key, cards=names)
         return reject("card-prerequisite", why)
     return None
@@ -281,8 +281,8 @@ def _aim(check: _Check, item: Aim) -> Verdict:
     if card.id not in check.position.in_play and not played_now:
         if card.id in check.hand():
             fix = _("PLAY %(card)s first, then %(aim)s <area>", card=card.keyword, aim=aim)
-            return reject("not-in-play", _("%(card)s is not in play", card=card.en), fix)
-        why = _("%(card)s is neither in play nor in your hand", card=card.en)
+            return reject("not-in-play", _("%(card)s is not in play", card=card.name), fix)
+        why = _("%(card)s is neither in play nor in your hand", card=card.name)
         return reject("not-in-play", why)
     if any(done.card == item.card for done in check.aims):
         return reject("duplicate-order", _("%(aim)s names one area a turn", aim=aim))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.core.said import N_, _, ngettext
+from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.sides import title
 
 ART_FILE = Path(__file__).with_name("art.toml")
@@ -158,14 +159,28 @@ def play_note(args: str) -> str:
         return _("drawn")
     found = _DISCARDS.fullmatch(args)
     if found is not None:
-        return _("drawn; %(side)s discards %(card)s", side=found["side"], card=found["card"])
+        card = _by_english(found["card"])
+        return _("drawn; %(side)s discards %(card)s", side=found["side"], card=card)
     return args
+
+
+def _by_english(name: str) -> str:
+    """A card the position's notes name in English, as the reader reads it."""
+    known = next((card for card in card_data().cards if card.en == name), None)
+    return known.name if known is not None else name
+
+
+def card_name(card: Mapping[str, Any]) -> str:
+    """A card of a view as the reader reads it (``Card.name``): the view keeps the English
+    name, which the picture draws."""
+    known = card_data().by_id.get(str(card.get("id")))
+    return known.name if known is not None else str(card["name"])
 
 
 def card_words(card: Mapping[str, Any]) -> str:
     args = play_note(str(card.get("args") or "").strip())
     side = f" ({side_name(card['side'])})" if card.get("side") else ""
-    return f"{card['name']}{side}" + (f" {args}" if args else "")
+    return f"{card_name(card)}{side}" + (f" {args}" if args else "")
 
 
 def move_words(move: Mapping[str, Any]) -> str:
@@ -265,7 +280,7 @@ def describe(view: Mapping[str, Any]) -> str:
         lines.append(_("Cards played last turn: %(cards)s.", cards=cards_text))
     lines.append(_hands(view["hand_sizes"]))
     if "hand" in view:
-        hand = ", ".join(str(card["name"]) for card in view["hand"]) or _("empty")
+        hand = ", ".join(card_name(card) for card in view["hand"]) or _("empty")
         lines.append(_("Your hand: %(cards)s.", cards=hand))
     lines.extend(_events(view, where))
     return "\n".join(lines)

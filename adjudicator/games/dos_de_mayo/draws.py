@@ -33,7 +33,7 @@ def draw_words(label: str) -> str:
         if card is not None:
             return _(
                 "%(card)s: which of %(side)s's cards is discarded",
-                card=card.en,
+                card=card.name,
                 side=SIDE_NAMES[other(card.side)],
             )
     return _("a draw")

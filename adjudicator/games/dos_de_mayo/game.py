@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from adjudicator.core import said
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
     JSON,
@@ -78,7 +79,7 @@ class DosDeMayo(Game[Position]):
         the_board = board()
         decisions: dict[str, Decision] = {}
         for side in SIDES:
-            names = ", ".join(card_data().card(c).en for c in state.hands[side])
+            names = said.listed([card_data().card(c).name for c in state.hands[side]])
             hand = names or _("empty")
             if side == FRANCE and state.start_choice:
                 options = either(

@@ -71,15 +71,24 @@ def card_texts() -> list[CardText]:
         if (card.earliest, card.latest) != (1, turns):
             when.append(_("turns %(first)s-%(last)s", first=card.earliest, last=card.latest))
         if card.requires_any:
-            names = ", ".join(data.card(other).en for other in card.requires_any)
+            names = ", ".join(data.card(other).name for other in card.requires_any)
             when.append(_("once %(cards)s has been played", cards=names))
         if card.id in data.france_choice:
             when.append(_("start card: TAKE %(keyword)s", keyword=card.keyword))
         if card.id in data.spain_start:
             when.append(_("start card, in hand from turn 1"))
-        name = card.en if card.en == card.es else f"{card.en} ({card.es})"
-        rows.append(CardText(name, title(card.side), "; ".join(when), card_help(card)))
+        rows.append(
+            CardText(_listed_name(card), title(card.side), "; ".join(when), card_help(card))
+        )
     return rows
+
+
+def _listed_name(card: Card) -> str:
+    """A card as the help lists it: in English by both its names, "Mayor of Móstoles (Alcalde
+    de Móstoles)"; in any other language by its Spanish original, as every mail names it."""
+    if said.language() != said.ENGLISH or card.en == card.es:
+        return card.name
+    return f"{card.en} ({card.es})"
 
 
 def order_words(lang: str) -> str:
@@ -113,7 +122,7 @@ def help_text(cards: bool = True) -> str:
     for card in card_data().cards:
         side = title(card.side)
         window = window_name(card)
-        listed.append(f"  {card.keyword:<13} {card.en} ({card.es}), {side}, {window}")
+        listed.append(f"  {card.keyword:<13} {_listed_name(card)}, {side}, {window}")
         listed += [f"      {line}" for line in textwrap.wrap(card_help(card), 72)]
     if not cards:
         every = _("Every card is in the table of cards below, with when it may be played.")

@@ -66,7 +66,7 @@ def missing(position: Position, side: Side, orders: OrderSet, items: list[Item])
     notes: list[str] = []
     if side == FRANCE and position.start_choice and orders.take is None:
         names = either([f"TAKE {data.card(c).keyword}" for c in position.start_choice])
-        default = data.card(data.france_default).en
+        default = data.card(data.france_default).name
         notes.append(_("%(names)s (%(card)s if you do not say)", names=names, card=default))
     if position.in_play or orders.plays:
         lasting = set(position.in_play) | {play.card for play in orders.plays}
@@ -78,7 +78,7 @@ def missing(position: Position, side: Side, orders: OrderSet, items: list[Item])
                     _(
                         "%(aim)s <area>: no %(card)s bonus this turn without it",
                         aim=card.effect.aim,
-                        card=card.en,
+                        card=card.name,
                     )
                 )
     if position.turn < board().rules.turns and not any(type(item) is Draw for item in items):

@@ -77,7 +77,7 @@ class Thermopyles(Game[Position]):
     ranking_axis = RankingAxis("Persians in the Graveyard", 1)
 
     def seat_title(self, seat: str) -> str:
-        return "the Spartans" if seat == SEAT else super().seat_title(seat)
+        return _("the Spartans") if seat == SEAT else super().seat_title(seat)
 
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
         chosen = self.check_options(options)
