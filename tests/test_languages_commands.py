@@ -239,3 +239,37 @@ def test_preferences_and_vacation_are_answered_in_russian(runtime: Runtime) -> N
     text = text_to(runtime, SPAIN, before)
     assert "VACATION OFF -> сделано: отпуск отменён; напоминания приходят как обычно" in text
     assert "последний день, 2020-01-02, уже прошёл; ничего не изменено" in text, text
+
+
+def test_a_shared_deals_results_are_in_each_entrants_language(runtime: Runtime) -> None:
+    from playbymail import drain
+
+    from adjudicator.models import Challenge, utcnow
+    from adjudicator.services import ticks
+
+    first = compose("ana@example.com", "new@pbem.localhost", "NUEVA THERMOPYLES COMPARTIDA cup")
+    deliver_mail(runtime, first)
+    second = compose("ivan@example.com", "new@pbem.localhost", "НОВАЯ thermopyles ОБЩАЯ cup")
+    deliver_mail(runtime, second)
+    assert (language_of(runtime, "ana@example.com"), language_of(runtime, "ivan@example.com")) == (
+        "es",
+        "ru",
+    )
+    with runtime.db.session() as session:
+        session.scalars(select(Challenge)).one().deadline = utcnow() - timedelta(minutes=1)
+    before = len(sent(runtime))
+    assert ticks.tick(runtime).challenges_revealed == ["cup"]
+    drain(runtime)
+    spanish = text_to(runtime, "ana@example.com", before)
+    assert "El reparto compartido «cup» de Thermopyles ha terminado." in spanish, spanish
+    assert (
+        "CLASIFICACIÓN" in spanish and "sin terminar cuando acabó el reparto compartido" in spanish
+    )
+    assert "Todos los participantes jugaron con las mismas cartas y dados." in spanish
+    russian = text_to(runtime, "ivan@example.com", before)
+    assert "Общая раздача «cup» игры Thermopyles закончилась." in russian, russian
+    assert "ИТОГОВАЯ ТАБЛИЦА" in russian and "не завершена к концу общей раздачи" in russian
+    # The mail's own text, after the ask at its top (which says the result as the game has it).
+    own = spanish.split("El reparto")[1] + russian.split("Общая раздача")[1]
+    for english in ("RANKING", "has ended", "unfinished", "Every entrant", "game 1"):
+        assert english not in own, english
