@@ -196,8 +196,7 @@ def test_a_2_de_mayo_game_with_france_in_russian_and_spain_in_spanish(runtime: R
     assert re.search(r"через 48 часов|через 2 дня", everything), everything[:3000]
     assert "Puerta del Sol" in everything or "Palacio Real" in everything  # names stay
     # Cards by their Spanish names, in both languages.
-    left = [name for name in ENGLISH_NAMES if name in everything + todo]
-    assert left == [], [(everything + todo)[max(0, (everything + todo).find(n) - 300):][:400] for n in left]
+    assert [name for name in ENGLISH_NAMES if name in everything + todo] == []
     spanish_names = [card.es for card in card_data().cards if card.en != card.es]
     assert any(name in everything for name in spanish_names)
     assert "José Blas Molina y Soriano" in todo  # Spain's start card
