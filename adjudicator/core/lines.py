@@ -20,11 +20,12 @@ from typing import Generic, TypeVar
 
 from adjudicator.core import numbers
 from adjudicator.core.contract import LineReport, LineStatus
+from adjudicator.core.said import N_, _
 
 R = TypeVar("R")
 
-QUOTED = "quoted text"
-CHAT = "not an order"
+QUOTED = N_("quoted text")
+CHAT = N_("not an order")
 
 
 @dataclass(frozen=True)
@@ -106,13 +107,13 @@ def read_mail(text: str, reader: Callable[[str], R | Complaint | None]) -> MailL
         if not raw.strip():
             continue
         if quoted(raw):
-            ignored.append(LineReport(number, raw, LineStatus.IGNORED, reason=QUOTED))
+            ignored.append(LineReport(number, raw, LineStatus.IGNORED, reason=_(QUOTED)))
             continue
         reading: R | Complaint | None = overlong(raw)
         if reading is None:
             reading = reader(raw)
         if reading is None:
-            ignored.append(LineReport(number, raw, LineStatus.IGNORED, reason=CHAT))
+            ignored.append(LineReport(number, raw, LineStatus.IGNORED, reason=_(CHAT)))
         elif isinstance(reading, Complaint):
             refused.append(Numbered(number, raw, reading))
         else:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adjudicator.core.said import _
+
 # No area, card, count, hex or hour in any game or mail command has more than 4 digits; 20
 # leaves dates, phone and reference numbers in a player's chatter as they were, and int() of
 # 20 digits costs nothing.
@@ -27,7 +29,11 @@ def too_long(text: str) -> str | None:
     if found is None:
         return None
     digits = len(found.group())
-    return f"a number of {digits} digits is too long to read: numbers have at most {MAX_DIGITS}"
+    return _(
+        "a number of %(digits)s digits is too long to read: numbers have at most %(most)s",
+        digits=digits,
+        most=MAX_DIGITS,
+    )
 
 
 def whole(text: str) -> int | None:
