@@ -43,7 +43,7 @@ def _gm_letter(
         key=key,
         kind="gm",
         to=reply.mail.sender,
-        subject=subjects.subject(game, rules.title, what),
+        subject=subjects.subject(game, rules.title, what, language(game)),
         template=template,
         context={**_gm_context(reply.session, runtime, game), **extra},
         reply_to=gm_address(runtime, game),
@@ -122,9 +122,9 @@ def gm_reply(reply: Reply, game: Game, results: Sequence[Any]) -> None:
     queue(reply.session, reply.runtime, letter, game)
 
 
-def _news(game: Game, master: Player) -> tuple[str, str, str]:
+def _news(game: Game, master: Player, ended: str) -> tuple[str, str, str]:
     """The event ``tell_gm`` tells of, what the subject calls it, and the sentence saying it, in
-    the game master's language."""
+    the game master's language; ``ended``: how the game ended, in it."""
     _ = i18n.translator(language(game))
     if game.status == GameStatus.ACTIVE:
         if game.deadline is None:
@@ -139,7 +139,7 @@ def _news(game: Game, master: Player) -> tuple[str, str, str]:
             when=when,
         )
         return "started", "gm-started", started
-    result = game.result or _("ended")
+    result = ended or _("ended")
     if play.seed_revealed(game):
         over = _(
             "the game is over: %(result)s. The archive shows every turn, and its seed, so every "
@@ -159,7 +159,10 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
     if gm is None or any(seat.player.address == gm.address for seat in game.seats):
         return
     rules = play.rules_for(game)
-    event, what, message = _news(game, gm)
+    lang = language(game)
+    with i18n.speaking(lang):
+        result = play.result_words(session, game)
+    event, what, message = _news(game, gm, result)
     # In the thread of the GM's own mail: the answer to NEW, the first mail to the GM.
     first = session.scalar(
         select(OutboxMessage.message_id)
@@ -172,7 +175,7 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
         kind="gm",
         to=gm.address,
         subject=subjects.subject(
-            game, rules.title, what, result=subjects.short_result(game.result)
+            game, rules.title, what, lang, result=subjects.short_result(result)
         ),
         template="gm_notice",
         context={**_gm_context(session, runtime, game), "message": message},

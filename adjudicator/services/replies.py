@@ -232,6 +232,8 @@ def problem(
     shown = {k: v for k, v in details.items() if k != "game"}
     if isinstance(shown.get("why"), str) and shown["why"] in _WHYS:
         shown["why"] = i18n.gettext(shown["why"], lang)
+    elif "why" in shown:  # a refusal written as a sentence of core.said (a NEW's): anew
+        shown["why"] = i18n.localized(shown["why"], lang)
     context = {
         "language": lang,
         "problem": problem,

@@ -23,8 +23,7 @@ SEPARATOR = " · "
 # What each kind of mail is, after the game's title. The words in braces are filled by ``words``:
 # {noun} turn or step, {turn} the last one played, {next} the one now being ordered, {owes} who
 # owes what next, {result} how the game ended, {seat} a seat named by the mail. A player's mail
-# says them in the player's language (each is a catalog message whose braces stay as they are);
-# the game master's are English.
+# says them in its reader's language (each is a catalog message whose braces stay as they are).
 PHRASES: Mapping[str, str] = {
     "invited": N_("you are invited"),
     "joined": N_("you have joined"),
@@ -44,10 +43,10 @@ PHRASES: Mapping[str, str] = {
     "idle": N_("no orders for a while"),
     "shared-deal": N_("shared deal results"),
     "over": N_("game over: {result}"),
-    "gm-formed": "game formed (game master)",
-    "gm-answer": "your commands (game master)",
-    "gm-started": "game started (game master)",
-    "gm-over": "game over: {result} (game master)",
+    "gm-formed": N_("game formed (game master)"),
+    "gm-answer": N_("your commands (game master)"),
+    "gm-started": N_("game started (game master)"),
+    "gm-over": N_("game over: {result} (game master)"),
 }
 
 
