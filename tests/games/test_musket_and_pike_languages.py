@@ -359,7 +359,10 @@ def test_the_help_is_in_the_readers_language_with_its_words(
     written = translated.split(tables_text(ruleset()))[0]
     # The order forms' slots (<hex>, <dir>) are the canonical forms' own.
     assert english_left(re.sub(r"<[^>]*>", "", written)) == [], written
-    for sentence in ("Every line of your mail gets a receipt", "After the last turn", "EACH TURN"):
+    # The tables are written from the ruleset in the reader's language too (the data's names,
+    # musket or woods, stay).
+    headings = ("EACH TURN", "THE TABLES", "COMMAND ROLLS", "MOVEMENT", "CLOSE COMBAT", "MORALE")
+    for sentence in ("Every line of your mail gets a receipt", "After the last turn", *headings):
         assert sentence in shown and sentence not in translated
     # Every order line the help shows in the reader's words reads as its canonical order.
     state = opening()
