@@ -393,3 +393,56 @@ def test_a_unit_action_the_rules_refuse_is_refused_in_the_readers_language(lang:
     assert [line.status for line in report.lines] == [line.status for line in english.lines]
     for text in (*[line.reason or "" for line in report.lines], *again, *missing):
         assert english_left(text) == [], text
+
+
+# --- by mail --------------------------------------------------------------------------------------
+
+# The sentences this game writes into a mail, in English: none may be left in a Russian one.
+GAME_ENGLISH = (
+    "secret orders for each of your wings",
+    "Decision owed by",
+    "Wing orders handed in",
+    "Army commander",
+    "facing",
+    "STEP:",
+    "WHAT CHANGED",
+    "handed in the wing orders",
+    "wins the initiative",
+    "is not your wing",
+)
+
+
+def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> None:
+    from playbymail import compose, deliver_mail, sent, text_of
+
+    royalist, parliament = "hopton@example.com", "ruthin@example.com"
+    body = (
+        f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {royalist}\nPARLIAMENT {parliament}\n"
+        "LANGUAGE ru\n"
+    )
+    deliver_mail(runtime, compose("gm@example.com", "new@pbem.localhost", body))
+    seats = {str(m["To"]): str(m["Reply-To"]) for m in sent(runtime) if m["Reply-To"]}
+    for address in (royalist, parliament):
+        deliver_mail(runtime, compose(address, seats[address], "JOIN"))
+
+    def last(address: str) -> str:
+        mails = [m for m in sent(runtime) if str(m["To"]) == address]
+        return " ".join(text_of(mails[-1]).split())
+
+    opening = last(royalist)
+    assert "тайные приказы каждому из ваших крыльев" in opening, opening
+    assert "Крыло R-A" in opening and "Командующий армией" in opening
+    assert [e for e in GAME_ENGLISH if e in opening] == [], opening
+    # Spanish words from a player of a Russian game: read, and echoed canonically.
+    mail = "órdenes R-A=carga R-B=preparados\nP-A carga"
+    deliver_mail(runtime, compose(royalist, seats[royalist], mail))
+    receipt = last(royalist)
+    # (The receipt's reason is the game's sentence, written anew where the service writes the
+    # receipt: tested above with ``anew``.)
+    assert "-> accepted: ORDERS R-A=charge R-B=make ready" in receipt, receipt
+    assert "P-A carga -> rejected" in receipt
+    deliver_mail(runtime, compose(royalist, seats[royalist], "órdenes R-A=carga R-B=preparados"))
+    deliver_mail(runtime, compose(parliament, seats[parliament], "приказы P-A=атака P-B=сбор"))
+    report = last(parliament)
+    assert "ШАГ:" in report and "приказы крыльям раскрыты" in report, report
+    assert [e for e in GAME_ENGLISH if e in report] == [], report
