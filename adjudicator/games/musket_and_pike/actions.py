@@ -28,10 +28,10 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike.combat import (
     close_combat,
     disorder,
-    fire_problem,
     resolve_fire,
     retreat,
     retreat_along,
@@ -49,6 +49,7 @@ from adjudicator.games.musket_and_pike.field import (
     leader_bonus,
     unit,
 )
+from adjudicator.games.musket_and_pike.fire_checks import fire_problem
 from adjudicator.games.musket_and_pike.handover import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
 from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
@@ -56,6 +57,8 @@ from adjudicator.games.musket_and_pike.scenario import Scenario
 from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position
 
 ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")
+# Rally and reform as a refusal names them.
+IMPROVING = {"rally": N_("rally"), "reform": N_("reform")}
 
 
 @dataclass(frozen=True)
@@ -191,26 +194,36 @@ def _improve(
     assert mover is not None and mover.hex is not None
     limits = field.rules.orders[order]
     if contacts(position, mover.side, mover.hex):
-        return Refusal(f"{mover.id}: no {act.action} next to an enemy", "illegal")
+        return Refusal(
+            _(
+                "%(unit)s: no %(action)s next to an enemy",
+                unit=mover.id,
+                action=_(IMPROVING[act.action]),
+            ),
+            "illegal",
+        )
     modifiers = [
         ("order", limits.rally_bonus),
         ("leader", leader_bonus(position, mover.side, mover.hex)),
     ]
     if act.action == "rally":
         if mover.morale_state == "good":
-            return Refusal(f"{mover.id}: morale is already good", "illegal")
+            return Refusal(_("%(unit)s: morale is already good", unit=mover.id), "illegal")
         goal, modifiers = mover.morale, [("rally", field.rules.rally_mod), *modifiers]
         states, state = MORALE_STATES, mover.morale_state
     else:
         if mover.formation == "normal" or mover.morale_state == "routed":
             return Refusal(
-                f"{mover.id}: reform needs a disordered or broken unit that is not routed",
+                _(
+                    "%(unit)s: reform needs a disordered or broken unit that is not routed",
+                    unit=mover.id,
+                ),
                 "illegal",
             )
         goal, states, state = field.rules.reform_target, FORMATIONS, mover.formation
     base = goal
     goal += sum(value for _, value in modifiers)
-    natural, _ = roll(chance, field, f"{act.action} {mover.id}", [], events)
+    natural, _total = roll(chance, field, f"{act.action} {mover.id}", [], events)
     modified = [[n, v] for n, v in modifiers if v]
     events[-1].update({"modifiers": modified, "base": base, "target": goal})
     success = natural <= goal
@@ -230,7 +243,14 @@ def _declare(
     target = unit(position, act.target or "")
     assert mover is not None
     if target is None or target.hex is None or target.side == mover.side:
-        return Refusal(f"{mover.id}: {act.target} is not an enemy unit on the map", "illegal")
+        return Refusal(
+            _(
+                "%(unit)s: %(target)s is not an enemy unit on the map",
+                unit=mover.id,
+                target=act.target,
+            ),
+            "illegal",
+        )
     facing = None
     if act.path:
         facing = facing_towards(act.path[-1], target.hex)
@@ -242,9 +262,14 @@ def _declare(
     mover = unit(moved, act.actor)
     assert mover is not None and mover.hex is not None
     if distance(mover.hex, target.hex) != 1:
-        return Refusal(f"{mover.id}: {target.id} is not next to it", "illegal")
+        return Refusal(
+            _("%(unit)s: %(target)s is not next to it", unit=mover.id, target=target.id), "illegal"
+        )
     if aspect(mover.hex, mover.facing, target.hex) != "front":
-        return Refusal(f"{mover.id}: {target.id} is not in its front", "illegal")
+        return Refusal(
+            _("%(unit)s: %(target)s is not in its front", unit=mover.id, target=target.id),
+            "illegal",
+        )
     events.append({"type": "declare", "unit": mover.id, "target": target.id})
     return moved
 
@@ -279,12 +304,20 @@ def _act(
     mover = unit(position, act.actor)
     assert mover is not None
     if mover.hex is None:
-        return Refusal(f"{mover.id} is no longer on the map", "illegal")
+        return Refusal(_("%(unit)s is no longer on the map", unit=mover.id), "illegal")
     if mover.morale_state == "routed" and act.action != "rally":
-        return Refusal(f"{mover.id} is routed: it may only rally", "illegal")
+        return Refusal(_("%(unit)s is routed: it may only rally", unit=mover.id), "illegal")
     if act.action in ("rally", "reform"):
         if not limits.rally:
-            return Refusal(f"{mover.id}: no {act.action} under {wording}", "illegal")
+            return Refusal(
+                _(
+                    "%(unit)s: no %(action)s under %(order)s",
+                    unit=mover.id,
+                    action=_(IMPROVING[act.action]),
+                    order=wording,
+                ),
+                "illegal",
+            )
         return _improve(position, field, act, order, chance, events)
     if act.action == "move":
         return _move(position, field, act, order, events)
@@ -297,7 +330,7 @@ def _act(
         if problem is not None:
             return problem
         if act.facing is not None:
-            return Refusal(f"{mover.id}: a firing unit does not turn", "illegal")
+            return Refusal(_("%(unit)s: a firing unit does not turn", unit=mover.id), "illegal")
         return resolve_fire(position, field, mover.id, str(act.target), weapon, chance, events)
     if act.action == "pistol":
         moved = _move(position, field, act, order, events)
@@ -310,12 +343,36 @@ def _act(
             return problem
         return resolve_fire(moved, field, mover.id, act.target, "pistol", chance, events)
     # charge: a close combat declaration, after an optional move into contact
-    if not limits.close_combat:
-        return Refusal(f"{mover.id}: no close combat under {wording}", "illegal")
+    return _charge(position, field, act, order, events, declared)
+
+
+def _charge(
+    position: Position,
+    field: Field,
+    act: Action,
+    order: str,
+    events: list[Event],
+    declared: dict[str, list[str]],
+) -> Position | Refusal:
+    mover = unit(position, act.actor)
+    assert mover is not None
+    if not field.rules.orders[order].close_combat:
+        wording = order.replace("_", " ")
+        return Refusal(
+            _("%(unit)s: no close combat under %(order)s", unit=mover.id, order=wording),
+            "illegal",
+        )
     if mover.kind not in field.rules.close_combat.kinds:
-        return Refusal(f"{mover.id}: {mover.kind} units do not fight in close combat", "illegal")
+        return Refusal(
+            _(
+                "%(unit)s: %(kind)s units do not fight in close combat",
+                unit=mover.id,
+                kind=mover.kind,
+            ),
+            "illegal",
+        )
     if mover.formation == "broken":
-        return Refusal(f"{mover.id} is broken and cannot charge", "illegal")
+        return Refusal(_("%(unit)s is broken and cannot charge", unit=mover.id), "illegal")
     declared_position = _declare(position, field, act, order, events)
     if not isinstance(declared_position, Refusal):
         declared.setdefault(str(act.target), []).append(mover.id)
@@ -392,7 +449,7 @@ def resolve_retreat(
     default with None; then the activation's close combat goes on (``fight``). A refused path is
     a Refusal and nothing moves."""
     if not position.retreats:
-        return Refusal("no retreat is owed", "not-owed")
+        return Refusal(_("no retreat is owed"), "not-owed")
     field = field_for(position, rules, battle)
     (unit_id, hexes), rest = position.retreats[0], position.retreats[1:]
     events: list[Event] = []

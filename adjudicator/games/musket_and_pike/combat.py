@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Weapon
 from adjudicator.games.musket_and_pike.field import (
     Event,
@@ -23,7 +24,7 @@ from adjudicator.games.musket_and_pike.field import (
     occupant,
     unit,
 )
-from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, line_of_sight, neighbours
+from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, neighbours
 from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position, Unit
 
 Modifiers = list[tuple[str, int]]
@@ -156,45 +157,6 @@ def fire_row(weapon: Weapon, total: int) -> FireRow | None:
     return found
 
 
-def _blocks(position: Position, field: Field, where: Hex) -> bool:
-    if not field.on_map(where):
-        return True
-    if field.terrain(where).blocks_sight:
-        return True
-    return field.rules.fire.units_block_sight and occupant(position, where) is not None
-
-
-def fire_problem(
-    position: Position, field: Field, firer: Unit, target: Unit | None, weapon_name: str
-) -> Refusal | None:
-    """Why ``firer`` may not fire ``weapon_name`` at ``target`` (None when it may)."""
-    weapon = field.rules.weapons[weapon_name]
-    if firer.kind not in weapon.kinds:
-        return Refusal(f"{firer.id}: a {firer.kind} unit has no {weapon_name} fire", "illegal")
-    if firer.hex is None:
-        return Refusal(f"{firer.id} is not on the map", "illegal")
-    if firer.morale_state == "routed" or firer.formation == "broken":
-        return Refusal(
-            f"{firer.id} is {'routed' if firer.morale_state == 'routed' else 'broken'}", "illegal"
-        )
-    if weapon_name == "salvo" and (firer.salvo or firer.formation != "normal"):
-        return Refusal(f"{firer.id}: a salvo needs good order and no Salvo marker", "illegal")
-    if firer.kind == "ART" and firer.fired:
-        return Refusal(f"{firer.id}: the guns have fired this turn", "illegal")
-    if target is None or target.hex is None or target.side == firer.side:
-        return Refusal(f"{firer.id}: the target is not an enemy unit on the map", "illegal")
-    gap = distance(firer.hex, target.hex)
-    if gap > weapon.range:
-        return Refusal(
-            f"{firer.id}: {target.id} is {gap} hexes away, beyond range {weapon.range}", "illegal"
-        )
-    if aspect(firer.hex, firer.facing, target.hex) != "front":
-        return Refusal(f"{firer.id}: {target.id} is not in its front", "illegal")
-    if not line_of_sight(firer.hex, target.hex, lambda where: _blocks(position, field, where)):
-        return Refusal(f"{firer.id}: no line of sight to {target.id}", "illegal")
-    return None
-
-
 def fire_modifiers(
     position: Position, field: Field, firer: Unit, target: Unit, weapon: Weapon
 ) -> Modifiers:
@@ -231,7 +193,9 @@ def resolve_fire(
     assert firer is not None and target is not None
     weapon = field.rules.weapons[weapon_name]
     modifiers = fire_modifiers(position, field, firer, target, weapon)
-    _, total = roll(chance, field, f"fire {weapon_name} {firer_id}>{target_id}", modifiers, events)
+    _natural, total = roll(
+        chance, field, f"fire {weapon_name} {firer_id}>{target_id}", modifiers, events
+    )
     row = fire_row(weapon, total)
     events.append(
         {
@@ -335,7 +299,7 @@ def retreat(
     here = mover.hex
     toward_edge = position.standing(mover.side, "retreat") == "edge"
     home = field.home_row(mover.side)
-    for _ in range(hexes):
+    for _step in range(hexes):
         options = retreat_steps(position, field, mover, here, path)
         if not options:
             break
@@ -363,20 +327,47 @@ def retreat_along(
     the default's own stopping rule, so the default path written out is always accepted."""
     mover = unit(position, unit_id)
     if mover is None or mover.hex is None:
-        return Refusal(f"{unit_id} is not on the map", "illegal")
+        return Refusal(_("%(unit)s is not on the map", unit=unit_id), "illegal")
     if len(path) > hexes:
-        return Refusal(f"{unit_id} falls back {hexes} hexes, not {len(path)}", "illegal")
+        return Refusal(
+            _(
+                "%(unit)s falls back %(hexes)s hexes, not %(given)s",
+                unit=unit_id,
+                hexes=hexes,
+                given=len(path),
+            ),
+            "illegal",
+        )
     here = mover.hex
     for index, step in enumerate(path):
         if step not in neighbours(here):
-            return Refusal(f"{unit_id}: {_name(step)} is not next to {_name(here)}", "illegal")
+            return Refusal(
+                _(
+                    "%(unit)s: %(hex)s is not next to %(other)s",
+                    unit=unit_id,
+                    hex=_name(step),
+                    other=_name(here),
+                ),
+                "illegal",
+            )
         if step not in retreat_steps(position, field, mover, here, path[:index]):
-            why = "off the map, blocked, occupied, run through, or no farther from the enemy"
-            return Refusal(f"{unit_id}: it cannot fall back into {_name(step)} ({why})", "illegal")
+            why = _(
+                "%(unit)s: it cannot fall back into %(hex)s (off the map, blocked, occupied, run"
+                " through, or no farther from the enemy)",
+                unit=unit_id,
+                hex=_name(step),
+            )
+            return Refusal(why, "illegal")
         here = step
     if len(path) < hexes and retreat_steps(position, field, mover, here, path):
-        why = f"{unit_id} falls back {hexes} hexes while a hex farther from the enemy is open"
-        return Refusal(f"{why}: {_name(here)} has one", "illegal")
+        why = _(
+            "%(unit)s falls back %(hexes)s hexes while a hex farther from the enemy is open:"
+            " %(hex)s has one",
+            unit=unit_id,
+            hexes=hexes,
+            hex=_name(here),
+        )
+        return Refusal(why, "illegal")
     return _fall_back(position, field, mover, list(path), events)
 
 

@@ -11,8 +11,9 @@ from adjudicator.core.chance import Chance
 from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike import actions
-from adjudicator.games.musket_and_pike.combat import fire_problem, retreat
+from adjudicator.games.musket_and_pike.combat import retreat
 from adjudicator.games.musket_and_pike.field import contacts, enemies, field_for, nearest_enemy
+from adjudicator.games.musket_and_pike.fire_checks import fire_problem
 from adjudicator.games.musket_and_pike.hexes import aspect, distance
 from adjudicator.games.musket_and_pike.movement import first_legal_moves
 from adjudicator.games.musket_and_pike.resolvers import unit_resolvers

@@ -32,7 +32,7 @@ from adjudicator.core.contract import (
     Resolution,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import _, ngettext
+from adjudicator.core.said import _, language, ngettext
 from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
@@ -89,14 +89,15 @@ def last_turn_rule_text(options: Mapping[str, str] | None) -> str:
     """What decides a battle whose last turn ends with both armies in the field, as that game
     plays it (its scenario's rule), or, without a game, as each scenario plays it; wrapped and
     indented for the help."""
-    lead = "After the last turn, with both armies still in the field,"
     if options is not None and options.get("scenario") in scenario_names():
-        words = LAST_TURN_WORDS[scenario(options["scenario"]).last_turn_rule]
-        return textwrap.fill(f"{lead} {words}.", 76, initial_indent="  ", subsequent_indent="  ")
-    lines = [textwrap.fill(f"{lead} the scenario decides:", 76, initial_indent="  ")]
+        words = _(LAST_TURN_WORDS[scenario(options["scenario"]).last_turn_rule])
+        rule = _("After the last turn, with both armies still in the field, %(rule)s.", rule=words)
+        return textwrap.fill(rule, 76, initial_indent="  ", subsequent_indent="  ")
+    lead = _("After the last turn, with both armies still in the field, the scenario decides:")
+    lines = [textwrap.fill(lead, 76, initial_indent="  ")]
     for name in _options()[0].offered:
         battle = scenario(name)
-        said = f"{battle.title}: {LAST_TURN_WORDS[battle.last_turn_rule]}."
+        said = f"{battle.title}: {_(LAST_TURN_WORDS[battle.last_turn_rule])}."
         lines.append(textwrap.fill(said, 76, initial_indent="  - ", subsequent_indent="    "))
     return "\n".join(lines)
 
@@ -149,6 +150,10 @@ class MusketAndPike(Game[Position]):
 
     def seat_title(self, seat: str) -> str:
         return side_title(DEFAULT_SCENARIO, seat)
+
+    def chance_words(self, label: str) -> str:
+        # A die's label is its purpose ("fire musket R-HI-1>P-HI-2"): in the reader's words.
+        return report.purpose_words(label)
 
     # --- starting and asking ----------------------------------------------------------------
 
@@ -388,7 +393,7 @@ class MusketAndPike(Game[Position]):
         # drawing is keyed by the position as every side sees it, and both players' maps of a
         # step are one drawing, made once a scale.
         public = dump(visible(load(view["position"]), None))
-        return _drawing(json.dumps([public, records], sort_keys=True), scale)
+        return _drawing(json.dumps([public, records], sort_keys=True), scale, language())
 
     def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
         return preview.preview_facts(state, seat, orders)
@@ -415,12 +420,19 @@ class MusketAndPike(Game[Position]):
 END_RULE_MARK = "{last_turn_rule}"
 
 
-@functools.cache
 def help_text() -> str:
-    """help.txt, then the unit reference and our tables written out from ruleset.toml (what the
+    """help.txt (help.es.txt, help.ru.txt in the reader's language, with that language's order
+    words), then the unit reference and our tables written out from ruleset.toml (what the
     rules use); the rule after the last turn is filled in per game (``END_RULE_MARK``)."""
+    return _help_text(language())
+
+
+@functools.cache
+def _help_text(lang: str) -> str:
     package = resources.files("adjudicator.games.musket_and_pike")
-    written = package.joinpath("help.txt").read_text(encoding="utf-8")
+    translated = package.joinpath(f"help.{lang}.txt")
+    source = translated if translated.is_file() else package.joinpath("help.txt")
+    written = source.read_text(encoding="utf-8")
     return written.rstrip("\n") + "\n\n" + tables_text(ruleset()) + "\n"
 
 
@@ -463,8 +475,9 @@ def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=16)
-def _drawing(shown: str, scale: int) -> bytes:
-    """The PNG of a position and its events, given as JSON text (the cache's key)."""
+def _drawing(shown: str, scale: int, lang: str) -> bytes:
+    """The PNG of a position and its events, given as JSON text (the cache's key, with the
+    reader's language ``lang`` the panel's words are written in)."""
     # Imported here so the rules load without the imaging library.
     from adjudicator.games.musket_and_pike.render import render as picture
 

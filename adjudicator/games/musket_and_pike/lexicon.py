@@ -3,12 +3,23 @@
 What ``grammar`` reads a line with: order words, action verbs and decision words with their
 synonyms, the ids of the position's wings, units and leaders (matched case- and
 hyphen-insensitively, with a "did you mean" for a slip), and tokens (words, hexes, ``=``).
+
+The order words are data, ``words.toml``: each canonical word with its English synonyms and its
+Spanish and Russian words. A line is cut into tokens and each Spanish or Russian word (or phrase)
+becomes its canonical word there, so the grammar reads one language and every player's words are
+read whatever their language; the receipts echo the canonical form.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 from adjudicator.core import suggest
 from adjudicator.games.musket_and_pike.state import Position
@@ -20,78 +31,116 @@ TOKEN = re.compile(
     # map by has a negative number: 4.-1.
     r"[(\[]?\s*(-?\d+)\s*[.,]\s*(-?\d+)\s*[)\]]?"
     r"|(=)"
-    r"|([a-z0-9][a-z0-9_\-]*)"
+    # A word of any language's letters (the order words of words.toml), or an id.
+    r"|([^\W_][\w\-]*)"
 )
-ORDER_WORDS = {
-    "charge": "charge",
-    "attack": "charge",
-    "make_ready": "make_ready",
-    "make-ready": "make_ready",
-    "makeready": "make_ready",
-    "ready": "make_ready",
-    "mr": "make_ready",
-    "receive_charge": "receive_charge",
-    "receive-charge": "receive_charge",
-    "receivecharge": "receive_charge",
-    "receive": "receive_charge",
-    "rc": "receive_charge",
-    "rally": "rally",
-}
-ORDER_PAIRS = {("make", "ready"): "make_ready", ("receive", "charge"): "receive_charge"}
-VERBS = {
-    "move": "move",
-    "moves": "move",
-    "mv": "move",
-    "go": "move",
-    "march": "move",
-    "fire": "fire",
-    "fires": "fire",
-    "shoot": "fire",
-    "salvo": "salvo",
-    "volley": "salvo",
-    "pistol": "pistol",
-    "pistols": "pistol",
-    "rally": "rally",
-    "reform": "reform",
-    "charge": "charge",
-    "charges": "charge",
-    "attack": "charge",
-    "assault": "charge",
-    "melee": "charge",
-    "face": "face",
-    "turn": "face",
-    "hold": "hold",
-    "stay": "hold",
-    # The rout phase's chosen paths (STANDING RETREAT ASK ME); MOVE is read the same there.
-    "rout": "rout",
-    "routs": "rout",
-    "run": "rout",
-    "flee": "rout",
-    # A retreat's path after close combat (the same instruction); MOVE and ROUT read the same.
-    "retreat": "retreat",
-    "retreats": "retreat",
-    "withdraw": "retreat",
-}
-DECISION_WORDS = {
-    "first": "first",
-    "activate": "activate",
-    "act": "activate",
-    "pass": "pass",
-    "preempt": "preempt",
-    "pre-empt": "preempt",
-    "interrupt": "preempt",
-    "keep": "keep",
-    "change": "change",
-    "continue": "continue",
-    "stop": "stop",
-    "orders": "orders",
-    "order": "orders",
-    "standing": "standing",
-    "no": "no",
-    "dont": "no",
-    "none": "none",
-    "default": "default",
-}
+LANGUAGES = ("en", "es", "ru")
+SECTIONS = ("orders", "verbs", "decisions", "words", "directions")
+
+
+def plain(word: str) -> str:
+    """A word as the order words are compared: lower case, a Latin word without its accents
+    (acción: accion), ``ё`` as ``е``."""
+    lowered = word.lower().replace("ё", "е")
+    bare = "".join(c for c in unicodedata.normalize("NFD", lowered) if not unicodedata.combining(c))
+    return bare if bare.isascii() else lowered
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """``words.toml``: by section, each canonical word and its words in each language."""
+
+    sections: Mapping[str, Mapping[str, Mapping[str, tuple[str, ...]]]]
+
+    def english(self, section: str) -> dict[str, str]:
+        """Each English word of ``section`` (one word, not a pair) and its canonical word."""
+        return {
+            word: canonical
+            for canonical, words in self.sections[section].items()
+            for word in (canonical, *words["en"])
+            if " " not in word
+        }
+
+    def pairs(self, section: str) -> dict[tuple[str, str], str]:
+        """The English entries of two words (MAKE READY) and their canonical word."""
+        out: dict[tuple[str, str], str] = {}
+        for canonical, words in self.sections[section].items():
+            for word in words["en"]:
+                if word.count(" ") == 1:
+                    first, second = word.split(" ")
+                    out[(first, second)] = canonical
+        return out
+
+    def aliases(self) -> dict[tuple[str, ...], str]:
+        """Every Spanish and Russian word or phrase outside [directions], as plain words, and
+        the canonical word it is read as."""
+        out: dict[tuple[str, ...], str] = {}
+        for section in SECTIONS[:-1]:
+            for canonical, words in self.sections[section].items():
+                for lang in LANGUAGES[1:]:
+                    for word in words[lang]:
+                        out[tuple(plain(part) for part in word.split())] = canonical
+        return out
+
+    def directions(self) -> dict[str, str]:
+        """Each facing's words in every language, and the facing (N, NE, ...)."""
+        return {
+            plain(word): canonical
+            for canonical, words in self.sections["directions"].items()
+            for lang in LANGUAGES
+            for word in words[lang]
+        }
+
+
+def read_lexicon(raw: Mapping[str, Any]) -> Lexicon:
+    """``words.toml`` read and checked: every entry has its three lists of words, and no word
+    is read as two canonical words."""
+    problems: list[str] = []
+    sections: dict[str, dict[str, dict[str, tuple[str, ...]]]] = {}
+    for section in SECTIONS:
+        table = raw.get(section)
+        if not isinstance(table, dict) or not table:
+            problems.append(f"[{section}] is missing")
+            continue
+        sections[section] = {}
+        for canonical, entry in table.items():
+            lists = {}
+            for lang in LANGUAGES:
+                words = entry.get(lang) if isinstance(entry, dict) else None
+                if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+                    problems.append(f"{section}.{canonical}.{lang} must be a list of words")
+                    words = []
+                lists[lang] = tuple(words)
+            sections[section][canonical] = lists
+    read: dict[tuple[str, tuple[str, ...]], str] = {}
+    for section, table in sections.items():
+        group = "directions" if section == "directions" else "words"
+        for canonical, lists in table.items():
+            for lang in LANGUAGES[1:]:
+                for word in lists[lang]:
+                    key = (group, tuple(plain(part) for part in word.split()))
+                    if read.setdefault(key, canonical) != canonical:
+                        problems.append(f"{word!r} is read as {read[key]} and as {canonical}")
+    if problems:
+        raise ValueError("Musket & Pike words.toml: " + "; ".join(problems))
+    return Lexicon(sections)
+
+
+@functools.cache
+def lexicon() -> Lexicon:
+    """The packaged order words (read and checked once per process)."""
+    package = resources.files("adjudicator.games.musket_and_pike")
+    return read_lexicon(tomllib.loads(package.joinpath("words.toml").read_text(encoding="utf-8")))
+
+
+ORDER_WORDS = lexicon().english("orders")
+ORDER_PAIRS = lexicon().pairs("orders")
+VERBS = lexicon().english("verbs")
+DECISION_WORDS = lexicon().english("decisions")
+# The Spanish and Russian words and phrases, read as the canonical word wherever they stand.
+ALIASES = lexicon().aliases()
+LONGEST_ALIAS = max(len(words) for words in ALIASES)
+DIRECTIONS = lexicon().directions()
 NO_WHAT = {"preempt": "preempt", "pre-empt": "preempt", "actions": "actions", "action": "actions"}
 NO_WHAT.update({"change": "change", "orders": "actions", "continuation": "stop", "more": "stop"})
 # Words a misspelt first word is compared with ("acitvate" -> ACTIVATE); the verbs come after an id.
@@ -181,4 +230,25 @@ def tokenize(line: str) -> list[Token]:
             tokens.append(Token(eq=True))
         else:
             tokens.append(Token(word=word))
-    return tokens
+    return canonical_words(tokens)
+
+
+def canonical_words(tokens: list[Token]) -> list[Token]:
+    """The tokens with each Spanish or Russian word or phrase of ``words.toml`` as its
+    canonical word (the longest phrase first), so a line is read the same in any language."""
+    out: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        for size in range(min(LONGEST_ALIAS, len(tokens) - index), 0, -1):
+            words = tokens[index : index + size]
+            if any(t.word is None for t in words):
+                continue
+            found = ALIASES.get(tuple(plain(str(t.word)) for t in words))
+            if found is not None:
+                out.append(Token(word=found))
+                index += size
+                break
+        else:
+            out.append(tokens[index])
+            index += 1
+    return out

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import counted
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike.data import OrderLimits
 from adjudicator.games.musket_and_pike.field import Field, contacts, nearest_enemy, occupant
 from adjudicator.games.musket_and_pike.hexes import Hex, direction_to, neighbours
@@ -36,38 +36,61 @@ def _step_problem(
     position: Position, field: Field, mover: Unit, here: Hex, there: Hex
 ) -> Refusal | None:
     if direction_to(here, there) is None:
-        return Refusal(f"{list(there)} is not next to {list(here)}", "illegal")
+        return Refusal(
+            _("%(hex)s is not next to %(other)s", hex=str(list(there)), other=str(list(here))),
+            "illegal",
+        )
     if not field.on_map(there):
-        return Refusal(f"{list(there)} is off the map", "illegal")
+        return Refusal(_("%(hex)s is off the map", hex=str(list(there))), "illegal")
     if not field.terrain(there).passable(mover.kind):
         return Refusal(
-            f"{mover.kind} may not enter {field.terrain(there).name} at {list(there)}", "illegal"
+            _(
+                "%(kind)s may not enter %(terrain)s at %(hex)s",
+                kind=mover.kind,
+                terrain=field.terrain(there).name,
+                hex=str(list(there)),
+            ),
+            "illegal",
         )
     other = occupant(position, there)
     if other is not None and other.id != mover.id:
-        return Refusal(f"{list(there)} is occupied by {other.id}", "illegal")
+        return Refusal(
+            _("%(hex)s is occupied by %(unit)s", hex=str(list(there)), unit=other.id), "illegal"
+        )
     return None
 
 
 def path_cost(position: Position, field: Field, mover: Unit, path: Sequence[Hex]) -> int | Refusal:
     """The movement points the path costs, or why it cannot be walked (terrain, units, contact)."""
     if mover.hex is None:
-        return Refusal(f"{mover.id} is not on the map", "illegal")
+        return Refusal(_("%(unit)s is not on the map", unit=mover.id), "illegal")
     here, spent = mover.hex, 0
     for number, there in enumerate(path):
         problem = _step_problem(position, field, mover, here, there)
         if problem is not None:
-            return Refusal(f"{mover.id}: {problem.reason}", problem.code)
+            return Refusal(
+                _("%(unit)s: %(reason)s", unit=mover.id, reason=problem.reason), problem.code
+            )
         spent += field.terrain(there).cost[mover.kind]
         last = number == len(path) - 1
         if field.rules.contact_stops and not last and contacts(position, mover.side, there):
             return Refusal(
-                f"{mover.id}: the move must stop at {list(there)}, next to an enemy", "illegal"
+                _(
+                    "%(unit)s: the move must stop at %(hex)s, next to an enemy",
+                    unit=mover.id,
+                    hex=str(list(there)),
+                ),
+                "illegal",
             )
         here = there
     if spent > allowance(field, mover, path):
         return Refusal(
-            f"{mover.id}: the path costs {spent}, more than {allowance(field, mover, path)}",
+            _(
+                "%(unit)s: the path costs %(cost)s, more than %(allowance)s",
+                unit=mover.id,
+                cost=spent,
+                allowance=allowance(field, mover, path),
+            ),
             "illegal",
         )
     return spent
@@ -78,36 +101,60 @@ def order_problem(
 ) -> Refusal | None:
     """Why the wing's order forbids this move (None when it allows it)."""
     if mover.hex is None:
-        return Refusal(f"{mover.id} is not on the map", "illegal")
+        return Refusal(_("%(unit)s is not on the map", unit=mover.id), "illegal")
     start, end = mover.hex, (path[-1] if path else mover.hex)
     order = limits.order.replace("_", " ")
     if limits.max_hexes and len(path) > limits.max_hexes:
-        most = counted(limits.max_hexes, "hex", "hexes")
-        return Refusal(f"{mover.id}: under {order} a unit moves at most {most}", "illegal")
+        most = ngettext(
+            "%(unit)s: under %(order)s a unit moves at most %(num)s hex",
+            "%(unit)s: under %(order)s a unit moves at most %(num)s hexes",
+            limits.max_hexes,
+            unit=mover.id,
+            order=order,
+        )
+        return Refusal(most, "illegal")
     before, after = contacts(position, mover.side, start), contacts(position, mover.side, end)
     gap = nearest_enemy(position, mover.side, start)
     new_contact = bool(after - before)
     if new_contact and limits.into_contact == "never":
-        return Refusal(f"{mover.id}: under {order} no move may end in contact", "illegal")
+        return Refusal(
+            _("%(unit)s: under %(order)s no move may end in contact", unit=mover.id, order=order),
+            "illegal",
+        )
     if (
         new_contact
         and limits.into_contact == "near"
         and (gap is None or gap > limits.near_distance)
     ):
         return Refusal(
-            f"{mover.id}: under {order} a move starting more than {limits.near_distance} hexes "
-            "from the enemy may not end in contact",
+            _(
+                "%(unit)s: under %(order)s a move starting more than %(hexes)s hexes from the"
+                " enemy may not end in contact",
+                unit=mover.id,
+                order=order,
+                hexes=limits.near_distance,
+            ),
             "illegal",
         )
     if limits.must_close:
         if before and path:
             return Refusal(
-                f"{mover.id}: under {order} a unit already in contact may only turn", "illegal"
+                _(
+                    "%(unit)s: under %(order)s a unit already in contact may only turn",
+                    unit=mover.id,
+                    order=order,
+                ),
+                "illegal",
             )
         ending = nearest_enemy(position, mover.side, end)
         if not before and gap is not None and (ending is None or ending >= gap):
             return Refusal(
-                f"{mover.id}: under {order} the move must end nearer an enemy", "illegal"
+                _(
+                    "%(unit)s: under %(order)s the move must end nearer an enemy",
+                    unit=mover.id,
+                    order=order,
+                ),
+                "illegal",
             )
     return None
 
@@ -218,24 +265,48 @@ def check_leader_path(
     """Why a leader may not take this path (None when he may): a fixed cost per hex, any passable
     ground, never into an enemy unit's hex."""
     if mover.hex is None:
-        return Refusal(f"{mover.id} is not on the map", "illegal")
+        return Refusal(_("%(unit)s is not on the map", unit=mover.id), "illegal")
     if len(path) * field.rules.leader_cost > field.rules.leader_allowance:
         return Refusal(
-            f"{mover.id}: a leader moves at most {field.rules.leader_allowance} points", "illegal"
+            _(
+                "%(unit)s: a leader moves at most %(points)s points",
+                unit=mover.id,
+                points=field.rules.leader_allowance,
+            ),
+            "illegal",
         )
     here = mover.hex
     for there in path:
         if direction_to(here, there) is None or not field.on_map(there):
             return Refusal(
-                f"{mover.id}: {list(there)} is not a map hex next to {list(here)}", "illegal"
+                _(
+                    "%(unit)s: %(hex)s is not a map hex next to %(other)s",
+                    unit=mover.id,
+                    hex=str(list(there)),
+                    other=str(list(here)),
+                ),
+                "illegal",
             )
         if not field.terrain(there).cost:
             return Refusal(
-                f"{mover.id}: no one may enter {field.terrain(there).name} at {list(there)}",
+                _(
+                    "%(unit)s: no one may enter %(terrain)s at %(hex)s",
+                    unit=mover.id,
+                    terrain=field.terrain(there).name,
+                    hex=str(list(there)),
+                ),
                 "illegal",
             )
         other = occupant(position, there)
         if other is not None and other.side != mover.side:
-            return Refusal(f"{mover.id}: {list(there)} holds the enemy {other.id}", "illegal")
+            return Refusal(
+                _(
+                    "%(unit)s: %(hex)s holds the enemy %(enemy)s",
+                    unit=mover.id,
+                    hex=str(list(there)),
+                    enemy=other.id,
+                ),
+                "illegal",
+            )
         here = there
     return None

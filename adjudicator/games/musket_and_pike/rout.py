@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.combat import eliminate, lose
 from adjudicator.games.musket_and_pike.data import Ruleset
 from adjudicator.games.musket_and_pike.field import (
@@ -108,7 +109,7 @@ def rout_unit(position: Position, field: Field, unit_id: str, events: list[Event
         return eliminate(position, unit_id, "abandoned", events)
     path: list[Hex] = []
     here = router.hex
-    for _ in range(hexes):
+    for _step in range(hexes):
         step = _next_step(position, field, router, here)
         if step is None:
             break
@@ -138,20 +139,41 @@ def rout_along(
     """One router's rout move along the path its player chose, or why the path is refused."""
     router = unit(position, unit_id)
     if router is None or router.hex is None:
-        return Refusal(f"{unit_id} is not on the map", "illegal")
+        return Refusal(_("%(unit)s is not on the map", unit=unit_id), "illegal")
     hexes = field.rules.rout_hexes.get(router.kind, 0)
     if hexes == 0:  # a unit that cannot rout is abandoned whatever the path
         return rout_unit(position, field, unit_id, events)
     if len(path) > hexes:
-        return Refusal(f"{unit_id} routs {hexes} hexes, not {len(path)}", "illegal")
+        return Refusal(
+            _(
+                "%(unit)s routs %(hexes)s hexes, not %(given)s",
+                unit=unit_id,
+                hexes=hexes,
+                given=len(path),
+            ),
+            "illegal",
+        )
     here, seen = router.hex, {router.hex}
     for index, step in enumerate(path):
         if step not in neighbours(here):
-            return Refusal(f"{unit_id}: {_name(step)} is not next to {_name(here)}", "illegal")
+            return Refusal(
+                _(
+                    "%(unit)s: %(hex)s is not next to %(other)s",
+                    unit=unit_id,
+                    hex=_name(step),
+                    other=_name(here),
+                ),
+                "illegal",
+            )
         if not field.on_map(step):
             if index != len(path) - 1:
                 return Refusal(
-                    f"{unit_id}: a path ends where it leaves the map ({_name(step)})", "illegal"
+                    _(
+                        "%(unit)s: a path ends where it leaves the map (%(hex)s)",
+                        unit=unit_id,
+                        hex=_name(step),
+                    ),
+                    "illegal",
                 )
             shown = [hex_json(h) for h in path]
             events.append({"type": "rout", "unit": unit_id, "path": shown, "off_map": True})
@@ -159,19 +181,33 @@ def rout_along(
             return eliminate(position, unit_id, "routed off the map", events)
         if step in seen or not _open(position, field, router, step):
             return Refusal(
-                f"{unit_id}: {_name(step)} is not open to it (blocked, occupied or run through)",
+                _(
+                    "%(unit)s: %(hex)s is not open to it (blocked, occupied or run through)",
+                    unit=unit_id,
+                    hex=_name(step),
+                ),
                 "illegal",
             )
         if _gap(position, router, step) < _gap(position, router, here):
             return Refusal(
-                f"{unit_id}: {_name(step)} is nearer the enemy; a rout never runs toward it",
+                _(
+                    "%(unit)s: %(hex)s is nearer the enemy; a rout never runs toward it",
+                    unit=unit_id,
+                    hex=_name(step),
+                ),
                 "illegal",
             )
         here = step
         seen.add(step)
     if len(path) < hexes and _way_on(position, field, router, here, seen):
-        why = f"{unit_id} routs {hexes} hexes while a hex farther from the enemy is open"
-        return Refusal(f"{why}: {_name(here)} has one", "illegal")
+        why = _(
+            "%(unit)s routs %(hexes)s hexes while a hex farther from the enemy is open:"
+            " %(hex)s has one",
+            unit=unit_id,
+            hexes=hexes,
+            hex=_name(here),
+        )
+        return Refusal(why, "illegal")
     events.append({"type": "rout", "unit": unit_id, "path": [hex_json(h) for h in path]})
     if not path:
         return lose(position, unit_id, field.rules.rout_blocked_sp, events)
@@ -212,8 +248,12 @@ def rout_side(
     stray = [unit_id for unit_id in chosen if unit_id not in running]
     if stray:
         return Refusal(
-            f"{stray[0]} is not a routed unit of {side_title(position.scenario, side)}; "
-            f"routing: {', '.join(running) or 'none'}",
+            _(
+                "%(unit)s is not a routed unit of %(side)s; routing: %(units)s",
+                unit=stray[0],
+                side=side_title(position.scenario, side),
+                units=", ".join(running) or _("none"),
+            ),
             "illegal",
         )
     events: list[Event] = []

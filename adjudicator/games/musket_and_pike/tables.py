@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import textwrap
 
-from adjudicator.core.words import counted
+from adjudicator.core.said import N_, _, ngettext
 from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Ruleset
 from adjudicator.games.musket_and_pike.state import KINDS
 
 ORDER_NAMES = {
-    "charge": "Charge",
-    "make_ready": "Make Ready",
-    "receive_charge": "Receive Charge",
-    "rally": "Rally",
+    "charge": N_("Charge"),
+    "make_ready": N_("Make Ready"),
+    "receive_charge": N_("Receive Charge"),
+    "rally": N_("Rally"),
 }
 CONTACT_WORDS = {
-    "always": "may move into contact",
-    "never": "never moves into contact",
-    "near": "moves into contact only from {near} hexes away or nearer",
+    "always": N_("may move into contact"),
+    "never": N_("never moves into contact"),
+    "near": N_("moves into contact only from %(near)s hexes away or nearer"),
 }
+
+
+def _order_name(order: str) -> str:
+    return _(ORDER_NAMES[order]) if order in ORDER_NAMES else order
 
 
 def tables_text(rules: Ruleset) -> str:
@@ -57,42 +61,57 @@ def _signed(value: int) -> str:
 def _command(rules: Ruleset) -> str:
     low, high = rules.continuation_max
     lines = [
-        f"THE TABLES (our own numbers; one d{rules.die}, low is good for command rolls)",
+        _(
+            "THE TABLES (our own numbers; one d%(die)s, low is good for command rolls)",
+            die=rules.die,
+        ),
         "",
-        "COMMAND ROLLS: d10 + the wing commander's rating (-2 best)",
-        f"  pre-emption succeeds on <= {rules.preempt_max}; the army commander may help "
-        f"({_signed(rules.preempt_ac_help)}) and is then finished for that activation",
-        f"  continuation: a 2nd activation on <= {low}, a 3rd on <= {high}",
-        "  order change from the order held (rows) to the one wanted, succeeds on <=:",
+        _("COMMAND ROLLS: d10 + the wing commander's rating (-2 best)"),
+        _(
+            "  pre-emption succeeds on <= %(most)s; the army commander may help (%(help)s) and"
+            " is then finished for that activation",
+            most=rules.preempt_max,
+            help=_signed(rules.preempt_ac_help),
+        ),
+        _(
+            "  continuation: a 2nd activation on <= %(low)s, a 3rd on <= %(high)s",
+            low=low,
+            high=high,
+        ),
+        _("  order change from the order held (rows) to the one wanted, succeeds on <=:"),
     ]
     orders = list(ORDER_NAMES)
-    lines.append("  " + " " * 15 + "".join(f"{ORDER_NAMES[o]:>15}" for o in orders))
+    lines.append("  " + " " * 15 + "".join(f"{_order_name(o):>15}" for o in orders))
     for current in orders:
         cells = [rules.order_change.get((current, wanted)) for wanted in orders]
         shown = "".join(f"{'-' if c is None else c:>15}" for c in cells)
-        lines.append(f"  {ORDER_NAMES[current]:<15}{shown}")
+        lines.append(f"  {_order_name(current):<15}{shown}")
     faces = ", ".join(str(face) for face in sorted(rules.leader_loss))
-    lines.append(f"  a leader with a unit in close combat is lost on a natural {faces}")
+    lines.append(
+        _("  a leader with a unit in close combat is lost on a natural %(faces)s", faces=faces)
+    )
     bands = ", ".join(f"<= {top}: {rating}" for top, rating in rules.leader_replacement)
-    lines.append(f"  leader replacement, d10 -> rating: {bands}")
+    lines.append(_("  leader replacement, d10 -> rating: %(bands)s", bands=bands))
     return "\n".join(lines)
 
 
 # What each kind's abbreviation in a unit id (R-HI-1) stands for.
 KIND_NAMES = {
-    "HI": "heavy infantry (pike and shot)",
-    "LI": "light infantry (shot)",
-    "CAV": "cavalry (horse)",
-    "ART": "artillery (guns)",
+    "HI": N_("heavy infantry (pike and shot)"),
+    "LI": N_("light infantry (shot)"),
+    "CAV": N_("cavalry (horse)"),
+    "ART": N_("artillery (guns)"),
 }
 
 
 def _units(rules: Ruleset) -> str:
     """The unit kinds with their abbreviations, moves and weapons: the reference to the ids."""
     lines = [
-        "UNITS: a unit's id names its side, kind and number (R-HI-1: Royalist heavy",
-        "infantry 1); the map shows the id and its strength points (SP)",
-        f"  {'kind':<6}{'what it is':<30}{'move':>5}{'road':>6}{'rout':>6}  fires (range)",
+        *_(
+            "UNITS: a unit's id names its side, kind and number (R-HI-1: Royalist heavy\n"
+            "infantry 1); the map shows the id and its strength points (SP)"
+        ).split("\n"),
+        _("  kind  what it is                     move  road  rout  fires (range)"),
     ]
     for kind in KINDS:
         weapons = ", ".join(
@@ -101,14 +120,18 @@ def _units(rules: Ruleset) -> str:
             if kind in weapon.kinds
         )
         lines.append(
-            f"  {kind:<6}{KIND_NAMES.get(kind, kind):<30}{rules.allowance[kind]:>5}"
+            f"  {kind:<6}{_(KIND_NAMES[kind]) if kind in KIND_NAMES else kind:<30}"
+            f"{rules.allowance[kind]:>5}"
             f"{'+' + str(rules.road_bonus.get(kind, 0)):>6}{rules.rout_hexes.get(kind, 0):>6}"
             f"  {weapons or '-'}"
         )
     lines.append(
-        f"  leaders (AC army commander, WC wing commander) move {rules.leader_allowance}, "
-        f"{rules.leader_cost} a hex whatever the ground; a rout of 0 hexes: the guns are "
-        "abandoned"
+        _(
+            "  leaders (AC army commander, WC wing commander) move %(allowance)s, %(cost)s a hex"
+            " whatever the ground; a rout of 0 hexes: the guns are abandoned",
+            allowance=rules.leader_allowance,
+            cost=rules.leader_cost,
+        )
     )
     return "\n".join(lines)
 
@@ -116,64 +139,89 @@ def _units(rules: Ruleset) -> str:
 def _movement(rules: Ruleset) -> str:
     allowances = ", ".join(f"{kind} {rules.allowance[kind]}" for kind in KINDS)
     lines = [
-        "MOVEMENT",
-        f"  allowance: {allowances}, leaders {rules.leader_allowance}",
-        "  terrain: cost for " + "/".join(KINDS) + " (- may not enter), cover, defence",
+        _("MOVEMENT"),
+        _(
+            "  allowance: %(allowances)s, leaders %(leaders)s",
+            allowances=allowances,
+            leaders=rules.leader_allowance,
+        ),
+        _("  terrain: cost for %(kinds)s (- may not enter), cover, defence", kinds="/".join(KINDS)),
     ]
     for terrain in rules.terrain.values():
         costs = "/".join(str(terrain.cost.get(kind, "-")) for kind in KINDS)
         notes = []
         if terrain.blocks_sight:
-            notes.append("blocks sight")
+            notes.append(_("blocks sight"))
         if terrain.disorders:
-            notes.append("disorders " + "/".join(sorted(terrain.disorders)))
+            notes.append(_("disorders %(kinds)s", kinds="/".join(sorted(terrain.disorders))))
         extra = f"; {', '.join(notes)}" if notes else ""
-        lines.append(
-            f"    {terrain.name} ({terrain.letter}): {costs}, cover {terrain.cover}, "
-            f"defence {terrain.defence}{extra}"
+        said = _(
+            "%(costs)s, cover %(cover)s, defence %(defence)s",
+            costs=costs,
+            cover=terrain.cover,
+            defence=terrain.defence,
         )
+        lines.append(f"    {terrain.name} ({terrain.letter}): {said}{extra}")
     bonus = ", ".join(f"{kind} +{rules.road_bonus.get(kind, 0)}" for kind in KINDS)
-    lines.append(f"  a move wholly along a road gains: {bonus}")
+    lines.append(_("  a move wholly along a road gains: %(bonus)s", bonus=bonus))
     return "\n".join(lines)
 
 
 def _orders(rules: Ruleset) -> str:
-    lines = ["ORDERS"]
+    lines = [_("ORDERS")]
     for order, limits in rules.orders.items():
         parts = []
         if limits.max_hexes:
-            parts.append(f"moves at most {counted(limits.max_hexes, 'hex', 'hexes')}")
-        parts.append(CONTACT_WORDS[limits.into_contact].format(near=limits.near_distance))
+            parts.append(
+                ngettext(
+                    "moves at most %(num)s hex", "moves at most %(num)s hexes", limits.max_hexes
+                )
+            )
+        contact = CONTACT_WORDS[limits.into_contact]
+        parts.append(_(contact, near=limits.near_distance) if "%(near)s" in contact else _(contact))
         if limits.must_close:
-            parts.append("must end nearer an enemy (adjacent units may only turn)")
-        parts.append("may fight close combat" if limits.close_combat else "no close combat")
+            parts.append(_("must end nearer an enemy (adjacent units may only turn)"))
+        parts.append(_("may fight close combat") if limits.close_combat else _("no close combat"))
         if not limits.rally:
-            parts.append("no rally or reform")
+            parts.append(_("no rally or reform"))
         elif limits.rally_bonus:
-            parts.append(f"rally and reform {_signed(limits.rally_bonus)} to the number to roll")
-        lines.append(f"  {ORDER_NAMES.get(order, order)}: " + "; ".join(parts))
+            parts.append(
+                _(
+                    "rally and reform %(bonus)s to the number to roll",
+                    bonus=_signed(limits.rally_bonus),
+                )
+            )
+        lines.append(f"  {_order_name(order)}: " + "; ".join(parts))
     return "\n".join(lines)
 
 
 def _fire_row(row: FireRow) -> str:
-    check = "" if row.check is None else f", morale check {_signed(row.check)}"
-    return f"{row.min}+: {counted(row.hits, 'hit')}{check}"
+    hits = ngettext("%(num)s hit", "%(num)s hits", row.hits)
+    if row.check is None:
+        return f"{row.min}+: {hits}"
+    return f"{row.min}+: {hits}, " + _("morale check %(check)s", check=_signed(row.check))
 
 
 def _fire(rules: Ruleset) -> str:
-    lines = ["FIRE: d10 + modifiers, read the highest row reached"]
+    lines = [_("FIRE: d10 + modifiers, read the highest row reached")]
     for weapon in rules.weapons.values():
         ranges = ", ".join(f"{n} {_signed(m)}" for n, m in enumerate(weapon.range_mods, start=1))
         who = "/".join(sorted(weapon.kinds))
-        lines.append(f"  {weapon.name} ({who}); range {ranges}")
+        lines.append(f"  {weapon.name} ({who}); " + _("range %(ranges)s", ranges=ranges))
         lines.append("    " + "; ".join(_fire_row(row) for row in weapon.table))
     mods = rules.fire
     kinds = ", ".join(f"{kind} {_signed(value)}" for kind, value in mods.target_kind.items())
     strength = ", ".join(f"{sp}+ SP {_signed(mod)}" for sp, mod in mods.strength)
     lines.append(
-        f"  modifiers: firer disordered {_signed(mods.firer_disordered)}, shaken "
-        f"{_signed(mods.firer_shaken)}; target in flank {_signed(mods.target_flank)}; "
-        f"target {kinds}; firer strength {strength}; target cover subtracts"
+        _(
+            "  modifiers: firer disordered %(disordered)s, shaken %(shaken)s; target in flank"
+            " %(flank)s; target %(kinds)s; firer strength %(strength)s; target cover subtracts",
+            disordered=_signed(mods.firer_disordered),
+            shaken=_signed(mods.firer_shaken),
+            flank=_signed(mods.target_flank),
+            kinds=kinds,
+            strength=strength,
+        )
     )
     return "\n".join(lines)
 
@@ -182,17 +230,20 @@ def _combat_row(row: CombatRow) -> str:
     def side(sp: int, disorder: bool, check: int | None, retreat: int) -> str:
         parts = [f"-{sp} SP"] if sp else []
         if disorder:
-            parts.append("disordered")
+            parts.append(_("disordered"))
         if check is not None:
-            parts.append(f"check {_signed(check)}")
+            parts.append(_("check %(check)s", check=_signed(check)))
         if retreat:
-            parts.append(f"retreat {retreat}")
+            parts.append(_("retreat %(hexes)s", hexes=retreat))
         return ", ".join(parts) or "-"
 
-    low = "any" if row.min <= -9 else f"{row.min}+"
+    low = _("any") if row.min <= -9 else f"{row.min}+"
     attacker = side(row.a_sp, row.a_disorder, row.a_check, row.a_retreat)
     defender = side(row.d_sp, row.d_disorder, row.d_check, row.d_retreat)
-    return f"    {low:>4}  attacker: {attacker}  |  defender: {defender}"
+    said = _(
+        "attacker: %(attacker)s  |  defender: %(defender)s", attacker=attacker, defender=defender
+    )
+    return f"    {low:>4}  {said}"
 
 
 def _close_combat(rules: Ruleset) -> str:
@@ -200,20 +251,32 @@ def _close_combat(rules: Ruleset) -> str:
     odds = ", ".join(f"{ratio:g}:1 {_signed(mod)}" for ratio, mod in combat.odds)
     against = ", ".join(f"1:{ratio:g} {_signed(mod)}" for ratio, mod in combat.odds_against)
     lines = [
-        "CLOSE COMBAT: d10 + modifiers, read the highest row reached",
-        f"  attackers: {'/'.join(sorted(combat.kinds))}; each extra attacker "
-        f"{_signed(combat.extra_attacker)}; odds {odds}; against the odds {against}",
-        f"  attacker disordered {_signed(combat.attacker_disordered)}, shaken "
-        f"{_signed(combat.attacker_shaken)}; defender disordered "
-        f"{_signed(combat.defender_disordered)}, shaken {_signed(combat.defender_shaken)}; "
-        f"flank {_signed(combat.flank)}, rear {_signed(combat.rear)}; defence of terrain "
-        "subtracts",
+        _("CLOSE COMBAT: d10 + modifiers, read the highest row reached"),
+        _(
+            "  attackers: %(kinds)s; each extra attacker %(extra)s; odds %(odds)s; against the"
+            " odds %(against)s",
+            kinds="/".join(sorted(combat.kinds)),
+            extra=_signed(combat.extra_attacker),
+            odds=odds,
+            against=against,
+        ),
+        _(
+            "  attacker disordered %(a_disordered)s, shaken %(a_shaken)s; defender disordered"
+            " %(d_disordered)s, shaken %(d_shaken)s; flank %(flank)s, rear %(rear)s; defence of"
+            " terrain subtracts",
+            a_disordered=_signed(combat.attacker_disordered),
+            a_shaken=_signed(combat.attacker_shaken),
+            d_disordered=_signed(combat.defender_disordered),
+            d_shaken=_signed(combat.defender_shaken),
+            flank=_signed(combat.flank),
+            rear=_signed(combat.rear),
+        ),
     ]
     if combat.kind_vs:
         pairs = ", ".join(
             f"{a} v {d} {_signed(mod)}" for (a, d), mod in sorted(combat.kind_vs.items())
         )
-        lines.append(f"  arms: {pairs}")
+        lines.append(_("  arms: %(pairs)s", pairs=pairs))
     lines.extend(_combat_row(row) for row in combat.table)
     return "\n".join(lines)
 
@@ -223,14 +286,27 @@ def _morale(rules: Ruleset) -> str:
     routs = ", ".join(f"{kind} {rules.rout_hexes.get(kind, 0)}" for kind in KINDS)
     return "\n".join(
         [
-            "MORALE AND ROUT",
-            "  a morale check passes on d10 <= morale + modifiers: shaken "
-            f"{_signed(morale.shaken)}, disordered {_signed(morale.disordered)}, broken "
-            f"{_signed(morale.broken)}; a failure worsens morale one step (good, shaken, "
-            f"routed), two when it fails by {morale.rout_margin} or more",
-            f"  rally passes on d10 <= morale {_signed(rules.rally_mod)}, reform on d10 <= "
-            f"{rules.reform_target}; the order's bonus and a leader with the unit add",
-            f"  a rout move runs {routs} hexes (artillery 0: the guns are abandoned); a unit "
-            f"that cannot retreat loses {rules.rout_blocked_sp} SP",
+            _("MORALE AND ROUT"),
+            _(
+                "  a morale check passes on d10 <= morale + modifiers: shaken %(shaken)s,"
+                " disordered %(disordered)s, broken %(broken)s; a failure worsens morale one"
+                " step (good, shaken, routed), two when it fails by %(margin)s or more",
+                shaken=_signed(morale.shaken),
+                disordered=_signed(morale.disordered),
+                broken=_signed(morale.broken),
+                margin=morale.rout_margin,
+            ),
+            _(
+                "  rally passes on d10 <= morale %(rally)s, reform on d10 <= %(reform)s; the"
+                " order's bonus and a leader with the unit add",
+                rally=_signed(rules.rally_mod),
+                reform=rules.reform_target,
+            ),
+            _(
+                "  a rout move runs %(routs)s hexes (artillery 0: the guns are abandoned); a unit"
+                " that cannot retreat loses %(sp)s SP",
+                routs=routs,
+                sp=rules.rout_blocked_sp,
+            ),
         ]
     )
