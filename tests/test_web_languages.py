@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail
 from test_languages import extracted
+from test_panel import csrf_of, logged_in, post, started
 from test_web import new_game
 from werkzeug.test import TestResponse
 
@@ -202,3 +203,23 @@ def test_pictures_and_the_api_do_not_depend_on_the_language(runtime: Runtime) ->
         assert "Content-Language" not in response.headers, path
         assert "Accept-Language" not in response.vary, path
         assert response.data == client.get(path).data, path
+
+
+def test_the_game_master_panel_in_russian(runtime: Runtime) -> None:
+    game_id, _, link = started(runtime)
+    client = logged_in(runtime, link)
+    panel = client.get(f"/games/{game_id}/manage?lang=ru").get_data(as_text=True)
+    assert '<html lang="ru">' in panel and "Установить срок" in panel
+    assert english_left(panel) == []
+    token = csrf_of(client, game_id)
+    asked = client.post(f"/games/{game_id}/manage/end", data={"csrf_token": token})
+    question = asked.get_data(as_text=True)
+    assert f"Действительно завершить партию {game_id}?" in question
+    assert english_left(question) == []
+    extended = post(client, game_id, "extend", hours="12")
+    assert english_left(extended) == [], english_left(extended)
+    # The command's own answer is the service's (the mail's words); the verdict is the page's.
+    assert "EXTEND 12h: сделано — " in extended
+    assert (
+        client.get("/gm?lang=es").get_data(as_text=True).count("Panel del director de juego") == 2
+    )
