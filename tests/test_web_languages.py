@@ -11,12 +11,14 @@ from functools import cache
 
 import pytest
 from flask.testing import FlaskClient
-from playbymail import compose, deliver_mail
+from playbymail import compose, deliver_mail, gm_command
+from test_archive import played
 from test_languages import extracted
 from test_panel import csrf_of, logged_in, post, started
 from test_web import new_game
 from werkzeug.test import TestResponse
 
+from adjudicator.services import deadlines
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app, csrf
 
@@ -24,6 +26,9 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s")
 TAG = re.compile(r"<[^>]+>")
 # Words that read the same in every language on these pages (names, commands, formats).
 SAME = {"JSON", "Atom", "SHA-256", "pbem", "UTC"}
+# Runs of the site's words the games' own sentences hold too (2 de Mayo's "drew a card for the
+# next turn"), which the games' catalogs translate: not the page's own text.
+GAMES_TOO = {"the next turn"}
 # Sentences of each language the pages must hold (one of the page's own and its heading).
 SAID = {
     "ru": {"game": "Честность", "turn": "Приказы и результаты", "help": "Как играть по почте"},
@@ -45,6 +50,8 @@ def own_sentences() -> list[str]:
                 for part in run.split("\n"):
                     words = re.findall(r"[A-Za-z][A-Za-z'-]+", part)
                     if len(words) >= 2 and not set(words) <= SAME and part.strip() == part:
+                        if part in GAMES_TOO:
+                            continue
                         runs.add(part.strip())
     return sorted(runs, key=len, reverse=True)
 
@@ -87,6 +94,7 @@ def pages(game_id: int) -> dict[str, str]:
         "help": "/help",
         "game help": "/help/thermopyles",
         "checker": "/help/thermopyles/check",
+        "fairness": f"/games/{game_id}/fairness",
     }
 
 
@@ -223,3 +231,20 @@ def test_the_game_master_panel_in_russian(runtime: Runtime) -> None:
     assert (
         client.get("/gm?lang=es").get_data(as_text=True).count("Panel del director de juego") == 2
     )
+
+
+@pytest.mark.parametrize("lang", ["ru", "es"])
+def test_an_ended_game_and_its_fairness_check_in_another_language(
+    runtime: Runtime, lang: str
+) -> None:
+    game_id, _ = played(runtime)
+    deadlines.adjudicate(runtime, game_id, force=True)
+    gm_command(runtime, game_id, "END")
+    client = create_app(runtime).test_client()
+    for path in (f"/games/{game_id}", f"/games/{game_id}/turns/2", f"/games/{game_id}/fairness"):
+        page = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        assert f'<html lang="{lang}">' in page, path
+        assert english_left(page) == [], (path, english_left(page))
+    fairness = client.get(f"/games/{game_id}/fairness").get_data(as_text=True)
+    confirmed = {"ru": "✓ Подтверждено:", "es": "✓ Confirmado:"}[lang]
+    assert confirmed in fairness and 'title="matches"' not in fairness
