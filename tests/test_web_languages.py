@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, gm_command
 from test_archive import played
+from test_help_pages import start_thermopyles
 from test_languages import extracted
 from test_panel import csrf_of, logged_in, post, started
 from test_web import new_game
@@ -98,9 +99,8 @@ def pages(game_id: int) -> dict[str, str]:
     }
 
 
-def checked(client: FlaskClient, query: str = "", **headers: str) -> str:
-    """The public checker's answer to an order set, in the language the request asks for."""
-    url = f"/help/thermopyles/check{query}"
+def checked(client: FlaskClient, url: str = "/help/thermopyles/check", **headers: str) -> str:
+    """A checker's answer to an order set, in the language the request asks for."""
     form = client.get(url, headers=headers).get_data(as_text=True)
     found = re.search(rf'name="{csrf.FIELD}" value="([^"]+)"', form)
     assert found is not None
@@ -134,7 +134,7 @@ def test_every_page_in_the_language_asked_for_by_lang_or_by_the_browser(
     assert SAID[lang]["game"] in game
     assert SAID[lang]["turn"] in client.get(f"/games/{game_id}/turns/1").get_data(as_text=True)
     assert SAID[lang]["help"] in client.get("/help").get_data(as_text=True)
-    answer = checked(app.test_client(), f"?lang={lang}")
+    answer = checked(app.test_client(), f"/help/thermopyles/check?lang={lang}")
     assert f'<html lang="{lang}">' in answer and english_left(answer) == []
     assert "FLY TO THE MOON" in answer  # the line as written, whatever the language
 
@@ -248,3 +248,16 @@ def test_an_ended_game_and_its_fairness_check_in_another_language(
     fairness = client.get(f"/games/{game_id}/fairness").get_data(as_text=True)
     confirmed = {"ru": "✓ Подтверждено:", "es": "✓ Confirmado:"}[lang]
     assert confirmed in fairness and 'title="matches"' not in fairness
+
+
+def test_a_seat_s_own_checker_and_a_shared_deal_in_another_language(runtime: Runtime) -> None:
+    game_id, _, path = start_thermopyles(runtime)
+    client = create_app(runtime).test_client()
+    private = client.get(f"{path}?lang=ru").get_data(as_text=True)
+    assert f"Проверка ваших приказов: Thermopyles, партия {game_id}" in private
+    assert english_left(private) == []
+    answer = checked(client, path)  # the language the cookie kept
+    assert '<html lang="ru">' in answer and "Принято" in answer and english_left(answer) == []
+    new_game(runtime, "NEW THERMOPYLES SHARED winter-cup")
+    board = client.get("/challenges/winter-cup?lang=es").get_data(as_text=True)
+    assert "Reparto compartido «winter-cup»" in board and english_left(board) == []
