@@ -53,6 +53,13 @@ def test_a_game_page_in_russian_on_a_phone_and_the_switcher(
     footer = tmp_path / "game-ru-phone-footer.png"
     reader.locator("footer").screenshot(path=str(footer))
 
+    # The list of games, its rows as cards labelled in Russian, fits the phone too.
+    reader.goto(live.at("/"))
+    expect(reader.locator("table.games td.deadline")).to_have_attribute("data-label", "Срок")
+    assert reader.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    reader.screenshot(path=str(tmp_path / "list-ru-phone.png"), full_page=True)
+    reader.go_back()
+
     # Spanish from the switcher, kept on the pages it leads to.
     reader.locator("footer nav.languages a", has_text="español").click()
     expect(reader.locator("html")).to_have_attribute("lang", "es")
