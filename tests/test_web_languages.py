@@ -11,11 +11,15 @@ from functools import cache
 
 import pytest
 from flask.testing import FlaskClient
-from playbymail import compose, deliver_mail
+from playbymail import compose, deliver_mail, gm_command
+from test_archive import played
+from test_help_pages import start_thermopyles
 from test_languages import extracted
+from test_panel import csrf_of, logged_in, post, started
 from test_web import new_game
 from werkzeug.test import TestResponse
 
+from adjudicator.services import deadlines
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app, csrf
 
@@ -23,6 +27,9 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s")
 TAG = re.compile(r"<[^>]+>")
 # Words that read the same in every language on these pages (names, commands, formats).
 SAME = {"JSON", "Atom", "SHA-256", "pbem", "UTC"}
+# Runs of the site's words the games' own sentences hold too (2 de Mayo's "drew a card for the
+# next turn"), which the games' catalogs translate: not the page's own text.
+GAMES_TOO = {"the next turn"}
 # Sentences of each language the pages must hold (one of the page's own and its heading).
 SAID = {
     "ru": {"game": "Честность", "turn": "Приказы и результаты", "help": "Как играть по почте"},
@@ -44,6 +51,8 @@ def own_sentences() -> list[str]:
                 for part in run.split("\n"):
                     words = re.findall(r"[A-Za-z][A-Za-z'-]+", part)
                     if len(words) >= 2 and not set(words) <= SAME and part.strip() == part:
+                        if part in GAMES_TOO:
+                            continue
                         runs.add(part.strip())
     return sorted(runs, key=len, reverse=True)
 
@@ -86,12 +95,12 @@ def pages(game_id: int) -> dict[str, str]:
         "help": "/help",
         "game help": "/help/thermopyles",
         "checker": "/help/thermopyles/check",
+        "fairness": f"/games/{game_id}/fairness",
     }
 
 
-def checked(client: FlaskClient, query: str = "", **headers: str) -> str:
-    """The public checker's answer to an order set, in the language the request asks for."""
-    url = f"/help/thermopyles/check{query}"
+def checked(client: FlaskClient, url: str = "/help/thermopyles/check", **headers: str) -> str:
+    """A checker's answer to an order set, in the language the request asks for."""
     form = client.get(url, headers=headers).get_data(as_text=True)
     found = re.search(rf'name="{csrf.FIELD}" value="([^"]+)"', form)
     assert found is not None
@@ -125,7 +134,7 @@ def test_every_page_in_the_language_asked_for_by_lang_or_by_the_browser(
     assert SAID[lang]["game"] in game
     assert SAID[lang]["turn"] in client.get(f"/games/{game_id}/turns/1").get_data(as_text=True)
     assert SAID[lang]["help"] in client.get("/help").get_data(as_text=True)
-    answer = checked(app.test_client(), f"?lang={lang}")
+    answer = checked(app.test_client(), f"/help/thermopyles/check?lang={lang}")
     assert f'<html lang="{lang}">' in answer and english_left(answer) == []
     assert "FLY TO THE MOON" in answer  # the line as written, whatever the language
 
@@ -202,3 +211,53 @@ def test_pictures_and_the_api_do_not_depend_on_the_language(runtime: Runtime) ->
         assert "Content-Language" not in response.headers, path
         assert "Accept-Language" not in response.vary, path
         assert response.data == client.get(path).data, path
+
+
+def test_the_game_master_panel_in_russian(runtime: Runtime) -> None:
+    game_id, _, link = started(runtime)
+    client = logged_in(runtime, link)
+    panel = client.get(f"/games/{game_id}/manage?lang=ru").get_data(as_text=True)
+    assert '<html lang="ru">' in panel and "Установить срок" in panel
+    assert english_left(panel) == []
+    token = csrf_of(client, game_id)
+    asked = client.post(f"/games/{game_id}/manage/end", data={"csrf_token": token})
+    question = asked.get_data(as_text=True)
+    assert f"Действительно завершить партию {game_id}?" in question
+    assert english_left(question) == []
+    extended = post(client, game_id, "extend", hours="12")
+    assert english_left(extended) == [], english_left(extended)
+    # The command's own answer is the service's (the mail's words); the verdict is the page's.
+    assert "EXTEND 12h: сделано — " in extended
+    assert (
+        client.get("/gm?lang=es").get_data(as_text=True).count("Panel del director de juego") == 2
+    )
+
+
+@pytest.mark.parametrize("lang", ["ru", "es"])
+def test_an_ended_game_and_its_fairness_check_in_another_language(
+    runtime: Runtime, lang: str
+) -> None:
+    game_id, _ = played(runtime)
+    deadlines.adjudicate(runtime, game_id, force=True)
+    gm_command(runtime, game_id, "END")
+    client = create_app(runtime).test_client()
+    for path in (f"/games/{game_id}", f"/games/{game_id}/turns/2", f"/games/{game_id}/fairness"):
+        page = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        assert f'<html lang="{lang}">' in page, path
+        assert english_left(page) == [], (path, english_left(page))
+    fairness = client.get(f"/games/{game_id}/fairness").get_data(as_text=True)
+    confirmed = {"ru": "✓ Подтверждено:", "es": "✓ Confirmado:"}[lang]
+    assert confirmed in fairness and 'title="matches"' not in fairness
+
+
+def test_a_seat_s_own_checker_and_a_shared_deal_in_another_language(runtime: Runtime) -> None:
+    game_id, _, path = start_thermopyles(runtime)
+    client = create_app(runtime).test_client()
+    private = client.get(f"{path}?lang=ru").get_data(as_text=True)
+    assert f"Проверка ваших приказов: Thermopyles, партия {game_id}" in private
+    assert english_left(private) == []
+    answer = checked(client, path)  # the language the cookie kept
+    assert '<html lang="ru">' in answer and "Принято" in answer and english_left(answer) == []
+    new_game(runtime, "NEW THERMOPYLES SHARED winter-cup")
+    board = client.get("/challenges/winter-cup?lang=es").get_data(as_text=True)
+    assert "Reparto compartido «winter-cup»" in board and english_left(board) == []

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Point, font
 from adjudicator.services.queries import Leaderboard, RankedEntry, SideStrength
+from adjudicator.web import languages
 
 # Charts ask ``font`` for no font files, so they get Pillow's own scalable font: present wherever
 # Pillow is, so charts look the same everywhere.
@@ -123,15 +124,27 @@ def strength_chart(data: SideStrength) -> bytes:
 
 
 def strength_alt(data: SideStrength) -> str:
-    span = f"turns {data.turns[0]}–{data.turns[-1]}" if len(data.turns) > 1 else "the opening"
+    """The chart in words, for its alt text, in the page's language."""
+    _ = languages.gettext
+    if len(data.turns) > 1:
+        span = _("turns %(first)s–%(last)s", first=data.turns[0], last=data.turns[-1])
+    else:
+        span = _("the opening")
     parts = []
     for side in data.on_map:
-        on_map = ", ".join(map(str, data.on_map[side]))
-        lost = ", ".join(map(str, data.losses[side]))
-        title = data.titles.get(side, side.capitalize())
-        parts.append(f"{title} units on the map {on_map}; losses so far {lost}")
-    limit = f" The loss limit is {data.loss_limit}." if data.loss_limit is not None else ""
-    return f"Chart of strength and losses by turn ({span}). " + ". ".join(parts) + "." + limit
+        parts.append(
+            _(
+                "%(side)s units on the map %(on_map)s; losses so far %(lost)s",
+                side=data.titles.get(side, side.capitalize()),
+                on_map=", ".join(map(str, data.on_map[side])),
+                lost=", ".join(map(str, data.losses[side])),
+            )
+        )
+    said = _("Chart of strength and losses by turn (%(span)s).", span=span)
+    text = f"{said} " + ". ".join(parts) + "."
+    if data.loss_limit is not None:
+        text += " " + _("The loss limit is %(limit)s.", limit=data.loss_limit)
+    return text
 
 
 def _ranked(board: Leaderboard, top: int) -> list[RankedEntry]:

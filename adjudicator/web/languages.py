@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from babel.dates import format_datetime
 from flask import Flask, Response, request
@@ -113,6 +113,7 @@ def status_word(status: str) -> str:
 def switcher() -> list[dict[str, Any]]:
     """The links to this page in each language: the same address and query, ``lang`` set."""
     args = [(key, value) for key, value in request.args.items(multi=True) if key != PARAMETER]
+    path = quote(request.script_root + request.path)
     links = []
     for code in i18n.languages():
         query = urlencode([*args, (PARAMETER, code)])
@@ -120,7 +121,7 @@ def switcher() -> list[dict[str, Any]]:
             {
                 "code": code,
                 "name": i18n.named(code),
-                "href": f"{request.path}?{query}",
+                "href": f"{path}?{query}",
                 "current": code == current(),
             }
         )
