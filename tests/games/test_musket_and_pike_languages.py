@@ -446,3 +446,18 @@ def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> Non
     report = last(parliament)
     assert "ШАГ:" in report and "приказы крыльям раскрыты" in report, report
     assert [e for e in GAME_ENGLISH if e in report] == [], report
+
+
+def test_the_maps_words_are_in_the_readers_language_and_cached_apart() -> None:
+    from adjudicator.games.musket_and_pike import preview
+
+    history = played(40)
+    state, facts = history[-1][1].state, history[-1][1].facts
+    view = GAME.view(state, None)
+    english = GAME.render(view, facts)
+    with i18n.speaking("ru"):
+        russian = GAME.render(view, facts)
+        notes = preview.notes({"wing_orders": {"R-A": "charge"}})
+    assert russian != english  # the header and the side panel are written in Russian
+    assert GAME.render(view, facts) == english  # each language's drawing is its own
+    assert all(english_left(note) == [] for note in notes), notes

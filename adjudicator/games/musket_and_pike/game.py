@@ -327,8 +327,10 @@ class MusketAndPike(Game[Position]):
         first, second = state.sides
         losses = joined(
             [
-                _(
+                ngettext(
                     "%(side)s lost %(lost)s of %(break_level)s SP",
+                    "%(side)s lost %(lost)s of %(break_level)s SP",
+                    number_of(side_title(state.scenario, side)),
                     side=side_title(state.scenario, side),
                     lost=state.lost(side),
                     break_level=state.break_level(side),

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.contract import JSON
+from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike import grammar
 from adjudicator.games.musket_and_pike.state import Position
 
@@ -22,7 +23,7 @@ PREVIEW = "preview"  # the facts' marker: planned orders, not a resolved step
 PATHS = {"rout": "rout", "retreat": "retreat", "move": "move"}  # unit action: event drawn
 # A charge ends in close combat with its target; fire, a salvo and pistols shoot at theirs.
 CLOSING = frozenset({"charge"})
-TAGS = {"rally": "rallies", "reform": "reforms"}
+TAGS = {"rally": N_("rallies"), "reform": N_("reforms")}
 
 
 def _hexes(start: Any, path: Any) -> list[list[int]]:
@@ -56,9 +57,9 @@ def _action(
         facts["events"].append({"type": kind, "from": end, "to": target})
         facts["targets"].append({"at": target, "kind": kind, "by": actor})
     if action in TAGS:
-        facts["tags"].append({"at": end, "words": TAGS[action]})
+        facts["tags"].append({"at": end, "words": _(TAGS[action])})
     elif order.get("facing") is not None and not path:
-        facts["tags"].append({"at": end, "words": "turns"})
+        facts["tags"].append({"at": end, "words": _("turns")})
 
 
 def _unit_orders(orders: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
@@ -100,15 +101,15 @@ def preview_facts(position: Position, seat: str, orders: JSON) -> dict[str, Any]
         acting = {str(order.get("unit")) for order in actions}
         for unit in position.units:
             if unit.wing == position.current and unit.hex is not None and unit.id not in acting:
-                facts["tags"].append({"at": [unit.hex[0], unit.hex[1]], "words": "holds"})
+                facts["tags"].append({"at": [unit.hex[0], unit.hex[1]], "words": _("holds")})
     return facts
 
 
 def notes(facts: Mapping[str, Any]) -> tuple[str, ...]:
     """The order set in words under the map's panel: what is asked, never what will happen."""
-    head = "Checked, not resolved: your orders as asked (arrows: moves, rings: targets)."
+    head = _("Checked, not resolved: your orders as asked (arrows: moves, rings: targets).")
     if facts.get("wing_orders"):
-        head = "Checked, not resolved: your wing orders as asked, marked (asked) in the panel."
+        head = _("Checked, not resolved: your wing orders as asked, marked (asked) in the panel.")
     return (head, *(str(line) for line in facts.get("lines") or []))
 
 

@@ -19,6 +19,7 @@ from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Font, Point
+from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
 from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
@@ -26,11 +27,28 @@ from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.state import Leader, Position, Unit, Wing
 
 ORDER_WORDS = {
-    "charge": "Charge",
-    "make_ready": "Make Ready",
-    "receive_charge": "Receive Charge",
-    "rally": "Rally",
+    "charge": N_("Charge"),
+    "make_ready": N_("Make Ready"),
+    "receive_charge": N_("Receive Charge"),
+    "rally": N_("Rally"),
 }
+
+
+# The phase in the map's header, in a word.
+HEADER_PHASES = {
+    "setup": N_("setup"),
+    "initiative": N_("initiative"),
+    "activation": N_("activation"),
+    "rout": N_("rout"),
+    "markers": N_("markers"),
+    "over": N_("over"),
+}
+
+
+def _order_words(order: str) -> str:
+    return _(ORDER_WORDS[order]) if order in ORDER_WORDS else order
+
+
 # The side panel under the map: each side's column, its lines wrapped to the column's width.
 PANEL_X, PANEL_SIZE, PANEL_STEP, PANEL_GAP, PANEL_INDENT = 14, 12, 17, 3, 10
 # The order checker's lines in words, on a band under the panel.
@@ -271,10 +289,11 @@ def _header(paint: Painter, battle: Scenario) -> None:
     height = int(art()["canvas"]["header"])
     paint.draw.rectangle((0, 0, paint.place.width, height), fill=colour("header"))
     position = paint.position
-    words = f"MUSKET & PIKE  ·  {battle.title}  ·  turn {position.turn} of {position.last_turn}"
-    words += f"  ·  {position.phase}"
+    turn = _("turn %(turn)s of %(last)s", turn=position.turn, last=position.last_turn)
+    phase = _(HEADER_PHASES[position.phase]) if position.phase in HEADER_PHASES else position.phase
+    words = f"MUSKET & PIKE  ·  {battle.title}  ·  {turn}  ·  {phase}"
     if position.winner:
-        words += f"  ·  {battle.side(position.winner).name} wins"
+        words += "  ·  " + _("%(side)s wins", side=battle.side(position.winner).name)
     paint.left_text((14, height / 2), words, 17, colour("header_ink"), bold=True)
 
 
@@ -312,13 +331,14 @@ def _wrapped(words: str, size: int, tint: Colour, width: float, bold: bool = Fal
 
 def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str | None) -> str:
     chief = position.commander(wing.id)
-    rating = "off map" if chief is None or chief.hex is None else f"WC {chief.rating}"
-    order = "?" if position.phase == "setup" else ORDER_WORDS.get(wing.order, wing.order)
+    off = chief is None or chief.hex is None
+    rating = _("off map") if off or chief is None else _("WC %(rating)s", rating=chief.rating)
+    order = "?" if position.phase == "setup" else _order_words(wing.order)
     if planned is not None:
-        order = f"{ORDER_WORDS.get(planned, planned)} (asked)"
-    marks = [f"act {wing.activations}"] if wing.activations else []
-    marks += ["F"] if wing.finished else []
-    marks += ["Bypassed"] if wing.bypassed else []
+        order = _("%(order)s (asked)", order=_order_words(planned))
+    marks = [_("act %(number)s", number=wing.activations)] if wing.activations else []
+    marks += [_("F")] if wing.finished else []  # F: the wing has finished
+    marks += [_("Bypassed")] if wing.bypassed else []
     words = f"{battle.names.get(wing.id, wing.id)} [{wing.id}]: {order} · {rating}"
     return words + (f"  {' '.join(marks)}" if marks else "")
 
@@ -329,14 +349,20 @@ def _column(
     """A side's panel column: its losses, each wing's order and commander, leaders lost."""
     tint = side_colour(position, side)
     lost, level = position.lost(side), position.break_level(side)
-    heading = f"{battle.side(side).name}: lost {lost} SP, breaks at {level}"
+    heading = _(
+        "%(side)s: lost %(lost)s SP, breaks at %(level)s",
+        side=battle.side(side).name,
+        lost=lost,
+        level=level,
+    )
     lines = _wrapped(heading, 14, tint, width, bold=True)
     for wing in (w for w in position.wings if w.side == side):
         words = _wing_words(position, battle, wing, planned.get(wing.id))
         lines += _wrapped(words, PANEL_SIZE, colour("ink"), width)
     gone = [x.id for x in position.leaders if x.side == side and x.lost_this_turn]
     if gone:
-        lines += _wrapped("leaders lost: " + ", ".join(gone), PANEL_SIZE, colour("fire"), width)
+        said = _("leaders lost: %(leaders)s", leaders=", ".join(gone))
+        lines += _wrapped(said, PANEL_SIZE, colour("fire"), width)
     return lines
 
 
