@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from html import unescape
 from pathlib import Path
 
+import pytest
 from dos_de_mayo_by_mail import DOS, position
 from playbymail import compose, deliver_mail, drain, reply_addresses, sent, text_of
 from sqlalchemy import select
@@ -138,14 +139,16 @@ def read_as(runtime: Runtime, address: str, since: int, lang: str) -> list[str]:
     return texts
 
 
+# Fixed seeds and the players' own words for the dice: the same games every run.
+@pytest.mark.usefixtures("fixed_seeds")
 def test_a_2_de_mayo_game_with_france_in_russian_and_spain_in_spanish(runtime: Runtime) -> None:
     body = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\n"
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
     seats = reply_addresses(runtime)
     start = len(sent(runtime))
     # France's mail program says the mail is Russian; Spain chooses Spanish.
-    deliver_mail(runtime, in_language("ru", compose(FRANCE, seats[FRANCE], "JOIN")))
-    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "PREFERENCES LANGUAGE es\nJOIN"))
+    deliver_mail(runtime, in_language("ru", compose(FRANCE, seats[FRANCE], "JOIN aigle")))
+    deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "PREFERENCES LANGUAGE es\nJOIN viva 1808"))
     with runtime.db.session() as session:
         game = session.scalars(select(Game)).one()
         assert game.status == GameStatus.ACTIVE
@@ -204,6 +207,7 @@ def test_a_2_de_mayo_game_with_france_in_russian_and_spain_in_spanish(runtime: R
     assert any("terminado" in text or "acabado" in text for text in spanish[-2:])
 
 
+@pytest.mark.usefixtures("fixed_seeds")
 def test_a_thermopyles_game_in_russian(runtime: Runtime) -> None:
     first = compose(LEONIDAS, "new@pbem.localhost", "NEW THERMOPYLES молон лабе")
     deliver_mail(runtime, in_language("ru-RU", first))

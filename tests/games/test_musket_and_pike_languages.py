@@ -437,10 +437,9 @@ def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> Non
     mail = "órdenes R-A=carga R-B=preparados\nP-A carga"
     deliver_mail(runtime, compose(royalist, seats[royalist], mail))
     receipt = last(royalist)
-    # (The receipt's reason is the game's sentence, written anew where the service writes the
-    # receipt: tested above with ``anew``.)
-    assert "-> accepted: ORDERS R-A=charge R-B=make ready" in receipt, receipt
-    assert "P-A carga -> rejected" in receipt
+    # The receipt in Russian, the orders echoed canonically, the game's reason written anew.
+    assert "-> принято: ORDERS R-A=charge R-B=make ready" in receipt, receipt
+    assert "P-A carga -> отклонено (P-A — не ваше крыло)" in receipt
     deliver_mail(runtime, compose(royalist, seats[royalist], "órdenes R-A=carga R-B=preparados"))
     deliver_mail(runtime, compose(parliament, seats[parliament], "приказы P-A=атака P-B=сбор"))
     report = last(parliament)

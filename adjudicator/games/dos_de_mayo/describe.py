@@ -231,7 +231,7 @@ def _events(view: Mapping[str, Any], where: Board) -> list[str]:
                 side=side_name(removal["side"]),
                 units=removal["units"],
                 area=where.label(str(removal["area"])),
-                why=removal["why"],
+                why=_by_english(str(removal["why"])),
             )
         )
     return lines

@@ -79,7 +79,7 @@ def _register(work: Work, effect: _Effect, field: _Field) -> None:
     elif kind == "aimed_strength":
         if (effect.card.id, area) in field.silenced:
             effect.note = _(
-                "%(card)s gives no bonus in %(area)s this turn", card=effect.card.en, area=area
+                "%(card)s gives no bonus in %(area)s this turn", card=effect.card.name, area=area
             )
         elif work.at(side, area) == 0:
             effect.note = _("no %(side)s units in %(area)s", side=title(side), area=area)

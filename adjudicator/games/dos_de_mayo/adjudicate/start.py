@@ -50,7 +50,7 @@ def take_start_card(work: Work) -> None:
     work.hands[FRANCE].append(chosen)
     work.decks[FRANCE] = work.chance.shuffle(deck_label(FRANCE), work.decks[FRANCE] + rest)
     work.start_choice = []
-    name = work.data.card(chosen).en
+    name = work.data.card(chosen).name
     taken = _("%(card)s taken", card=name)
     work.outcome(FRANCE, f"TAKE {work.data.card(chosen).keyword}", "took", taken, False)
 
@@ -84,7 +84,7 @@ def reveal_plays(work: Work) -> list[tuple[Side, Play]]:
         (work.in_play if card.window == "lasting" else work.played).append(card.id)
         work.plays.append(PlayRecord(play.card, side, play.args()))
         if card.window == "lasting":
-            detail = _("%(card)s is in play from now on", card=card.en)
+            detail = _("%(card)s is in play from now on", card=card.name)
             work.outcome(side, play.text(), "played", detail)
     return plays
 
@@ -105,7 +105,7 @@ def orders_cards(work: Work, plays: list[tuple[Side, Play]]) -> None:
 
 
 def _none(card: Card) -> str:
-    return _("%(card)s had no effect", card=card.en)
+    return _("%(card)s had no effect", card=card.name)
 
 
 def _apply(work: Work, side: Side, card: Card, target: str | None) -> str:
