@@ -10,6 +10,7 @@ import re
 from functools import cache
 
 import pytest
+from dos_de_mayo_by_mail import start_dos_de_mayo
 from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, gm_command
 from test_archive import played
@@ -37,6 +38,9 @@ SAID = {
 }
 
 
+PAGE_SERVICES = ("adjudicator/services/asks.py", "adjudicator/services/queries.py")
+
+
 @cache
 def own_sentences() -> list[str]:
     """The English of every sentence the site's templates and code mark, cut at placeholders
@@ -44,7 +48,9 @@ def own_sentences() -> list[str]:
     another language."""
     runs: set[str] = set()
     for key, where in extracted().items():
-        if not (where.startswith("templates/web/") or where.startswith("adjudicator/web/")):
+        # The site's own, and the services' sentences its pages show (who the game waits for,
+        # a player known by their seat).
+        if not where.startswith(("templates/web/", "adjudicator/web/", *PAGE_SERVICES)):
             continue
         for message in [key] if isinstance(key, str) else key:
             for run in PLACEHOLDER.split(TAG.sub("\n", html.unescape(message))):
@@ -261,3 +267,17 @@ def test_a_seat_s_own_checker_and_a_shared_deal_in_another_language(runtime: Run
     new_game(runtime, "NEW THERMOPYLES SHARED winter-cup")
     board = client.get("/challenges/winter-cup?lang=es").get_data(as_text=True)
     assert "Reparto compartido «winter-cup»" in board and english_left(board) == []
+
+
+def test_who_the_game_waits_for_and_its_players_in_the_pages_language(runtime: Runtime) -> None:
+    game_id, _addresses = start_dos_de_mayo(runtime)
+    client = create_app(runtime).test_client()
+    russian = " ".join(client.get(f"/games/{game_id}?lang=ru").get_data(as_text=True).split())
+    assert "Ждём приказы на ход 1 от France и Spain" in russian, russian
+    assert "игрок за France" in russian and "player" not in russian
+    spanish = " ".join(client.get(f"/games/{game_id}?lang=es").get_data(as_text=True).split())
+    assert "el jugador de Spain" in spanish
+    english = html.unescape(client.get(f"/games/{game_id}?lang=en").get_data(as_text=True))
+    english = " ".join(english.split())
+    assert "Waiting for orders for turn 1 from France and Spain" in english
+    assert "France's player" in english

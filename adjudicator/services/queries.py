@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator import statuses
+from adjudicator import i18n, statuses
 from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
@@ -136,7 +136,9 @@ def now_owed(session: Session, game: Game) -> asks.Moment:
     waits = pending and not rules.resolves_on_receipt
     on_file = play.seats_with_orders(session, game.id, next_turn) if waits else set()
     # idle_close_days only words a mail's "no deadline" line, which no page writes.
-    return asks.Moment(next_turn, pending, frozenset(on_file), utcnow(), "UTC", 0)
+    # In the language of the page's reader (the web holds i18n.speaking for each request).
+    lang = said.language()
+    return asks.Moment(next_turn, pending, frozenset(on_file), utcnow(), "UTC", 0, lang)
 
 
 def seat_holder(session: Session, game_id: int, seat: str) -> tuple[int, int] | None:
@@ -149,7 +151,11 @@ def public_name(player: Player, seat_title: str) -> str:
     """A player as public pages name them: the name they gave, else as their seat's player
     ("France's player"). Never made from the address, which anyone could harvest or forge mail
     from, not even in part."""
-    return play.display_name(player) or f"{possessive(seat_title)} player"
+    if play.display_name(player):
+        return play.display_name(player)
+    if said.language() == i18n.SOURCE:
+        return f"{possessive(seat_title)} player"  # "the Spartans' player"
+    return i18n.gettext("the player of %(seat)s", said.language(), seat=seat_title)
 
 
 def _dice(rules: Rules[Any], events: list[Any]) -> list[DieShown]:
