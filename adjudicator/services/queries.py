@@ -154,7 +154,7 @@ def public_name(player: Player, seat_title: str) -> str:
     if play.display_name(player):
         return play.display_name(player)
     if said.language() == i18n.SOURCE:
-        return f"{possessive(seat_title)} player"  # "the Spartans' player"
+        return f"{possessive(seat_title)} player"
     return i18n.gettext("the player of %(seat)s", said.language(), seat=seat_title)
 
 
