@@ -103,15 +103,16 @@ def named(original: str, **by_language: str) -> str:
     return _written({"": original, **by_language}, {})
 
 
-def listed(parts: Sequence[str]) -> str:
-    """``parts`` joined with commas, as one sentence written anew with its parts (a hand of
-    cards named in a prompt made once for readers of several languages)."""
-    if not parts:
-        return ""
-    joined = parts[0]
-    for part in parts[1:]:
-        joined = _("%(some)s, %(next)s", some=joined, next=part)
-    return joined
+def joined(parts: Sequence[str], separator: str = "; ") -> str:
+    """``parts`` joined with ``separator`` ("; " or ", ") as one sentence whose parts are its
+    values, so a reader's mail writes each part anew in their language (a hand of cards named in
+    a prompt, a receipt's notes, the clauses of an end)."""
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    rest = joined(parts[1:], separator)
+    if separator == ", ":
+        return _("%(first)s, %(rest)s", first=parts[0], rest=rest)
+    return _("%(first)s; %(rest)s", first=parts[0], rest=rest)
 
 
 def N_(message: str) -> str:

@@ -79,7 +79,7 @@ class DosDeMayo(Game[Position]):
         the_board = board()
         decisions: dict[str, Decision] = {}
         for side in SIDES:
-            names = said.listed([card_data().card(c).name for c in state.hands[side]])
+            names = said.joined([card_data().card(c).name for c in state.hands[side]], ", ")
             hand = names or _("empty")
             if side == FRANCE and state.start_choice:
                 options = either(

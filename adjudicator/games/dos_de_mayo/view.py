@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from adjudicator.core import said
 from adjudicator.core.chance import permutation
 from adjudicator.core.contract import JSON, Strength
 from adjudicator.core.said import _, ngettext
@@ -16,7 +17,6 @@ from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.codec import last_json
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
-from adjudicator.games.dos_de_mayo.wording import clauses
 
 GAME_KEY = "2demayo"
 
@@ -60,7 +60,7 @@ def end_sentence(position: Position) -> str | None:
     return _(
         "Spain holds out after turn %(turn)s: %(failures)s",
         turn=position.turn,
-        failures=clauses(failures) if failures else _("no win"),
+        failures=said.joined(failures) if failures else _("no win"),
     )
 
 

@@ -15,21 +15,6 @@ def either(choices: Sequence[str]) -> str:
     return _("%(some)s or %(last)s", some=", ".join(choices[:-1]), last=choices[-1])
 
 
-def both(first: str, second: str) -> str:
-    """Two clauses of one sentence: "A; B"."""
-    return _("%(first)s; %(second)s", first=first, second=second)
-
-
-def clauses(parts: Sequence[str]) -> str:
-    """Clauses joined with "; ", each kept a sentence of its own (written anew)."""
-    if not parts:
-        return ""
-    joined = parts[0]
-    for part in parts[1:]:
-        joined = both(joined, part)
-    return joined
-
-
 def did_you_mean(order: str) -> str:
     """A suggestion: "did you mean 9-14?" (the order canonical, the words the reader's)."""
     return _("did you mean %(order)s?", order=order)

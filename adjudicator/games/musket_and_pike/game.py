@@ -32,7 +32,7 @@ from adjudicator.core.contract import (
     Resolution,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import _, language, ngettext
+from adjudicator.core.said import _, joined, language, ngettext
 from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
@@ -57,7 +57,7 @@ from adjudicator.games.musket_and_pike.outcomes import (
     public_event,
     said,
 )
-from adjudicator.games.musket_and_pike.phrases import joined, number_of
+from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adjudicator.core.contract import JSON, OrderOutcome
-from adjudicator.core.said import _, ngettext
+from adjudicator.core.said import _, joined, ngettext
 from adjudicator.games.musket_and_pike import decisions, grammar
-from adjudicator.games.musket_and_pike.phrases import joined
 from adjudicator.games.musket_and_pike.report import event_words
 from adjudicator.games.musket_and_pike.state import Event
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.core.said import N_, _, anew, ngettext
+from adjudicator.core.said import N_, _, anew, joined, ngettext
 from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS, end_words
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
-from adjudicator.games.musket_and_pike.phrases import joined
 from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
 from adjudicator.games.musket_and_pike.titles import side_title
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from adjudicator.core import said
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
 from adjudicator.core.lines import Complaint, by_number, read_mail
 from adjudicator.core.said import N_, _
@@ -75,14 +76,6 @@ def legal_summary(position: Position) -> str:
     return _(
         "legal now: FIGHT %(cards)s%(support)s, RETREAT [NODRAW]", cards=cards, support=support
     )
-
-
-def joined(parts: list[str]) -> str:
-    """Sentences joined by semicolons as one message whose parts are its values, so each is
-    written anew in the reader's language."""
-    if len(parts) <= 1:
-        return parts[0] if parts else ""
-    return _("%(first)s; %(rest)s", first=parts[0], rest=joined(parts[1:]))
 
 
 def _nearest(hand: tuple[int, ...], wanted: int) -> int | None:
@@ -272,7 +265,7 @@ def _report(position: Position, line: _Line, discard: int | None, note: str | No
             suggestion=suggestion,
         )
     if not accepted:
-        return LineReport(line.number, line.text, LineStatus.IGNORED, reason=joined(notes))
+        return LineReport(line.number, line.text, LineStatus.IGNORED, reason=said.joined(notes))
     if note and any(not text.startswith("DISCARD") for text in accepted):
         notes.append(note)
     return LineReport(
@@ -280,5 +273,5 @@ def _report(position: Position, line: _Line, discard: int | None, note: str | No
         line.text,
         LineStatus.ACCEPTED,
         canonical="; ".join(accepted),
-        reason=joined(notes) if notes else None,
+        reason=said.joined(notes) if notes else None,
     )

@@ -3,10 +3,10 @@ the last turn France wins only if Madrid is cleared, every gate is held and its 
 
 from __future__ import annotations
 
+from adjudicator.core import said
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SPAIN
-from adjudicator.games.dos_de_mayo.wording import clauses
 
 END_REASONS = ("loss-limit", "france-wins", "spain-holds")
 
@@ -57,7 +57,7 @@ def check_end(work: Work) -> None:
     if failures:
         work.winner, work.end_reason = SPAIN, "spain-holds"
         work.end_detail = _(
-            "after turn %(turn)s: %(failures)s", turn=work.turn, failures=clauses(failures)
+            "after turn %(turn)s: %(failures)s", turn=work.turn, failures=said.joined(failures)
         )
     else:
         work.winner, work.end_reason = FRANCE, "france-wins"
