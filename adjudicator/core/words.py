@@ -4,6 +4,7 @@ Mail and the web speak to people; "1 groups" or "join(s)" reads as a machine tal
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 
@@ -30,3 +31,18 @@ def listed(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def folded(word: str) -> str:
+    """A word as players' words are matched in any language: lower case, Latin letters without
+    their accents (a Spanish player may write "retírate" or "retirate"), and Russian е for ё;
+    Cyrillic letters keep their marks otherwise (й is not и)."""
+    kept = []
+    for char in word.lower():
+        if char == "ё":
+            char = "е"
+        elif not char.isascii() and char < "\u0250":
+            bare = unicodedata.normalize("NFD", char)
+            char = "".join(mark for mark in bare if not unicodedata.combining(mark))
+        kept.append(char)
+    return "".join(kept)

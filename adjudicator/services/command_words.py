@@ -10,7 +10,6 @@ aside (``ÓRDENES``, ``ordenes``; ``вступить``, ``ВСТУПИТЬ``), a
 from __future__ import annotations
 
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +18,7 @@ from typing import Any
 
 from adjudicator import i18n
 from adjudicator.core import datafile
+from adjudicator.core.words import folded as folded_word
 
 # What a language's words may stand for: the commands of a reply address (commands.WORDS), and
 # NEW and SHARED of new@; and the words after VACATION, PREFERENCES and FORMAT.
@@ -66,11 +66,9 @@ class Words:
 
 
 def folded(word: str) -> str:
-    """``word`` as words are compared: upper case, accents dropped, Ё read as Е."""
-    upper = word.upper().replace("Ё", "Е")
-    decomposed = unicodedata.normalize("NFD", upper)
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return unicodedata.normalize("NFC", bare)
+    """``word`` as command words are compared: as players' words are (``core.words.folded``:
+    accents aside, Ё read as Е), in upper case like the commands."""
+    return folded_word(word).upper()
 
 
 def parse(raw: Mapping[str, Any], known: tuple[str, ...]) -> Words:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Mapping
 
 from adjudicator.core import suggest
@@ -24,7 +23,7 @@ from adjudicator.games.dos_de_mayo import vocabulary
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.orders import Add, Aim, Draw, Hold, Item, Move, Play, Take
-from adjudicator.games.dos_de_mayo.text import fold
+from adjudicator.games.dos_de_mayo.text import fold, plain
 from adjudicator.games.dos_de_mayo.wording import did_you_mean
 
 # A complaint's codes here: unknown-order | malformed | unknown-area | unknown-card | not-own-gate
@@ -79,11 +78,7 @@ _AREA_PREFIXES = (
 
 def normalize(line: str) -> str:
     """Lower case without accents; every arrow or dash a bare '-'; 'off 1' -> 'off1'."""
-    if line.isascii():
-        text = line.lower()
-    else:
-        decomposed = unicodedata.normalize("NFKD", line)
-        text = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    text = line.lower() if line.isascii() else plain(line)
     text = text.replace(",", " ").replace("'", "").replace("\u2019", "")
     text = _STACK.sub(r"off\1", text)
     text = _TIMES.sub(r" x\1", text)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import functools
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+from adjudicator.games.dos_de_mayo.text import plain
 
 WORDS_FILE = Path(__file__).with_name("words.toml")
 LANGUAGES = ("en", "es", "ru")
@@ -30,8 +31,7 @@ KINDS = (
 
 def folded(word: str) -> str:
     """A word as ``grammar.normalize`` leaves it: lower case, its accents taken off."""
-    decomposed = unicodedata.normalize("NFKD", word)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    return plain(word)
 
 
 @functools.cache

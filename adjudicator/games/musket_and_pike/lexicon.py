@@ -15,13 +15,13 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from adjudicator.core import suggest
+from adjudicator.core.words import folded
 from adjudicator.games.musket_and_pike.state import Position
 
 Hex = tuple[int, int]
@@ -36,14 +36,6 @@ TOKEN = re.compile(
 )
 LANGUAGES = ("en", "es", "ru")
 SECTIONS = ("orders", "verbs", "decisions", "words", "directions")
-
-
-def plain(word: str) -> str:
-    """A word as the order words are compared: lower case, a Latin word without its accents
-    (acción: accion), ``ё`` as ``е``."""
-    lowered = word.lower().replace("ё", "е")
-    bare = "".join(c for c in unicodedata.normalize("NFD", lowered) if not unicodedata.combining(c))
-    return bare if bare.isascii() else lowered
 
 
 @dataclass(frozen=True)
@@ -79,13 +71,13 @@ class Lexicon:
             for canonical, words in self.sections[section].items():
                 for lang in LANGUAGES[1:]:
                     for word in words[lang]:
-                        out[tuple(plain(part) for part in word.split())] = canonical
+                        out[tuple(folded(part) for part in word.split())] = canonical
         return out
 
     def directions(self) -> dict[str, str]:
         """Each facing's words in every language, and the facing (N, NE, ...)."""
         return {
-            plain(word): canonical
+            folded(word): canonical
             for canonical, words in self.sections["directions"].items()
             for lang in LANGUAGES
             for word in words[lang]
@@ -118,7 +110,7 @@ def read_lexicon(raw: Mapping[str, Any]) -> Lexicon:
         for canonical, lists in table.items():
             for lang in LANGUAGES[1:]:
                 for word in lists[lang]:
-                    key = (group, tuple(plain(part) for part in word.split()))
+                    key = (group, tuple(folded(part) for part in word.split()))
                     if read.setdefault(key, canonical) != canonical:
                         problems.append(f"{word!r} is read as {read[key]} and as {canonical}")
     if problems:
@@ -243,7 +235,7 @@ def canonical_words(tokens: list[Token]) -> list[Token]:
             words = tokens[index : index + size]
             if any(t.word is None for t in words):
                 continue
-            found = ALIASES.get(tuple(plain(str(t.word)) for t in words))
+            found = ALIASES.get(tuple(folded(str(t.word)) for t in words))
             if found is not None:
                 out.append(Token(word=found))
                 index += size

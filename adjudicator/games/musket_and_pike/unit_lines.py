@@ -10,8 +10,9 @@ import re
 from adjudicator.core import suggest
 from adjudicator.core.lines import Complaint
 from adjudicator.core.said import _
+from adjudicator.core.words import folded
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
-from adjudicator.games.musket_and_pike.lexicon import DIRECTIONS, VERBS, Hex, Names, Token, plain
+from adjudicator.games.musket_and_pike.lexicon import DIRECTIONS, VERBS, Hex, Names, Token
 from adjudicator.games.musket_and_pike.readings import JSON, Reading, UnitLine, path_json
 
 # A misspelt verb must be this close to be suggested ("fier": FIRE).
@@ -26,7 +27,7 @@ def _facing(word: str | None) -> int | None:
         return DIRECTION_NAMES.index(upper)
     if word.isdigit() and int(word) < len(DIRECTION_NAMES):
         return int(word)
-    found = DIRECTIONS.get(plain(word))  # a facing in Spanish or Russian (words.toml)
+    found = DIRECTIONS.get(folded(word))  # a facing in Spanish or Russian (words.toml)
     return DIRECTION_NAMES.index(found) if found is not None else None
 
 

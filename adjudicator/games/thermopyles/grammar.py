@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -21,21 +20,7 @@ from typing import Any
 
 from adjudicator.core import lines, suggest
 from adjudicator.core.said import _
-
-
-def folded(word: str) -> str:
-    """A word as it is matched: lower case, Latin letters without their accents (a Spanish
-    player may write "retírate" or "retirate"), and Russian е for ё; Cyrillic letters keep
-    their marks otherwise (й is not и)."""
-    kept = []
-    for char in word.lower():
-        if char == "ё":
-            char = "е"
-        elif not char.isascii() and char < "\u0250":
-            bare = unicodedata.normalize("NFD", char)
-            char = "".join(mark for mark in bare if not unicodedata.combining(mark))
-        kept.append(char)
-    return "".join(kept)
+from adjudicator.core.words import folded
 
 
 @functools.cache
