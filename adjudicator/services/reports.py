@@ -202,7 +202,6 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         # The noun in the reader's language, for the templates written in it (_deadline).
         "turn_word": i18n.gettext(rules.turn_noun, language),
         "schedule": game.schedule,
-        "result": reasons.game_result(game.result, language),
         "seed": game.seed.hex() if revealed else None,
         "verify_url": f"{runtime.config.base_url}/games/{game.id}/verify",
     }
@@ -283,7 +282,7 @@ def mail_seat(
             template=letter.template,
             context={
                 **game_context(runtime, game, seat),
-                "result": moment.result,
+                "result": moment.result,  # how the game ended, in the reader's language
                 **context,
                 **letter.extra,
             },
