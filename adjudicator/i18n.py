@@ -78,13 +78,21 @@ def gettext(message: str, lang: str = SOURCE, /, **values: Any) -> str:
     """``message`` in ``lang``, its ``%(name)s`` placeholders filled from ``values``. The
     message comes first, where Babel's extractor looks for it."""
     text = translations(lang).gettext(message)
-    return text % values if values else text
+    return text % written(values, lang) if values else text
 
 
 def ngettext(singular: str, plural: str, n: int, lang: str = SOURCE, /, **values: Any) -> str:
     """The form of ``singular``/``plural`` that ``n`` takes in ``lang`` (Russian has three),
     with ``num`` and ``values`` filled in."""
-    return translations(lang).ngettext(singular, plural, n) % {"num": n, **values}
+    return translations(lang).ngettext(singular, plural, n) % {"num": n, **written(values, lang)}
+
+
+def written(values: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``values`` with each game's sentence or name among them (a side's name made by the
+    rules) written in ``lang``, as the sentence they fill is."""
+    if not any(isinstance(value, said.Said) for value in values.values()):
+        return values
+    return {key: localized(value, lang) for key, value in values.items()}
 
 
 @contextmanager
@@ -163,6 +171,7 @@ def relative(moment: datetime, now: datetime, lang: str = SOURCE) -> str:
 
 def listed(names: list[str], lang: str = SOURCE) -> str:
     """Names joined as prose in ``lang``: "a, b and c", "a, b y c", "a, b и c"."""
+    names = [localized(name, lang) if isinstance(name, said.Said) else name for name in names]
     if chosen(lang) == SOURCE or len(names) < 2:
         return words.listed(names)
     return format_list(names, locale=locale(lang))

@@ -2,22 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
+from jinja2.runtime import Context
 
 from adjudicator import i18n
+from adjudicator.core import said
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
 def _installed(environment: Environment) -> Environment:
     """English by default (the identity); a render in another language passes its own
-    ``gettext`` and ``ngettext`` (``in_language``)."""
+    ``gettext`` and ``ngettext`` (``in_language``). A game's sentence or name made earlier
+    (``said.Said``: a side's name, an outcome) is written in the render's language wherever it
+    is shown, alone or in a ``{% trans %}`` block."""
     environment.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    environment.finalize = _shown
     return environment
+
+
+@pass_context
+def _shown(context: Context, value: Any) -> Any:
+    if not isinstance(value, said.Said):
+        return value
+    lang = context.get("language")
+    # A mail names its language; a page is rendered inside its reader's (web.languages).
+    return i18n.localized(value, str(lang)) if lang else said.anew(value)
+
+
+def _localizing(made: Callable[..., str], lang: str) -> Callable[..., str]:
+    """A template's ``gettext``/``ngettext`` that writes the values it fills in ``lang`` too."""
+
+    @pass_context
+    def translated(context: Context, *strings: Any, **variables: Any) -> str:
+        return made(context, *strings, **i18n.written(variables, lang))
+
+    return translated
 
 
 @cache
@@ -26,8 +52,8 @@ def in_language(lang: str) -> dict[str, object]:
     (made once per language: every mail's render spreads them into its context)."""
     found = i18n.translations(lang)
     return {
-        "gettext": _make_new_gettext(found.gettext),
-        "ngettext": _make_new_ngettext(found.ngettext),
+        "gettext": _localizing(_make_new_gettext(found.gettext), lang),
+        "ngettext": _localizing(_make_new_ngettext(found.ngettext), lang),
     }
 
 

@@ -143,7 +143,7 @@ def test_a_game_in_russian_with_a_player_who_chose_spanish(runtime: Runtime) -> 
     assert "a partir de ahora tu correo se escribe en español" in text, text
     assert "ocupas tu puesto; tus palabras «viva 1808» entran en los dados" in text
     assert "No te toca nada: ya te has unido." in text  # the ask, in Spanish
-    assert "te has unido; la partida empieza cuando se una también France" in text
+    assert "te has unido; la partida empieza cuando se una también Francia" in text
     assert english_left(text) == [], text
     assert '<html lang="es">' in html and "<h3>Hecho</h3>" in html
 
@@ -159,14 +159,14 @@ def test_a_game_in_russian_with_a_player_who_chose_spanish(runtime: Runtime) -> 
     assert "Пришлите приказы на ход 1 до" in russian  # the ask
     assert "Приказы на ход 1 принимаются до" in russian  # the deadline section
     assert "(через 48 часов)" in russian  # the deadline, said in Russian
-    assert "ЧЕСТНЫЕ КОСТИ" in russian and 'Spain: "viva 1808"' in russian
+    assert "ЧЕСТНЫЕ КОСТИ" in russian and 'Испания: "viva 1808"' in russian
     assert english_left(russian) == [], russian
     assert '<html lang="ru">' in html and "<h3>Срок</h3>" in html
     spanish, html = last_to(runtime, SPAIN, since=before)
     assert "Tu partida de 2 de Mayo ha empezado" in spanish, spanish
     assert "Debes enviar tus órdenes para el turno" in spanish
     assert "(dentro de 48 horas)" in spanish
-    assert "DADOS LIMPIOS" in spanish and 'Spain: "viva 1808"' in spanish
+    assert "DADOS LIMPIOS" in spanish and 'España: "viva 1808"' in spanish
     assert english_left(spanish) == [], spanish
     assert '<html lang="es">' in html and "<h3>Plazo</h3>" in html
 
@@ -191,7 +191,7 @@ def test_a_first_mail_in_russian_is_answered_in_russian(runtime: Runtime) -> Non
         "ваше письмо написано на языке «русский», поэтому теперь сервис пишет вам на нём; "
         "сменить язык можно командой PREFERENCES LANGUAGE en|es|ru"
     ) in text
-    assert "вы присоединились; партия начнётся, когда присоединится и France" in text
+    assert "вы присоединились; партия начнётся, когда присоединится и Франция" in text
     assert english_left(text) == [], text
     with runtime.db.session() as session:
         player = session.scalars(select(Player).where(Player.address == SPAIN)).one()

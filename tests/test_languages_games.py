@@ -35,6 +35,9 @@ LEONIDAS = "leonidas@example.com"
 # and command words, names, links and addresses hold none of them.)
 ENGLISH = frozenset(
     [
+        # The sides' English names: a reader of another language reads them in theirs.
+        "France",
+        "Spain",
         "the",
         "you",
         "your",

@@ -121,7 +121,7 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     assert "Не вошла: строка 4 — её не удалось принять" in text
     assert "ВАШИ ПРИКАЗЫ, КАК ИХ ПОНЯЛИ" in text and "-> принято" in text
     assert "-> отклонено" in text
-    assert "позиция и срок — ниже; приказы приняты от: France; ещё ждём: Spain" in text
+    assert "позиция и срок — ниже; приказы приняты от: Франция; ещё ждём: Испания" in text
     assert "ПОЗИЦИЯ: ХОД 0" in text and "Карта — в письме о начале партии" in text
     assert "СРОК" in text and "Приказы на ход 1 принимаются до" in text
     assert english_left(text) == [], english_left(text)
@@ -260,7 +260,8 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
     [problem] = mails_to(runtime, STRANGER, before)
     text = read(problem)
     assert "Здравствуйте! Ваше письмо не удалось использовать, и ничего не изменилось." in text
-    assert f"Оно пришло с адреса, которому не принадлежит сторона Spain в партии {game_id}." in text
+    owner = f"Оно пришло с адреса, которому не принадлежит сторона Испания в партии {game_id}."
+    assert owner in text
     assert english_left(text) == [], english_left(text)
 
 
@@ -296,10 +297,11 @@ def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader(
         shown = replies.receipt_lines(report, False)
         assert shown["lines"][0]["reason"] == "такой партии нет"
         assert shown["missing"] == ["прислать приказы"]
-        assert subjects.owes(owed, rules.seat_title) == "Spain: прислать приказы"
+        assert subjects.owes(owed, rules.seat_title) == "Испания: прислать приказы"
         alt = positions.map_alt(rules, 3, "spain", owed)
         assert alt == (
-            "Карта 2 de Mayo, ход 3, как её видит Spain; далее очередь за Spain: прислать приказы."
+            "Карта 2 de Mayo, ход 3, как её видит Испания; "
+            "далее очередь — Испания: прислать приказы."
         )
     with i18n.speaking("es"):
         assert replies.receipt_lines(report, False)["missing"] == ["enviar órdenes"]

@@ -273,10 +273,10 @@ def test_who_the_game_waits_for_and_its_players_in_the_pages_language(runtime: R
     game_id, _addresses = start_dos_de_mayo(runtime)
     client = create_app(runtime).test_client()
     russian = " ".join(client.get(f"/games/{game_id}?lang=ru").get_data(as_text=True).split())
-    assert "Ждём приказы на ход 1 от France и Spain" in russian, russian
-    assert "игрок за France" in russian and "player" not in russian
+    assert "Ждём приказы на ход 1: Франция и Испания" in russian, russian
+    assert "игрок за сторону Франция" in russian and "player" not in russian
     spanish = " ".join(client.get(f"/games/{game_id}?lang=es").get_data(as_text=True).split())
-    assert "el jugador de Spain" in spanish
+    assert "el jugador de España" in spanish
     english = html.unescape(client.get(f"/games/{game_id}?lang=en").get_data(as_text=True))
     english = " ".join(english.split())
     assert "Waiting for orders for turn 1 from France and Spain" in english

@@ -371,7 +371,8 @@ def contribution_lines(game: Game, language: str = i18n.SOURCE) -> list[str]:
     lines = []
     for data in game.contributions:
         given = Contribution.from_json(data)
-        name, title = str(data.get("by") or ""), rules.seat_title(given.seat)
+        name = str(data.get("by") or "")
+        title = i18n.localized(rules.seat_title(given.seat), language)
         if game.sides_by_lot:  # the seats were dealt after the words, so say whose they are
             who = _("%(name)s (invited as %(seat)s)", name=name or _("the player"), seat=title)
         else:

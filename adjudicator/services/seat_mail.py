@@ -190,8 +190,11 @@ def check_sender(context: SeatMail) -> Verdict | None:
         context.problem("bad-token", {"why": "no such game"})
         return Verdict(InboundStatus.REJECTED, "reply address names no game")
     if seat.player.address != context.mail.sender:
-        # "the <title> seat": the mail puts its own "the" before the title (which may hold one).
-        title = play.seat_title(game, seat.seat).removeprefix("the ")
+        # "the <title> seat": the mail puts its own "the" before the title (which may hold one);
+        # a title without it is kept whole, to be written in the reader's language.
+        title = play.seat_title(game, seat.seat)
+        if title.startswith("the "):
+            title = title.removeprefix("the ")
         context.problem("wrong-sender", {"game": game, "seat": title})
         return Verdict(
             InboundStatus.REJECTED, f"{context.mail.sender} does not hold seat {seat.seat}", game.id

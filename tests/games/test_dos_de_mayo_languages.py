@@ -81,7 +81,7 @@ ENGLISH = (
 )
 # Latin words a Russian text may hold: the seat names, the canonical order keywords and the
 # game's own name (card and area names are taken out before looking).
-LATIN_IN_RUSSIAN = {"France", "Spain", "TAKE", "PLAY", "DRAW", "NODRAW", "ADD", "HOLD", "ENTER"}
+LATIN_IN_RUSSIAN = {"TAKE", "PLAY", "DRAW", "NODRAW", "ADD", "HOLD", "ENTER"}
 LATIN_IN_RUSSIAN |= {"de", "Mayo", "OFF", "HELP", "xN", "Murat"}
 
 
@@ -187,8 +187,13 @@ def test_prompts_and_the_order_forms_have_no_english_left(lang: str) -> None:
                     no_english(sentence, lang)
     with i18n.speaking("ru"):
         prompt = GAME.pending(START)["france"].prompt
-    assert "Ход 1 из 10: приказы France." in prompt
+    # The sides by their Russian names, never declined: in the nominative after a noun.
+    assert "Ход 1 из 10: приказы стороны Франция." in prompt
+    assert "Потери: Франция 0 (предел 4), Испания 0; инициатива: Испания." in prompt
     assert "TAKE ARTILLERY или TAKE MURAT" in prompt
+    with i18n.speaking("es"):
+        prompt = GAME.pending(START)["spain"].prompt
+    assert "órdenes de España" in prompt and "Francia 0" in prompt
 
 
 def receipt(text: str, seat: str = "france", state: Position = MIDGAME) -> OrderReport:
@@ -228,7 +233,7 @@ def test_a_receipt_made_in_english_is_written_anew_for_each_reader() -> None:
     with i18n.speaking("es"):
         assert "'bogus' no es un nombre de carta" in [said.anew(r) for r in reasons]
         prompt = said.anew(GAME.pending(START)["spain"].prompt)
-        assert prompt.startswith("Turno 1 de 10: órdenes de Spain.")
+        assert prompt.startswith("Turno 1 de 10: órdenes de España.")
 
 
 @pytest.mark.parametrize("lang", ["es", "ru"])
@@ -262,7 +267,7 @@ def test_the_end_of_the_game_reads_in_the_readers_language() -> None:
             no_english(GAME.describe(GAME.view(resolution.state, None)), lang)
     with i18n.speaking("ru"):
         again = said.anew(outcome.summary)
-    assert "Spain выстояла после хода 10: 1 испанский отряд ещё на карте" in again
+    assert "Испания выстояла после хода 10: 1 испанский отряд ещё на карте" in again
 
 
 @pytest.mark.parametrize(
@@ -279,11 +284,11 @@ def test_russian_plurals_take_their_three_forms(count: int, cards: str, moved: s
     view = GAME.view(MIDGAME, None)
     view["hand_sizes"] = {"france": count, "spain": count}
     with i18n.speaking("ru"):
-        assert f"На руках: France {cards}, Spain {cards}." in GAME.describe(view)
+        assert f"На руках: Франция {cards}, Испания {cards}." in GAME.describe(view)
         assert said.ngettext("%(num)s unit moved", "%(num)s units moved", count) == moved
     with i18n.speaking("es"):
         hands = "1 carta" if count == 1 else f"{count} cartas"
-        assert f"Manos: France {hands}, Spain {hands}." in GAME.describe(view)
+        assert f"Manos: Francia {hands}, España {hands}." in GAME.describe(view)
 
 
 # The same orders in English, Spanish (with and without accents) and Russian (any case).
@@ -403,3 +408,21 @@ def test_every_language_gives_every_kind_of_order_word() -> None:
         "draw"
     ) | vocabulary.every("play")
     assert receipt("ИГРАТЬ cuirassiers 14").orders == receipt("играть CUIRASSIERS 14").orders
+
+
+def test_each_side_is_named_in_each_language_and_a_stored_sentence_names_it_anew() -> None:
+    # sides.toml names both sides in every language the service has a catalog for: a new
+    # language without its names there would show English names in its mail.
+    for lang in i18n.languages():
+        with i18n.speaking(lang):
+            shown = {GAME.seat_title(seat) for seat in ("france", "spain")}
+        assert len(shown) == 2
+        if lang != "en":
+            assert not shown & {"France", "Spain"}, (lang, shown)
+    # A result made while resolving (in English) names the side again for each reader.
+    outcome = GAME.seat_title("spain")
+    with i18n.speaking("ru"):
+        assert said.anew(outcome) == "Испания"
+    with i18n.speaking("es"):
+        assert said.anew(outcome) == "España"
+    assert outcome == "Spain"

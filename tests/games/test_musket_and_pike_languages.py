@@ -460,3 +460,24 @@ def test_the_maps_words_are_in_the_readers_language_and_cached_apart() -> None:
     assert russian != english  # the header and the side panel are written in Russian
     assert GAME.render(view, facts) == english  # each language's drawing is its own
     assert all(english_left(note) == [] for note in notes), notes
+
+
+def test_each_scenario_side_has_a_title_in_each_language_its_commander_kept() -> None:
+    from adjudicator.games.musket_and_pike.describe import side_names
+    from adjudicator.games.musket_and_pike.scenario import scenario, scenario_names
+
+    for ident in scenario_names():
+        battle = scenario(ident)
+        for lang in i18n.languages():
+            with i18n.speaking(lang):
+                titles = {GAME.seat_title(info.id) for info in battle.sides}
+            assert len(titles) == 2, (ident, lang)
+            if lang != "en":
+                # Every side has its own title in this language (scenario ``titles``).
+                assert all(dict(info.titles).get(lang) for info in battle.sides), (ident, lang)
+    shown = {"id": "braddock-down", "sides": {"royalist": "Royalists (Hopton)"}}
+    with i18n.speaking("ru"):
+        assert side_names(shown) == {"royalist": "Армия короля (Hopton)"}
+    with i18n.speaking("es"):
+        assert GAME.seat_title("parliament") == "Ejército del Parlamento"
+    assert side_names(shown) == {"royalist": "Royalists (Hopton)"}

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo.cards import card_data
-from adjudicator.games.dos_de_mayo.sides import SIDES, Side, other
+from adjudicator.games.dos_de_mayo.sides import SIDES, Side, other, title
 
-SIDE_NAMES: dict[Side, str] = {"france": "France", "spain": "Spain"}
 _DISCARD = "-discard"
 
 
@@ -27,13 +26,13 @@ def draw_words(label: str) -> str:
     discarded"; a label this game never draws under reads as a draw, never as its code."""
     for side in SIDES:
         if label == deck_label(side):
-            return _("%(side)s's deck shuffled", side=SIDE_NAMES[side])
+            return _("%(side)s's deck shuffled", side=title(side))
     if label.endswith(_DISCARD):
         card = card_data().by_id.get(label.removesuffix(_DISCARD).upper())
         if card is not None:
             return _(
                 "%(card)s: which of %(side)s's cards is discarded",
                 card=card.name,
-                side=SIDE_NAMES[other(card.side)],
+                side=title(other(card.side)),
             )
     return _("a draw")

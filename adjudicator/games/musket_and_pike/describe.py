@@ -10,6 +10,7 @@ from typing import Any
 from adjudicator.core.said import N_, _, anew
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import load
+from adjudicator.games.musket_and_pike.titles import side_info, side_name
 
 JSON = Any
 ORDER_WORDS = {
@@ -44,10 +45,21 @@ def _where(where: tuple[int, int] | None) -> str:
     return _("off the map") if where is None else f"{where[0]}.{where[1]}"
 
 
+def side_names(shown: JSON) -> dict[str, str]:
+    """A view's sides by id, each named in the reader's language where its scenario is known
+    (a view stores the names as they were, in English)."""
+    names: dict[str, str] = dict(shown["sides"])
+    for side in names:
+        info = side_info(str(shown.get("id", "")), side)
+        if info is not None:
+            names[side] = side_name(info)
+    return names
+
+
 def describe(view: JSON) -> str:
     position = load(view["position"])
     names: dict[str, str] = view.get("names", {})
-    sides: dict[str, str] = view["scenario"]["sides"]
+    sides = side_names(view["scenario"])
     lines = [
         _(
             "Musket & Pike: %(title)s. Turn %(turn)s of %(last)s, %(phase)s.",

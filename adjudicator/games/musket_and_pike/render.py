@@ -25,6 +25,7 @@ from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.state import Leader, Position, Unit, Wing
+from adjudicator.games.musket_and_pike.titles import side_name
 
 ORDER_WORDS = {
     "charge": N_("Charge"),
@@ -293,7 +294,7 @@ def _header(paint: Painter, battle: Scenario) -> None:
     phase = _(HEADER_PHASES[position.phase]) if position.phase in HEADER_PHASES else position.phase
     words = f"MUSKET & PIKE  ·  {battle.title}  ·  {turn}  ·  {phase}"
     if position.winner:
-        words += "  ·  " + _("%(side)s wins", side=battle.side(position.winner).name)
+        words += "  ·  " + _("%(side)s wins", side=side_name(battle.side(position.winner)))
     paint.left_text((14, height / 2), words, 17, colour("header_ink"), bold=True)
 
 
@@ -351,7 +352,7 @@ def _column(
     lost, level = position.lost(side), position.break_level(side)
     heading = _(
         "%(side)s: lost %(lost)s SP, breaks at %(level)s",
-        side=battle.side(side).name,
+        side=side_name(battle.side(side)),
         lost=lost,
         level=level,
     )

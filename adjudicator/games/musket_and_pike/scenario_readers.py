@@ -24,6 +24,8 @@ class SideInfo:
     name: str
     break_level: int
     deploy_rows: tuple[int, int]  # first and last map row of the side's set-up area
+    # The side's title in other languages than English, by language code (no commander).
+    titles: tuple[tuple[str, str], ...] = ()
 
 
 def _text(raw: Mapping[str, Any], key: str, where: str, problems: list[Problem]) -> str:
@@ -121,6 +123,19 @@ def _place(
     return True
 
 
+def _titles(
+    entry: Mapping[str, Any], where: str, problems: list[Problem]
+) -> tuple[tuple[str, str], ...]:
+    """A side's ``titles``: its title in each other language, ``{ es = "...", ru = "..." }``."""
+    raw = entry.get("titles", {})
+    if not isinstance(raw, Mapping) or not all(
+        isinstance(text, str) and text for text in raw.values()
+    ):
+        problems.append(Problem("missing-key", f"{where}.titles must map languages to text"))
+        return ()
+    return tuple(sorted((str(lang), text) for lang, text in raw.items()))
+
+
 def _sides(raw: Mapping[str, Any], problems: list[Problem], ids: _Ids) -> list[SideInfo]:
     sides: list[SideInfo] = []
     for number, entry in enumerate(_entries(raw, "sides", problems)):
@@ -139,6 +154,7 @@ def _sides(raw: Mapping[str, Any], problems: list[Problem], ids: _Ids) -> list[S
                 name=_text(entry, "name", where, problems),
                 break_level=_int(entry, "break_level", where, problems, 1, 999),
                 deploy_rows=(int(rows[0]), int(rows[1])),
+                titles=_titles(entry, where, problems),
             )
         )
     if len(sides) != 2:
