@@ -10,7 +10,7 @@ from typing import Any
 from adjudicator.core.said import N_, _, anew
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import load
-from adjudicator.games.musket_and_pike.titles import side_info, side_name
+from adjudicator.games.musket_and_pike.titles import battle_of, in_words, side_info, side_name
 
 JSON = Any
 ORDER_WORDS = {
@@ -50,10 +50,16 @@ def side_names(shown: JSON) -> dict[str, str]:
     (a view stores the names as they were, in English)."""
     names: dict[str, str] = dict(shown["sides"])
     for side in names:
-        info = side_info(str(shown.get("id", "")), side)
-        if info is not None:
-            names[side] = side_name(info)
+        found = side_info(str(shown.get("id", "")), side)
+        if found is not None:
+            names[side] = side_name(*found)
     return names
+
+
+def _scenario_title(shown: JSON) -> str:
+    """A view's battle title in the reader's language where its scenario is known."""
+    found = battle_of(str(shown.get("id", "")))
+    return in_words(found, shown["title"]) if found else str(shown["title"])
 
 
 def describe(view: JSON) -> str:
@@ -63,7 +69,7 @@ def describe(view: JSON) -> str:
     lines = [
         _(
             "Musket & Pike: %(title)s. Turn %(turn)s of %(last)s, %(phase)s.",
-            title=view["scenario"]["title"],
+            title=_scenario_title(view["scenario"]),
             turn=position.turn,
             last=position.last_turn,
             phase=_said(PHASE_WORDS, position.phase),
@@ -195,7 +201,9 @@ def _wing(position: Any, wing_id: str, names: dict[str, str], view: JSON) -> lis
             hex=_where(chief.hex),
         )
     )
+    found = battle_of(str(view["scenario"].get("id", "")))
     title = names.get(wing.id, wing.id)
+    title = in_words(found, title) if found else title
     head = _(
         "  Wing %(id)s (%(title)s): order %(order)s; %(commander)s",
         id=wing.id,

@@ -62,7 +62,7 @@ from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_reso
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
-from adjudicator.games.musket_and_pike.titles import side_title
+from adjudicator.games.musket_and_pike.titles import in_words, side_title
 from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view, visible
 
 DEFAULT_SCENARIO = "braddock-down"
@@ -97,7 +97,7 @@ def last_turn_rule_text(options: Mapping[str, str] | None) -> str:
     lines = [textwrap.fill(lead, 76, initial_indent="  ")]
     for name in _options()[0].offered:
         battle = scenario(name)
-        said = f"{battle.title}: {_(LAST_TURN_WORDS[battle.last_turn_rule])}."
+        said = f"{in_words(battle, battle.title)}: {_(LAST_TURN_WORDS[battle.last_turn_rule])}."
         lines.append(textwrap.fill(said, 76, initial_indent="  - ", subsequent_indent="    "))
     return "\n".join(lines)
 

@@ -25,7 +25,7 @@ from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.state import Leader, Position, Unit, Wing
-from adjudicator.games.musket_and_pike.titles import side_name
+from adjudicator.games.musket_and_pike.titles import in_words, side_name
 
 ORDER_WORDS = {
     "charge": N_("Charge"),
@@ -292,9 +292,9 @@ def _header(paint: Painter, battle: Scenario) -> None:
     position = paint.position
     turn = _("turn %(turn)s of %(last)s", turn=position.turn, last=position.last_turn)
     phase = _(HEADER_PHASES[position.phase]) if position.phase in HEADER_PHASES else position.phase
-    words = f"MUSKET & PIKE  ·  {battle.title}  ·  {turn}  ·  {phase}"
+    words = f"MUSKET & PIKE  ·  {in_words(battle, battle.title)}  ·  {turn}  ·  {phase}"
     if position.winner:
-        words += "  ·  " + _("%(side)s wins", side=side_name(battle.side(position.winner)))
+        words += "  ·  " + _("%(side)s wins", side=side_name(battle, battle.side(position.winner)))
     paint.left_text((14, height / 2), words, 17, colour("header_ink"), bold=True)
 
 
@@ -340,7 +340,9 @@ def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str |
     marks = [_("act %(number)s", number=wing.activations)] if wing.activations else []
     marks += [_("F")] if wing.finished else []  # F: the wing has finished
     marks += [_("Bypassed")] if wing.bypassed else []
-    words = f"{battle.names.get(wing.id, wing.id)} [{wing.id}]: {order} · {rating}"
+    words = (
+        f"{in_words(battle, battle.names.get(wing.id, wing.id))} [{wing.id}]: {order} · {rating}"
+    )
     return words + (f"  {' '.join(marks)}" if marks else "")
 
 
@@ -352,7 +354,7 @@ def _column(
     lost, level = position.lost(side), position.break_level(side)
     heading = _(
         "%(side)s: lost %(lost)s SP, breaks at %(level)s",
-        side=side_name(battle.side(side)),
+        side=side_name(battle, battle.side(side)),
         lost=lost,
         level=level,
     )

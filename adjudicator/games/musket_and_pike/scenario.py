@@ -27,6 +27,7 @@ from adjudicator.games.musket_and_pike.scenario_readers import (
     read_sides,
     read_units,
     read_wings,
+    read_words,
 )
 from adjudicator.games.musket_and_pike.state import Position
 
@@ -61,6 +62,8 @@ class Scenario:
     rows: tuple[str, ...]  # terrain letters, one string per map row, north first
     sides: tuple[SideInfo, ...]
     names: Mapping[str, str]  # wing, unit and leader id -> display name
+    # Its title, sides' titles and wings' names in other languages: lang -> English -> text.
+    words: Mapping[str, Mapping[str, str]]
     opening: Position
     # Who wins when the last turn ends with both armies in the field, one of LAST_TURN_RULES:
     # the scenario's [victory] last_turn, else the ruleset's.
@@ -102,6 +105,8 @@ def parse_scenario(
     read_leaders(sheet)
     # 8. One commander per wing; one army commander and a wing at least per side.
     check_commanders(sheet)
+    # 9. The scenario's words in other languages, each a text it uses.
+    read_words(sheet)
     if sheet.problems:
         return sheet.problems
     return _scenario(ident, sheet)
@@ -132,6 +137,7 @@ def _scenario(ident: str, sheet: Sheet) -> Scenario:
         rows=sheet.rows,
         sides=tuple(sides),
         names=sheet.names,
+        words=sheet.words,
         opening=opening,
         last_turn_rule=sheet.last_turn_rule,
     )

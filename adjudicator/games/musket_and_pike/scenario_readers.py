@@ -24,8 +24,6 @@ class SideInfo:
     name: str
     break_level: int
     deploy_rows: tuple[int, int]  # first and last map row of the side's set-up area
-    # The side's title in other languages than English, by language code (no commander).
-    titles: tuple[tuple[str, str], ...] = ()
 
 
 def _text(raw: Mapping[str, Any], key: str, where: str, problems: list[Problem]) -> str:
@@ -123,19 +121,6 @@ def _place(
     return True
 
 
-def _titles(
-    entry: Mapping[str, Any], where: str, problems: list[Problem]
-) -> tuple[tuple[str, str], ...]:
-    """A side's ``titles``: its title in each other language, ``{ es = "...", ru = "..." }``."""
-    raw = entry.get("titles", {})
-    if not isinstance(raw, Mapping) or not all(
-        isinstance(text, str) and text for text in raw.values()
-    ):
-        problems.append(Problem("missing-key", f"{where}.titles must map languages to text"))
-        return ()
-    return tuple(sorted((str(lang), text) for lang, text in raw.items()))
-
-
 def _sides(raw: Mapping[str, Any], problems: list[Problem], ids: _Ids) -> list[SideInfo]:
     sides: list[SideInfo] = []
     for number, entry in enumerate(_entries(raw, "sides", problems)):
@@ -154,7 +139,6 @@ def _sides(raw: Mapping[str, Any], problems: list[Problem], ids: _Ids) -> list[S
                 name=_text(entry, "name", where, problems),
                 break_level=_int(entry, "break_level", where, problems, 1, 999),
                 deploy_rows=(int(rows[0]), int(rows[1])),
-                titles=_titles(entry, where, problems),
             )
         )
     if len(sides) != 2:
@@ -179,6 +163,8 @@ class Sheet:
     rows: tuple[str, ...] = ()
     sides: list[SideInfo] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)  # wing, unit and leader id -> name
+    # The scenario's own words in other languages: language -> English text -> its text there.
+    words: dict[str, dict[str, str]] = field(default_factory=dict)
     wings: list[Wing] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     leaders: list[Leader] = field(default_factory=list)
@@ -207,6 +193,29 @@ def read_heading(sheet: Sheet) -> None:
     """The battle's title and its number of turns."""
     sheet.title = _text(sheet.head, "title", "scenario", sheet.problems)
     sheet.turns = _int(sheet.head, "turns", "scenario", sheet.problems, 1, 99)
+
+
+def read_words(sheet: Sheet) -> None:
+    """The scenario's words in other languages (``[words.<lang>]``: its title, each side's
+    title and each wing's name, by their English text), each one a text the scenario uses."""
+    raw = sheet.raw.get("words", {})
+    if not isinstance(raw, Mapping):
+        sheet.problems.append(Problem("missing-key", "words must be a table per language"))
+        return
+    used = {sheet.title, *sheet.names.values()}
+    used |= {side.name.split(" (", 1)[0].strip() for side in sheet.sides}
+    for lang, table in raw.items():
+        if not isinstance(table, Mapping):
+            sheet.problems.append(Problem("missing-key", f"words.{lang} must be a table"))
+            continue
+        for english, text in table.items():
+            if english not in used:
+                sheet.problems.append(
+                    Problem("missing-key", f"words.{lang}: the scenario has no {english!r}")
+                )
+            elif not isinstance(text, str) or not text:
+                sheet.problems.append(Problem("missing-key", f"words.{lang}.{english} is no text"))
+        sheet.words[str(lang)] = {str(k): str(v) for k, v in table.items()}
 
 
 def read_end_rule(sheet: Sheet) -> None:
