@@ -20,7 +20,12 @@ two pictures of one position drawn again and again (every cache warm), and the t
 each action of a game never drawn before (its result lines new to every cache), after another
 game's pictures warmed the caches, as a long-running worker's would be.
 
+With ``--language ru`` (or ``es``) every picture is drawn for a reader of that language, as the
+service draws it inside ``i18n.speaking`` (a tree from before the pictures were translated
+draws them in English whatever the language).
+
     .venv/bin/python bench/bench_thermopyles_render.py [--repeat 200] [--against DIR]
+        [--language ru]
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageStat
 
-from adjudicator.core import picture
+from adjudicator import i18n
+from adjudicator.core import picture, said
 from adjudicator.core.chance import Chance
 from adjudicator.games.thermopyles import GAME, render, strategy
 
@@ -122,17 +128,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--against", type=Path, help="a tree of the project as it was before")
+    parser.add_argument("--language", default="en", help="the reader's language: en, es, ru")
     parser.add_argument("--tree-timings", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.tree_timings:
-        print(json.dumps(tree_timings(args.repeat)))
-        return
-    if args.against:
-        against(args.against, args.repeat)
-        return
+    with i18n.speaking(args.language):
+        if args.tree_timings:
+            print(json.dumps(tree_timings(args.repeat)))
+        elif args.against:
+            against(args.against, args.repeat, args.language)
+        else:
+            side_by_sides(args.repeat)
+
+
+def side_by_sides(repeat: int) -> None:
+    """The pictures drawn the old way and now, then where the time goes now."""
     own, public, facts = midgame()
     load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
-    print(f"picture {render.WIDTH}x{render.HEIGHT} px, {args.repeat} rounds (load {load})")
+    language = said.language()
+    print(f"picture {render.WIDTH}x{render.HEIGHT} px in {language}, {repeat} rounds (load {load})")
     print(f"  {'':<34} {'before':>10} {'now':>10} {'before/now':>11}")
     medians, bests = [0.0, 0.0], [0.0, 0.0]
     pictures = (("player's picture", own, facts), ("public picture", public, None))
@@ -140,7 +153,7 @@ def main() -> None:
         old_ms, new_ms, old_png, new_png = side_by_side(
             lambda view=view, shown=shown: old_way(view, shown),
             lambda view=view, shown=shown: new_way(view, shown),
-            args.repeat,
+            repeat,
         )
         for kind, figure, total in (("median", statistics.median, medians), ("best", min, bests)):
             old, new = figure(old_ms), figure(new_ms)
@@ -161,9 +174,9 @@ def main() -> None:
             f"  {f'both pictures, ms ({kind})':<34} {total[0]:10.2f} {total[1]:10.2f}"
             f" {total[0] / total[1]:10.1f}x   (aim: now <= 10 ms)"
         )
-    parts(own, facts, args.repeat)
-    settings(own, facts, max(10, args.repeat // 4))
-    twice, twice_png = timed(lambda: GAME.render(own, facts, 2), max(10, args.repeat // 10))
+    parts(own, facts, repeat)
+    settings(own, facts, max(10, repeat // 4))
+    twice, twice_png = timed(lambda: GAME.render(own, facts, 2), max(10, repeat // 10))
     print(f"2x picture for the web: {twice:.2f} ms, {len(twice_png):,} bytes")
 
 
@@ -238,7 +251,7 @@ def tree_timings(repeat: int) -> dict[str, list[float]]:
     return {"same": same, "fresh": fresh, "draw": draws, "twice": twice}
 
 
-def against(before: Path, repeat: int, blocks: int = 4) -> None:
+def against(before: Path, repeat: int, language: str, blocks: int = 4) -> None:
     """The trees timed block after block, each block in a new process of each tree in turn."""
     here = Path(__file__).resolve().parent.parent
     found: dict[str, dict[str, list[float]]] = {"before": {}, "now": {}}
@@ -250,13 +263,17 @@ def against(before: Path, repeat: int, blocks: int = 4) -> None:
                 "--tree-timings",
                 "--repeat",
                 str(repeat // blocks),
+                "--language",
+                language,
             ]
             env = {**os.environ, "PYTHONPATH": str(tree)}
             out = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
             for kind, samples in json.loads(out.stdout).items():
                 found[name].setdefault(kind, []).extend(samples)
     load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
-    print(f"{before} against this tree, {blocks} blocks of each in turn (load {load})")
+    print(
+        f"{before} against this tree in {language}, {blocks} blocks of each in turn (load {load})"
+    )
     print(f"  {'':<56} {'before':>8} {'now':>8} {'before/now':>11}")
     rows = (
         ("same", "an action's two pictures, same position"),

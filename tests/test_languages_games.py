@@ -19,10 +19,13 @@ from dos_de_mayo_by_mail import DOS, position
 from playbymail import compose, deliver_mail, drain, reply_addresses, sent, text_of
 from sqlalchemy import select
 
+from adjudicator import i18n
+from adjudicator.core import picture
+from adjudicator.core.chance import Chance
 from adjudicator.games.dos_de_mayo.cards import card_data
-from adjudicator.games.thermopyles import strategy
+from adjudicator.games.thermopyles import GAME, strategy
 from adjudicator.models import Game, Player
-from adjudicator.services import deadlines, play
+from adjudicator.services import deadlines, play, positions
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -219,18 +222,19 @@ def test_a_thermopyles_game_in_russian(runtime: Runtime) -> None:
         game_id, address = game.id, play.seat_address(runtime, game, game.seats[0])
     table = words_of("thermopyles")
     keywords = {**table["keywords"], "support": table["support"]}  # type: ignore[dict-item]
-    for _ in range(80):
-        now = position(runtime, game_id)
-        if now.over:
-            break
-        canonical = strategy.choose(now).text()
-        written = " ".join(
-            str(keywords[word.lower()]["ru"][0]).upper()  # type: ignore[index]
-            if word.lower() in keywords
-            else word
-            for word in canonical.split()
-        )
-        deliver_mail(runtime, compose(LEONIDAS, address, written))
+    with picture.recording() as drawn:
+        for _ in range(80):
+            now = position(runtime, game_id)
+            if now.over:
+                break
+            canonical = strategy.choose(now).text()
+            written = " ".join(
+                str(keywords[word.lower()]["ru"][0]).upper()  # type: ignore[index]
+                if word.lower() in keywords
+                else word
+                for word in canonical.split()
+            )
+            deliver_mail(runtime, compose(LEONIDAS, address, written))
     with runtime.db.session() as session:
         assert session.get_one(Game, game_id).status == GameStatus.FINISHED
     texts = read_as(runtime, LEONIDAS, 0, "ru")
@@ -241,3 +245,23 @@ def test_a_thermopyles_game_in_russian(runtime: Runtime) -> None:
     # Russian counts in their three forms, wherever the reports say them.
     assert re.search(r"\b1 карт[ау]\b|\b21 карт[ау]\b", everything) or "карта" in everything
     assert "FIGHT" in everything  # every report echoes the canonical order
+    # The pictures in the player's mails are drawn in Russian too: their hand's title and the
+    # result panel (the public picture the archive stores is drawn once for every reader).
+    pictures = [part for mail in mails_to(runtime, LEONIDAS, 0) for part in mail.walk()]
+    assert any(part.get_content_type() == "image/png" for part in pictures)
+    texts_drawn = {d.text for d in drawn}
+    assert any(text.startswith("Ваша рука: ") for text in texts_drawn), texts_drawn
+    assert any(text.startswith("Ход ") for text in texts_drawn), texts_drawn
+    assert not any(text.startswith(("Your hand", "Turn ")) for text in texts_drawn)
+
+
+def test_a_seats_picture_is_kept_for_each_language_its_readers_read() -> None:
+    """A seat's picture of a position is drawn once per process, and once per language."""
+    view = GAME.view(GAME.new_game({}, Chance(b"kept", "languages", 0)), "spartans")
+    whose = (-1, "spartans")  # a turn no database holds: this test's own entry
+    with i18n.speaking("ru"):
+        russian = positions._render(GAME, view, None, whose)
+    english = positions._render(GAME, view, None, whose)
+    with i18n.speaking("ru"):
+        assert positions._render(GAME, view, None, whose) == russian
+    assert english == GAME.render(view, None) != russian

@@ -143,15 +143,17 @@ def map_alt(rules: Rules[Any], turn: int, seat: str | None, owed: Mapping[str, D
 
 
 # A seat's own picture of a turn (a game whose seats see different pictures) is drawn once per
-# process: the invitation, the welcome and the notices showing that position would otherwise
-# redraw it. A shared picture is never drawn here: it is the one stored on the Turn.
-_PICTURES: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+# process and reader's language (its words are the reader's): the invitation, the welcome and
+# the notices showing that position would otherwise redraw it. A shared picture is never drawn
+# here: it is the one stored on the Turn.
+_PICTURES: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
 _PICTURES_KEPT = 256
 
 
-def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str]) -> bytes:
+def _render(rules: Rules[Any], view: Any, facts: Any, whose: tuple[int, str]) -> bytes:
     if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
         return rules.render(view, facts)
+    key = (*whose, said.language())
     png = _PICTURES.get(key)
     if png is None:
         png = rules.render(view, None)

@@ -1,23 +1,29 @@
 """Thermopyles in Russian and Spanish: whole games played with the game's own functions inside
 ``i18n.speaking``, read as a player would (no English sentence left in the position, the prompt,
 the outcomes, the dice, the receipts or the summary; Russian plurals in their three forms), the
-sentences made in one language written anew in another, and the order words of each language
-read as the canonical orders."""
+sentences made in one language written anew in another, the order words of each language
+read as the canonical orders, and the picture drawn in the reader's words, in a font that has
+them, every text inside it and clear of the others, no cache sharing one language's words
+with another."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
+from PIL import Image, ImageChops, ImageDraw
 
 from adjudicator import i18n
-from adjudicator.core import said
+from adjudicator.core import picture, said
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus
-from adjudicator.games.thermopyles import GAME, grammar, strategy
+from adjudicator.games.thermopyles import GAME, grammar, render, stamps, strategy
 from adjudicator.games.thermopyles.state import SEAT, Position
 
 # Words of an English sentence the game writes: none may be left in a Russian or Spanish text
@@ -327,14 +333,202 @@ def test_the_help_is_in_the_readers_language_with_its_order_words() -> None:
         assert example in spanish and GAME.parse_orders(position, SEAT, example).ok
 
 
-def test_the_picture_is_drawn_in_english_whoever_reads_it() -> None:
-    """Its font draws no Cyrillic: the mail gives the position in words beside it."""
-    position, resolution = list(played(b"7"))[2]
-    view, facts = GAME.view(position, SEAT), resolution.facts
-    english = GAME.render(view, facts)
-    with i18n.speaking("ru"):
-        russian = GAME.render(GAME.view(position, SEAT), facts)
-    assert russian == english
+def test_the_picture_is_drawn_in_a_font_with_accents_and_cyrillic() -> None:
+    """Pillow's own font (the last resort) has neither: a Russian picture would be boxes."""
+    face = render.font(16)
+    assert not picture.is_built_in(face)
+    # Each letter its own glyph: no box shared by all the letters the font lacks.
+    masks = {bytes(face.getmask(letter)) for letter in "ЖЯёñí"}
+    assert len(masks) == 5
+
+
+def pictures(seed: bytes) -> Iterator[tuple[Any, Any]]:
+    """Every (view, facts) a player and the public see of a game: each position with its
+    action's result, the public picture, and the order checker's picture of a fight, a
+    discard then a fight, and a retreat without a draw."""
+    for position, resolution in played(seed):
+        facts = resolution.facts if resolution is not None else None
+        yield GAME.view(position, SEAT), facts
+        yield GAME.view(position, None), None
+        low, high = min(position.hand, default=0), max(position.hand, default=0)
+        checked = [f"FIGHT {high} SUPPORT 1", f"DISCARD {low}\nFIGHT {high}"] if high else []
+        for text in [*checked, "RETREAT NODRAW"]:
+            report = GAME.parse_orders(position, SEAT, text)
+            if report.orders is not None and not report.rejected:
+                shown = GAME.preview_facts(position, SEAT, report.orders)
+                if shown is not None:
+                    yield GAME.view(position, SEAT), shown
+
+
+def fresh_caches() -> None:
+    """Every cache of drawn words emptied: the next picture draws all its words anew."""
+    for cache in (render._base, render._card, render._wrapped):
+        cache.cache_clear()
+    stamps.STAMPS.clear()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_picture_draws_the_readers_words(lang: str) -> None:
+    fresh_caches()  # the base layer's words drawn (and recorded) with the first picture
+    with picture.recording() as drawn, i18n.speaking(lang):
+        for view, facts in pictures(b"7"):
+            GAME.render(view, facts)
+    texts = {d.text for d in drawn}
+    assert [text for text in texts if english_left(text)] == []
+    expected = {
+        "ru": (
+            "THERMOPYLES  -  ход 1  -  игра идёт",
+            "THERMOPYLES  -  ход 1  -  проверено, не разыграно",
+            "бесплатный кубик",
+            "Кладбище",
+            "Колода спартанцев",
+            "ДАЛЬНЯЯ",
+            "белое: разбить   красное: на Кладбище   ^: доп. добор",
+            "Линия фронта (отступление к 7)",
+            "Ваша рука: 4, предел 5",
+            "Рука (скрыта): 4, предел 5",
+            "Ход 1: RETREAT",
+            "БОЙ",
+            "БЕЗ ДОБОРА",
+        ),
+        "es": (
+            "THERMOPYLES  -  turno 1  -  en juego",
+            "Turno 1: RETREAT",
+            "dado libre este turno",
+            "Cementerio",
+            "Mazo espartano",
+            "CERCANA",
+            "Línea del frente (retirada hacia 7)",
+            "Tu mano: 4, límite 5",
+            "LUCHA",
+            "SIN ROBAR",
+        ),
+    }[lang]
+    assert [text for text in expected if text not in texts] == []
+    assert any(text.startswith(("Ближняя", "Cercana")) for text in texts)  # a fight's result
+    assert any(text.startswith(("Игра окончена", "Partida terminada")) for text in texts)
+
+
+Box = tuple[float, float, float, float]
+
+
+class Placed(NamedTuple):
+    text: str
+    box: Box  # its ink, in picture units
+    on_tag: bool  # white words on a checked action's tag (preview.py), as long as they are
+
+
+@contextmanager
+def placed() -> Iterator[list[Placed]]:
+    """Every text drawn on a whole picture (not on a card's tile) and its ink's box in picture
+    units, every text drawn by Pillow (as stamped: tests/games/test_thermopyles_pixels.py)."""
+    found: list[Placed] = []
+
+    class Placing(picture.Canvas):
+        def __init__(self, image: Image.Image, scale: int = 1) -> None:
+            super().__init__(image, scale)
+            self.whole = image.width == render.WIDTH * scale
+
+        def text(self, xy: Any, text: str, fill: Any, font: Any, anchor: str = "la") -> None:
+            super().text(xy, text, fill, font, anchor)
+            k = self.scale
+            face = font.font_variant(size=font.size * k) if k > 1 else font
+            x0, y0, x1, y1 = self.draw.textbbox((xy[0] * k, xy[1] * k), text, face, anchor)
+            if self.whole and text.strip():
+                on_tag = fill == render.COLOURS["light_ink"]  # the cards' own are on tiles
+                found.append(Placed(text, (x0 / k, y0 / k, x1 / k, y1 / k), on_tag))
+
+    kept = render.StampCanvas
+    render.StampCanvas = Placing  # type: ignore[misc]
+    fresh_caches()
+    try:
+        yield found
+    finally:
+        render.StampCanvas = kept  # type: ignore[misc]
+        fresh_caches()
+
+
+def overlapping(boxes: list[Placed]) -> list[tuple[str, str]]:
+    return [
+        (first, second)
+        for (first, a, _), (second, b, _) in itertools.combinations(boxes, 2)
+        if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    ]
+
+
+def long_ones(seed: bytes) -> Iterator[tuple[Any, Any]]:
+    """A hand of eleven narrow cards, an empty one, and a result of many wrapped lines."""
+    position, resolution = list(played(seed))[-1]
+    view = GAME.view(position, SEAT)
+    yield {**view, "hand": list(range(1, 12)), "hand_size": 11}, None
+    yield {**view, "hand": [], "hand_size": 0, "status": "playing", "end": None}, None
+    long = dict(resolution.facts)
+    long["understood"] = "DISCARD 18\nFIGHT 17 SUPPORT 4"
+    long["discards"] = [{"value": v, "why": "hand-limit"} for v in (2, 3, 4, 5, 6, 7, 8) * 4]
+    long["dice"] = [{"purpose": "support", "value": 6} for _ in range(12)]
+    long["strength"] = 89
+    fought = {"fought": True, "beaten": True, "graveyard": True}
+    long["fight"] = {"near": {"white": 10, "red": 12, **fought}, "far": None}
+    long["drawn"] = {"count": 9, "values": [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+    yield view, long
+
+
+@pytest.mark.parametrize("lang", ("en", *LANGUAGES))
+def test_every_word_of_the_picture_fits_it_and_no_text_runs_into_another(lang: str) -> None:
+    shown = [*pictures(b"7"), *pictures(b"languages 2"), *long_ones(b"7")]
+    with placed() as boxes, i18n.speaking(lang):
+        for view, facts in shown:
+            boxes.clear()
+            image = Image.open(io.BytesIO(GAME.render(view, facts)))
+            outside = [
+                text
+                for text, (x0, y0, x1, y1), _ in boxes
+                if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height
+            ]
+            assert outside == [], outside
+            assert overlapping(boxes) == [], overlapping(boxes)
+            assert all(box[2] <= render.WIDTH - render.MARGIN + 1 for _, box, _ in boxes)
+    assert boxes  # the last picture's texts were placed (a recorder that saw nothing passes)
+
+
+def test_an_english_and_a_russian_picture_differ_only_where_words_are() -> None:
+    for view, facts in list(pictures(b"7"))[3:9]:  # a turn's pictures and checked actions
+        drawn = {}
+        for lang in ("en", "ru"):
+            with placed() as boxes, i18n.speaking(lang):
+                png = GAME.render(view, facts)
+            drawn[lang] = (Image.open(io.BytesIO(png)).convert("RGB"), boxes)
+        (english, english_boxes), (russian, russian_boxes) = drawn["en"], drawn["ru"]
+        assert english.size == russian.size
+        words = Image.new("L", english.size, 0)
+        for _, (x0, y0, x1, y1), on_tag in english_boxes + russian_boxes:
+            # A tag's ground (5 px round its words, 16 high) is as long as its words too.
+            middle = (y0 + y1) / 2
+            grown = (x0 - 6, middle - 9, x1 + 6, middle + 9) if on_tag else (x0, y0, x1, y1)
+            ImageDraw.Draw(words).rectangle(grown, fill=255)
+        differing = ImageChops.difference(english, russian).convert("L").point(lambda v: v and 255)
+        assert differing.getbbox() is not None  # other words
+        assert ImageChops.subtract(differing, words).getbbox() is None  # nothing else
+
+
+def test_no_cache_gives_one_readers_words_to_another() -> None:
+    """A picture drawn after another language's is the picture drawn with every cache empty
+    (base layer, cards, wrapped lines, stamps)."""
+    shown = [*list(pictures(b"7"))[3:9], *long_ones(b"7")]
+
+    def drawn(lang: str) -> list[bytes]:
+        with i18n.speaking(lang):
+            return [GAME.render(view, facts) for view, facts in shown]
+
+    cold = {}
+    for lang in ("en", "ru", "es"):
+        fresh_caches()
+        cold[lang] = drawn(lang)
+    for first, then in (("en", "ru"), ("ru", "en"), ("es", "ru"), ("ru", "es")):
+        fresh_caches()
+        drawn(first)
+        assert drawn(then) == cold[then], (first, then)
+    assert all(a != b for a, b in zip(cold["en"], cold["ru"], strict=True))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

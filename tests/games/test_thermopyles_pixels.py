@@ -1,14 +1,15 @@
 """The Thermopyles pictures are the same pixels however cheaply they are drawn: every position
 of two strategy-played games (the player's picture with the action's result, the public one,
 the game over), checked actions of the order checker, a long hand and an overlong result, at
-scale 1 and 2, against digests of the pictures as the renderer drew them before anything was
-cached but its base layer and card tiles (``data/thermopyles_pixels.json``), and against the
-same drawing with every text drawn by Pillow itself, not stamped from the cache.
+scale 1 and 2, in English, and the first game's in Russian and Spanish too, against digests of
+the pictures with every text drawn by Pillow itself, nothing stamped
+(``data/thermopyles_pixels.json``), and against the same drawing made again that way now.
 
 Written from a tree with this test file and that tree's renderer (its ``adjudicator`` first on
-the path), with this machine's Pillow and FreeType, whose glyphs the digests depend on:
+the path), with this machine's Pillow, FreeType and font file, whose glyphs the digests depend
+on; a change of the drawing (or of its words) is a deliberate new set of digests:
 
-    PYTHONPATH=/tmp/before DIR .venv/bin/python tests/games/test_thermopyles_pixels.py --write
+    PYTHONPATH=DIR .venv/bin/python tests/games/test_thermopyles_pixels.py --write
 """
 
 from __future__ import annotations
@@ -19,23 +20,27 @@ import itertools
 import json
 import sys
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import PIL
-import pytest
-from PIL import Image, features
+from PIL import Image, ImageFont, features
 
+from adjudicator import i18n
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
-from adjudicator.core.picture import font
 from adjudicator.games.thermopyles import GAME, render, strategy
+from adjudicator.games.thermopyles.render import font
 from adjudicator.games.thermopyles.stamps import StampCanvas, Stamps
 
 DIGESTS = Path(__file__).parent / "data" / "thermopyles_pixels.json"
 SEEDS = (b"render", b"pixels")
 ANCHORS = ("la", "lm", "mm", "ms", "rm", "rs")
 TWICE_EVERY = 4  # every fourth position is drawn at scale 2 as well (each 2x draw costs more)
+# Every picture in English; the first seed's in Russian and Spanish too (their names start with
+# the language): other words, other glyphs (Cyrillic, accents), other widths to wrap.
+TRANSLATED = {"ru": SEEDS[0], "es": SEEDS[0]}
 
 Case = tuple[str, Mapping[str, Any], Mapping[str, Any] | None, int]
 
@@ -76,8 +81,17 @@ def _long(view: Mapping[str, Any], facts: Mapping[str, Any]) -> Iterator[Case]:
         yield f"long result x{scale}", view, long, scale
 
 
-def cases() -> Iterator[Case]:
-    for seed in SEEDS:
+def cases() -> Iterator[tuple[str, Case]]:
+    """Every picture as (its language, the case); an English case's name is its own."""
+    for case in english_cases():
+        yield "en", case
+    for lang, seed in TRANSLATED.items():
+        for name, view, facts, scale in english_cases((seed,)):
+            yield lang, (f"{lang} {name}", view, facts, scale)
+
+
+def english_cases(seeds: tuple[bytes, ...] = SEEDS) -> Iterator[Case]:
+    for seed in seeds:
         name = seed.decode()
         state = GAME.new_game({}, Chance(seed, name, 0))
         yield from _previews(f"{name} opening", state, (1, 2))
@@ -107,20 +121,47 @@ def pixels(png: bytes) -> str:
 
 
 def machine() -> dict[str, str | None]:
-    """What the digests depend on besides the renderer: the glyphs are Pillow's and FreeType's."""
+    """What the digests depend on besides the renderer: the glyphs are Pillow's and FreeType's,
+    drawn from the font file found (``art.toml``)."""
+    face = font(16)
+    path = Path(str(face.path)) if isinstance(face, ImageFont.FreeTypeFont) else None
     return {
         "pillow": PIL.__version__,
         "freetype": features.version("freetype2"),
         "raqm": features.version("raqm"),
+        "font": path.name if path else "Pillow's own",
+        "font_sha256": hashlib.sha256(path.read_bytes()).hexdigest() if path else None,
     }
+
+
+def render_in(lang: str, case: Case) -> bytes:
+    _name, view, facts, scale = case
+    with i18n.speaking(lang):
+        return GAME.render(view, facts, scale)
 
 
 def drawn() -> dict[str, dict[str, str]]:
     found = {}
-    for name, view, facts, scale in cases():
-        png = GAME.render(view, facts, scale)
-        found[name] = {"pixels": pixels(png), "png": hashlib.sha256(png).hexdigest()}
+    for lang, case in cases():
+        png = render_in(lang, case)
+        found[case[0]] = {"pixels": pixels(png), "png": hashlib.sha256(png).hexdigest()}
     return found
+
+
+@contextmanager
+def unstamped() -> Iterator[None]:
+    """Every text drawn by Pillow, the base layers and card tiles drawn again that way."""
+    caches = (render._base, render._card)
+    kept = render.StampCanvas
+    render.StampCanvas = picture.Canvas  # type: ignore[misc]
+    for cache in caches:
+        cache.cache_clear()
+    try:
+        yield
+    finally:
+        render.StampCanvas = kept  # type: ignore[misc]
+        for cache in caches:
+            cache.cache_clear()
 
 
 def test_the_pictures_are_the_pixels_drawn_before() -> None:
@@ -136,25 +177,16 @@ def test_the_pictures_are_the_pixels_drawn_before() -> None:
     assert all(now[name]["png"] == stored["pictures"][name]["png"] for name in now)
 
 
-def test_the_pictures_are_the_pixels_pillow_draws_unstamped(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    stamped = {name: GAME.render(view, facts, scale) for name, view, facts, scale in cases()}
-    # Every text drawn by Pillow, the base layers and card tiles drawn again that way.
-    monkeypatch.setattr(render, "StampCanvas", picture.Canvas)
-    for cache in (render._base, render._card):
-        cache.cache_clear()
-    try:
-        for name, view, facts, scale in cases():
-            assert GAME.render(view, facts, scale) == stamped[name], name
-    finally:
-        for cache in (render._base, render._card):
-            cache.cache_clear()
+def test_the_pictures_are_the_pixels_pillow_draws_unstamped() -> None:
+    stamped = {case[0]: render_in(lang, case) for lang, case in cases()}
+    with unstamped():
+        for lang, case in cases():
+            assert render_in(lang, case) == stamped[case[0]], case[0]
 
 
 def test_a_stamp_is_the_text_pillow_draws_anywhere_in_any_colour() -> None:
     face, kept = font(16), Stamps()
-    texts = ("Near 19/22: beaten.", "W", " ", "")
+    texts = ("Near 19/22: beaten.", "Ближняя 19/22: разбита.", "Línea del frente", "W", " ", "")
     points = ((200, 30), (200.5, 30.25), (200.015625, 30.5), (200.3, 30.1), (3, 4), (-2.5, 9))
     fills = ((40, 32, 26), (255, 255, 255), (40, 32, 26))  # the second and third from the stamp
     for text, anchor, xy, scale in itertools.product(texts, ANCHORS, points, (1, 2)):
@@ -184,7 +216,8 @@ def test_the_stamps_kept_are_bounded_by_their_bytes() -> None:
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     import adjudicator
 
-    print(f"drawing with {adjudicator.__file__}")
-    pictures = drawn()
+    print(f"drawing with {adjudicator.__file__}, every text by Pillow")
+    with unstamped():
+        pictures = drawn()
     DIGESTS.write_text(json.dumps({"machine": machine(), "pictures": pictures}, indent=1) + "\n")
     print(f"{len(pictures)} pictures written to {DIGESTS}")

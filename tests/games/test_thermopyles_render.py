@@ -10,7 +10,6 @@ from PIL import Image, ImageChops, ImageStat
 
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
-from adjudicator.core.picture import font
 from adjudicator.games.thermopyles import GAME, strategy
 from adjudicator.games.thermopyles.describe import result_lines
 from adjudicator.games.thermopyles.render import (
@@ -24,6 +23,7 @@ from adjudicator.games.thermopyles.render import (
     RESULT_WIDTH,
     WIDTH,
     draw,
+    font,
     hand_card,
     height_for,
     lines_for,

@@ -1,4 +1,5 @@
-"""The position and the last action's result in words: alt text and the plain-text mail."""
+"""The position and the last action's result in words: alt text, the plain-text mail and the
+picture's title and result panel, in the current reader's language."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.said import N_, _, ngettext
-from adjudicator.core.words import counted
 from adjudicator.games.thermopyles.draws import draw_words
 from adjudicator.games.thermopyles.rules import reason_sentence
 
-# The picture's title (English: render.in_english).
-STATUS_WORDS = {"playing": "in play", "won": "won", "lost": "lost"}
+# The picture's title (render.title): the game's name stays, as in every mail's heading.
+TITLES = {
+    "playing": N_("THERMOPYLES  -  turn %(turn)s  -  in play"),
+    "won": N_("THERMOPYLES  -  turn %(turn)s  -  won"),
+    "lost": N_("THERMOPYLES  -  turn %(turn)s  -  lost"),
+}
 HEADINGS = {
     "playing": N_("Thermopyles, turn %(turn)s: in play."),
     "won": N_("Thermopyles, turn %(turn)s: won."),
@@ -124,44 +128,82 @@ def describe(view: Mapping[str, Any]) -> str:
 
 def result_lines(facts: Mapping[str, Any], own: bool) -> list[str]:
     """The last action's result in a few short lines; drawn card values only for the player."""
-    lines = [
-        f"Turn {facts.get('turn', '?')}: {str(facts.get('understood', '')).replace(chr(10), ', ')}"
-    ]
+    understood = str(facts.get("understood", "")).replace("\n", ", ")
+    lines = [_("Turn %(turn)s: %(action)s", turn=facts.get("turn", "?"), action=understood)]
     discards = facts.get("discards") or []
     if discards:
         spent = ", ".join(
-            f"{d['value']}" + (" (hand limit)" if d["why"] == "hand-limit" else "")
+            _("%(card)s (hand limit)", card=d["value"])
+            if d["why"] == "hand-limit"
+            else str(d["value"])
             for d in discards
         )
-        lines.append(f"Discarded {spent}.")
+        lines.append(_("Discarded %(cards)s.", cards=spent))
     if "strength" in facts:
-        dice = (
-            ", ".join(
-                f"{draw_words(str(d['purpose']))} {d['value']}" for d in facts.get("dice", [])
-            )
-            or "no dice"
+        rolled = [f"{draw_words(str(d['purpose']))} {d['value']}" for d in facts.get("dice", [])]
+        dice = ", ".join(rolled) or _("no dice")
+        lines.append(
+            _("Dice: %(dice)s; strength %(strength)s.", dice=dice, strength=facts["strength"])
         )
-        lines.append(f"Dice: {dice}; strength {facts['strength']}.")
         fight = facts["fight"]
-        lines.append(_fight_words(fight["near"], "Near") + " " + _fight_words(fight["far"], "Far"))
+        lines.append(
+            f"{_fight_words(fight['near'], NEAR_WORDS)} {_fight_words(fight['far'], FAR_WORDS)}"
+        )
     if "marker" in facts:
-        lines.append(f"Marker {facts['marker']['from']} -> {facts['marker']['to']}.")
+        step = facts["marker"]
+        lines.append(_("Marker %(start)s -> %(end)s.", start=step["from"], end=step["to"]))
     drawn = facts.get("drawn") or {}
     if drawn.get("count"):
-        values = f" ({', '.join(str(v) for v in drawn['values'])})" if own else ""
-        lines.append(f"Drew {counted(drawn['count'], 'Spartan card')}{values}.")
+        lines.append(_drawn_words(drawn, own))
     end = facts.get("end")
     if end:
         lines.append(end_words(end))
     return lines
 
 
-def _fight_words(card: Mapping[str, Any] | None, slot: str) -> str:
+def _drawn_words(drawn: Mapping[str, Any], own: bool) -> str:
+    count = drawn["count"]
+    if own:
+        values = ", ".join(str(value) for value in drawn["values"])
+        return ngettext(
+            "Drew %(num)s Spartan card (%(values)s).",
+            "Drew %(num)s Spartan cards (%(values)s).",
+            count,
+            values=values,
+        )
+    return ngettext("Drew %(num)s Spartan card.", "Drew %(num)s Spartan cards.", count)
+
+
+# A Persian card's fate in a fight, by slot: whole sentences, so each language says "the near
+# card" its own way (Russian and Spanish agree the words with the card).
+NEAR_WORDS = {
+    "empty": N_("Near: empty."),
+    "unfought": N_("Near %(card)s: not reached."),
+    "holds": N_("Near %(card)s: holds."),
+    "graveyard": N_("Near %(card)s: beaten, to the Graveyard."),
+    "discarded": N_("Near %(card)s: beaten, discarded."),
+}
+FAR_WORDS = {
+    "empty": N_("Far: empty."),
+    "unfought": N_("Far %(card)s: not reached."),
+    "holds": N_("Far %(card)s: holds."),
+    "graveyard": N_("Far %(card)s: beaten, to the Graveyard."),
+    "discarded": N_("Far %(card)s: beaten, discarded."),
+}
+
+
+def _fight_words(card: Mapping[str, Any] | None, words: Mapping[str, str]) -> str:
     if card is None:
-        return f"{slot}: empty."
-    name = f"{slot} {card['white']}/{card['red']}"
+        return _(words["empty"])
     if not card.get("fought"):
-        return f"{name}: not reached."
-    if not card["beaten"]:
-        return f"{name}: holds."
-    return f"{name}: beaten, " + ("to the Graveyard." if card["graveyard"] else "discarded.")
+        fate = "unfought"
+    elif not card["beaten"]:
+        fate = "holds"
+    else:
+        fate = "graveyard" if card["graveyard"] else "discarded"
+    return _(words[fate], card=white_red(card))
+
+
+def white_red(card: Mapping[str, Any]) -> str:
+    """A Persian card as a result line names it: its white and red numbers, "14/17"."""
+    return f"{card['white']}/{card['red']}"

@@ -3,8 +3,8 @@
 ``preview_facts`` turns a parsed action into facts marked ``preview``: the card to be played and
 the support, the strength it may reach, the Persian cards it would meet in order, or the
 retreat's step on the front track. ``draw`` draws them with the turn pictures' own renderer: the
-same picture, its result panel saying what the action asks, with marks in the plan colour.
-Nothing is resolved (no die rolled, no card drawn), and only the action itself and what the
+same picture, its result panel saying what the action asks, with marks in the plan colour, all
+in the current reader's language. Nothing is resolved (no die rolled, no card drawn), and only the action itself and what the
 public sees of the position (the battle line, the track, the counts) go into the facts.
 """
 
@@ -15,17 +15,21 @@ from typing import Any
 
 from adjudicator.core import picture
 from adjudicator.core.contract import JSON
-from adjudicator.core.picture import font
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.words import counted
+from adjudicator.core.said import N_, _, ngettext
 from adjudicator.games.thermopyles import render
 from adjudicator.games.thermopyles.actions import action_from_json
 from adjudicator.games.thermopyles.cards import card_data
+from adjudicator.games.thermopyles.describe import white_red
+from adjudicator.games.thermopyles.render import font
 from adjudicator.games.thermopyles.rules import excess, free_die
 from adjudicator.games.thermopyles.state import SEAT, Position
 
 PREVIEW = "preview"  # the facts' marker: a checked action, not a resolved turn
 RING = 5  # how far a mark's ring stands off the card it marks
+# The tags on the hand's cards and the plan: words a player may write for these orders in the
+# reader's language (words.toml).
+DISCARD, FIGHT, NODRAW = N_("DISCARD"), N_("FIGHT"), N_("NODRAW")
 
 
 def preview_facts(position: Position, seat: str, orders: JSON) -> dict[str, Any] | None:
@@ -69,59 +73,134 @@ def preview_facts(position: Position, seat: str, orders: JSON) -> dict[str, Any]
 def _meets(card: Mapping[str, Any], low: int, high: int) -> str:
     """What a strength between ``low`` and ``high`` does to ``card``."""
     white, red = card["white"], card["red"]
-    sure = "whatever the dice" if low < high else "at that strength"
     if high < white:
-        return f"out of reach (beaten at {white})"
+        return _("out of reach (beaten at %(white)s)", white=white)
     if low >= red:
-        return f"beaten and to the Graveyard {sure}"
+        if low < high:
+            return _("beaten and to the Graveyard whatever the dice")
+        return _("beaten and to the Graveyard at that strength")
     if low >= white:
-        return f"beaten {sure}, to the Graveyard at {red}"
-    return f"beaten at {white}, to the Graveyard at {red}"
+        if low < high:
+            return _("beaten whatever the dice, to the Graveyard at %(red)s", red=red)
+        return _("beaten at that strength, to the Graveyard at %(red)s", red=red)
+    return _("beaten at %(white)s, to the Graveyard at %(red)s", white=white, red=red)
 
 
 def lines(facts: Mapping[str, Any]) -> list[str]:
     """What the checked action asks, in the picture's result panel."""
     understood = str(facts["understood"]).replace("\n", ", ")
-    said = [f"Checked, not resolved (the blue marks): {understood}."]
+    said = [_("Checked, not resolved (the blue marks): %(action)s.", action=understood)]
     if facts.get("discard") is not None:
-        said.append(f"First the {facts['discard']} is discarded.")
+        said.append(_("First the %(card)s is discarded.", card=facts["discard"]))
     if facts.get("limit_discards"):
-        many = int(facts["limit_discards"])
-        cards = "card" if many == 1 else f"{many} cards"
-        then = " then" if facts.get("discard") is not None else ""
-        # Never the card to be played (rules.auto_discards).
-        spared = " (never the one you play)" if facts.get("fight") else ""
-        said.append(f"The hand limit{then} discards your lowest {cards}{spared}.")
+        said.append(_limit_words(facts))
     fight = facts.get("fight")
     if fight:
-        low, high = fight["low"], fight["high"]
-        dice = (
-            [counted(fight["support"], "support die", "support dice")] if fight["support"] else []
-        )
-        dice += ["the free die"] if fight["free_die"] else []
-        adds = f" with {' and '.join(dice)}" if dice else ""
-        reach = f"{low} to {high}" if low < high else f"{low}"
-        said.append(f"Strength {reach}: the {fight['card']}{adds}; the card is spent either way.")
-        if fight["near"]:
-            near = fight["near"]
-            said.append(f"1. The near {near['white']}/{near['red']}: {_meets(near, low, high)}.")
-        if fight["far"]:
-            far = fight["far"]
-            meets = _meets(far, low, high)
-            said.append(
-                f"2. Only if the near one falls, the far {far['white']}/{far['red']}: {meets}."
-            )
+        said += _fight_lines(fight)
     retreat = facts.get("retreat")
     if retreat:
-        where = f"{retreat['to']} ({retreat['name']})" if retreat["name"] else str(retreat["to"])
-        step = f"The marker falls back from {retreat['from']} to {where}"
-        if retreat["lost"]:
-            said.append(f"{step}: the game is lost.")
-        elif retreat["draw"]:
-            said.append(f"{step}, then you draw one Spartan card.")
-        else:
-            said.append(f"{step}; NODRAW: no card is drawn.")
+        said.append(_retreat_words(retreat))
     return said
+
+
+def _limit_words(facts: Mapping[str, Any]) -> str:
+    """The hand limit's discards: after the named one (then), never the card to be played
+    (rules.auto_discards)."""
+    many = int(facts["limit_discards"])
+    then = facts.get("discard") is not None
+    if facts.get("fight"):
+        if then:
+            return ngettext(
+                "The hand limit then discards your lowest card (never the one you play).",
+                "The hand limit then discards your lowest %(num)s cards (never the one you play).",
+                many,
+            )
+        return ngettext(
+            "The hand limit discards your lowest card (never the one you play).",
+            "The hand limit discards your lowest %(num)s cards (never the one you play).",
+            many,
+        )
+    if then:
+        return ngettext(
+            "The hand limit then discards your lowest card.",
+            "The hand limit then discards your lowest %(num)s cards.",
+            many,
+        )
+    return ngettext(
+        "The hand limit discards your lowest card.",
+        "The hand limit discards your lowest %(num)s cards.",
+        many,
+    )
+
+
+def _dice_words(fight: Mapping[str, Any]) -> str | None:
+    """The dice a fight adds to its card, as the strength's sentence says them."""
+    support = int(fight["support"])
+    if support and fight["free_die"]:
+        return ngettext(
+            "with %(num)s support die and the free die",
+            "with %(num)s support dice and the free die",
+            support,
+        )
+    if support:
+        return ngettext("with %(num)s support die", "with %(num)s support dice", support)
+    return _("with the free die") if fight["free_die"] else None
+
+
+def _fight_lines(fight: Mapping[str, Any]) -> list[str]:
+    low, high, card = fight["low"], fight["high"], fight["card"]
+    reach = _("%(low)s to %(high)s", low=low, high=high) if low < high else str(low)
+    dice = _dice_words(fight)
+    if dice:
+        strength = _(
+            "Strength %(reach)s: the %(card)s %(dice)s; the card is spent either way.",
+            reach=reach,
+            card=card,
+            dice=dice,
+        )
+    else:
+        strength = _(
+            "Strength %(reach)s: the %(card)s; the card is spent either way.",
+            reach=reach,
+            card=card,
+        )
+    said = [strength]
+    near, far = fight["near"], fight["far"]
+    if near:
+        meets = _meets(near, low, high)
+        said.append(_("1. The near %(card)s: %(meets)s.", card=white_red(near), meets=meets))
+    if far:
+        meets = _meets(far, low, high)
+        said.append(
+            _(
+                "2. Only if the near one falls, the far %(card)s: %(meets)s.",
+                card=white_red(far),
+                meets=meets,
+            )
+        )
+    return said
+
+
+def _retreat_words(retreat: Mapping[str, Any]) -> str:
+    to, name = retreat["to"], retreat["name"]
+    where = _("%(space)s (%(name)s)", space=to, name=name) if name else str(to)
+    if retreat["lost"]:
+        return _(
+            "The marker falls back from %(start)s to %(end)s: the game is lost.",
+            start=retreat["from"],
+            end=where,
+        )
+    if retreat["draw"]:
+        return _(
+            "The marker falls back from %(start)s to %(end)s, then you draw one Spartan card.",
+            start=retreat["from"],
+            end=where,
+        )
+    return _(
+        "The marker falls back from %(start)s to %(end)s; NODRAW: no card is drawn.",
+        start=retreat["from"],
+        end=where,
+    )
 
 
 def _tag(brush: render.Brush, at: tuple[float, float], words: str) -> None:
@@ -149,9 +228,9 @@ def _hand_marks(brush: render.Brush, view: Mapping[str, Any], facts: Mapping[str
     """On the player's own hand, the card discarded (crossed) and the card played (ringed)."""
     hand = list(view.get("hand") or [])
     left = list(range(len(hand)))
-    marks = [(facts.get("discard"), "DISCARD")]
+    marks = [(facts.get("discard"), DISCARD)]
     if facts.get("fight"):
-        marks.append((facts["fight"]["card"], "FIGHT"))
+        marks.append((facts["fight"]["card"], FIGHT))
     for value, word in marks:
         index = next((i for i in left if hand[i] == value), None)
         if value is None or index is None:
@@ -159,13 +238,13 @@ def _hand_marks(brush: render.Brush, view: Mapping[str, Any], facts: Mapping[str
         left.remove(index)
         box = render.hand_card(index, len(hand))
         _ring(brush, box, 4 if word == "FIGHT" else 2)
-        if word == "DISCARD":
+        if word == DISCARD:
             x0, y0, x1, y1 = box
             plan = render.COLOURS["plan"]
             brush.draw.line([(x0 + 6, y0 + 6), (x1 - 6, y1 - 6)], fill=plan, width=4)
             brush.draw.line([(x0 + 6, y1 - 6), (x1 - 6, y0 + 6)], fill=plan, width=4)
         # Inside the card, below its number: above it is the hand's title, below the panel.
-        _tag(brush, (box[0] + 4, box[3] - 13), word)
+        _tag(brush, (box[0] + 4, box[3] - 13), _(word))
 
 
 def _fight_marks(brush: render.Brush, view: Mapping[str, Any], fight: Mapping[str, Any]) -> None:
@@ -208,17 +287,19 @@ def mark(brush: render.Brush, view: Mapping[str, Any], facts: Mapping[str, Any])
     _hand_marks(brush, view, facts)
     after = render.MARGIN + picture.length(render.hand_title(view), font(16)) + 12
     if fight:
-        _tag(brush, (after, render.HAND_Y - 14), f"plays the {fight['card']}")
+        _tag(brush, (after, render.HAND_Y - 14), _("plays the %(card)s", card=fight["card"]))
     elif retreat and not retreat["lost"]:
-        _tag(brush, (after, render.HAND_Y - 14), "draws 1" if retreat["draw"] else "NODRAW")
+        words = _("draws 1") if retreat["draw"] else _(NODRAW)
+        _tag(brush, (after, render.HAND_Y - 14), words)
 
 
 def draw(view: Mapping[str, Any], facts: Mapping[str, Any], scale: int = 1) -> bytes:
     """The picture of ``view`` with the checked action on it, as a PNG."""
     # The action checked is the next turn's, as the checker's prompt and the mail number it;
     # the picture of that turn, once resolved, is titled with its number too.
-    heading = f"THERMOPYLES  -  turn {int(view['turn']) + 1}  -  checked, not resolved"
-    with render.in_english():  # as every picture of the game (render.in_english)
-        brush = render.draw(view, lines(facts), scale, heading)
-        mark(brush, view, facts)
-        return render.encode(brush.image)
+    heading = _(
+        "THERMOPYLES  -  turn %(turn)s  -  checked, not resolved", turn=int(view["turn"]) + 1
+    )
+    brush = render.draw(view, lines(facts), scale, heading)
+    mark(brush, view, facts)
+    return render.encode(brush.image)

@@ -1,10 +1,12 @@
 """The battle line as a small PNG: Persian cards, the front track, the counts and the hand.
 
 It draws a view (never a state), so it can show nothing the viewer may not see. Geometry is the
-constants below, colours and the fixed palette ``art.toml``; the rules are not consulted. The
-bands, labels and the track never change within a game, so they are drawn once a scale
-(``base_layer``) and every picture is drawn on a copy. Everything is drawn in picture units on a
-``picture.Canvas``: ``scale`` 2 gives the same picture twice the size, for the web.
+constants below, colours, the fixed palette and the fonts ``art.toml``; the rules are not
+consulted. Its words are the current reader's (``said``), in a font with Latin accents and
+Cyrillic. The bands, labels and the track never change within a game, so they are drawn once a
+scale and language (``base_layer``) and every picture is drawn on a copy. Everything is drawn in
+picture units on a ``picture.Canvas``: ``scale`` 2 gives the same picture twice the size, for
+the web.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import functools
 import json
 import tomllib
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -21,8 +22,9 @@ from typing import Any
 from PIL import Image
 
 from adjudicator.core import picture, said
-from adjudicator.core.picture import Colour, font
-from adjudicator.games.thermopyles.describe import STATUS_WORDS, end_words, result_lines
+from adjudicator.core.picture import Colour, Font
+from adjudicator.core.said import N_, _, ngettext
+from adjudicator.games.thermopyles.describe import TITLES, end_words, result_lines
 from adjudicator.games.thermopyles.stamps import StampCanvas
 
 WIDTH, HEIGHT = 720, 600
@@ -30,14 +32,17 @@ MARGIN = 16
 PERSIAN_CARD = (120, 150)  # width, height
 PERSIAN_Y = 64
 FAR_X, NEAR_X = MARGIN, MARGIN + 136  # the Persians attack from the left, the near one closer
-COUNTS_X, COUNTS_VALUE_X, COUNTS_STEP = 300, 470, 30
+COUNTS_X, COUNTS_VALUE_X, COUNTS_STEP = 300, 480, 30
 TRACK_Y, TRACK_BOX, TRACK_GAP = 248, (92, 64), 6
 HAND_Y, HAND_CARD, HAND_GAP = 356, (78, 100), 10
 RESULT_Y, RESULT_SIZE, RESULT_STEP = 470, 16, 20
 RESULT_WIDTH = WIDTH - 2 * MARGIN  # result lines are wrapped to this, never cut
 BOTTOM = 10  # below the last result line
-LEGEND = "white: beat it   red: to the Graveyard   chevron ^: bonus draw"
-COUNT_NAMES = ("Graveyard", "Persians beaten", "Persian deck", "Spartan deck")
+# The words of the base layer, translated where drawn (``_base``).
+LEGEND = N_("white: beat it   red: to the Graveyard   chevron ^: bonus draw")
+COUNT_NAMES = (N_("Graveyard"), N_("Persians beaten"), N_("Persian deck"), N_("Spartan deck"))
+SUPPORTS = N_("Supports")
+SLOT_NAMES = ((FAR_X, N_("FAR")), (NEAR_X, N_("NEAR")))
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class Art:
     colours: Mapping[str, Colour]
     ramps: tuple[tuple[str, str], ...]
     ramp_steps: tuple[float, ...]
+    fonts: tuple[str, ...]  # font file names, the first found is drawn with
 
 
 @functools.cache
@@ -57,7 +63,13 @@ def load_art() -> Art:
         colours={name: (int(c[0]), int(c[1]), int(c[2])) for name, c in data["colours"].items()},
         ramps=tuple((str(top), str(ground)) for top, ground in data["palette"]["ramps"]),
         ramp_steps=tuple(float(step) for step in data["palette"]["ramp_steps"]),
+        fonts=tuple(str(name) for name in data["fonts"]["regular"]),
     )
+
+
+def font(size: int) -> Font:
+    """The picture's font at ``size`` pixels: the first of ``art.toml``'s found on this machine."""
+    return picture.font(size, load_art().fonts)
 
 
 COLOURS = load_art().colours
@@ -161,7 +173,7 @@ def _persian(brush: Brush, x: int, card: Mapping[str, Any] | None) -> None:
     y, draw = PERSIAN_Y, brush.draw
     if card is None:
         draw.rounded_rectangle((x, y, x + width, y + height), 10, outline=COLOURS["muted"], width=2)
-        brush.text((x + width / 2, y + height / 2), "empty", 16, "muted", "mm")
+        brush.text((x + width / 2, y + height / 2), _("empty"), 16, "muted", "mm")
         return
     face = {key: card[key] for key in ("white", "red", "bonus")}
     tile = _card(brush.scale, json.dumps(face, sort_keys=True), None, width)
@@ -184,8 +196,8 @@ def _counts(brush: Brush, view: Mapping[str, Any]) -> None:
     values = (
         f"{graveyard['count']} / {graveyard['target']}",
         f"{beaten['count']} / {beaten['of']}",
-        f"{decks['persian']} cards",
-        f"{decks['spartan']} cards",
+        ngettext("%(num)s card", "%(num)s cards", decks["persian"]),
+        ngettext("%(num)s card", "%(num)s cards", decks["spartan"]),
     )
     for index, value in enumerate(values):
         brush.text((COUNTS_VALUE_X, PERSIAN_Y + index * COUNTS_STEP), value, 20)
@@ -211,7 +223,8 @@ def marker_centre(space: int) -> tuple[float, float]:
 
 def _track(brush: Brush, track: Mapping[str, Any]) -> None:
     length, names = track["length"], track["names"]
-    brush.text((MARGIN, TRACK_Y - 26), f"Front track (retreat toward {length})", 16, "muted")
+    heading = _("Front track (retreat toward %(length)s)", length=length)
+    brush.text((MARGIN, TRACK_Y - 26), heading, 16, "muted")
     for space in range(1, length + 1):
         box = track_box(space)
         fill = COLOURS["track"]
@@ -242,8 +255,10 @@ def hand_card(index: int, size: int) -> tuple[float, float, float, float]:
 
 
 def hand_title(view: Mapping[str, Any]) -> str:
-    who = "Your hand" if view.get("hand") is not None else "Hand (not shown)"
-    return f"{who}: {view['hand_size']} of limit {view['hand_limit']}"
+    size, limit = view["hand_size"], view["hand_limit"]
+    if view.get("hand") is not None:
+        return _("Your hand: %(size)s of limit %(limit)s", size=size, limit=limit)
+    return _("Hand (not shown): %(size)s of limit %(limit)s", size=size, limit=limit)
 
 
 def _hand(brush: Brush, view: Mapping[str, Any]) -> None:
@@ -251,24 +266,27 @@ def _hand(brush: Brush, view: Mapping[str, Any]) -> None:
     size = view["hand_size"]
     brush.text((MARGIN, HAND_Y - 24), hand_title(view), 16, "muted")
     for index in range(size):
-        x0, y0, x1, _ = hand_card(index, size)
+        x0, y0, x1, _bottom = hand_card(index, size)
         value = None if shown is None else int(shown[index])
         tile = _card(brush.scale, None, value, int(x1 - x0))
         brush.image.paste(tile, (int(x0) * brush.scale, int(y0) * brush.scale))
     if size == 0 and view["status"] == "playing":
-        brush.text((MARGIN, HAND_Y + 30), "empty: only RETREAT is legal", 18, "muted")
+        brush.text((MARGIN, HAND_Y + 30), _("empty: only RETREAT is legal"), 18, "muted")
 
 
 @functools.lru_cache(maxsize=16)
-def _base(scale: int, track: str) -> Image.Image:
+def _base(scale: int, track: str, language: str) -> Image.Image:
+    """The base layer, its words in the current reader's language: ``language`` (its code) is
+    the cache's key alone, so two languages never share a layer."""
     image = Image.new("RGB", (WIDTH * scale, HEIGHT * scale), COLOURS["background"])
     brush = Brush(image, scale)
     brush.draw.rectangle((0, 0, WIDTH, 36), fill=COLOURS["band"])
-    for x, name in ((FAR_X, "FAR"), (NEAR_X, "NEAR")):
-        brush.text((x + PERSIAN_CARD[0] / 2, PERSIAN_Y - 6), name, 16, "muted", "ms")
-    for index, name in enumerate((*COUNT_NAMES, "Supports")):
-        brush.text((COUNTS_X, PERSIAN_Y + index * COUNTS_STEP), name, 18, "muted")
-    brush.text((COUNTS_X, PERSIAN_Y + len(COUNT_NAMES) * COUNTS_STEP + 36), LEGEND, 14, "muted")
+    for x, name in SLOT_NAMES:
+        brush.text((x + PERSIAN_CARD[0] / 2, PERSIAN_Y - 6), _(name), 16, "muted", "ms")
+    for index, name in enumerate((*COUNT_NAMES, SUPPORTS)):
+        brush.text((COUNTS_X, PERSIAN_Y + index * COUNTS_STEP), _(name), 18, "muted")
+    legend_y = PERSIAN_Y + len(COUNT_NAMES) * COUNTS_STEP + 36
+    brush.text((COUNTS_X, legend_y), _(LEGEND), 14, "muted")
     _track(brush, json.loads(track))
     brush.draw.rectangle((0, RESULT_Y - 6, WIDTH, HEIGHT), fill=COLOURS["band"])
     return image
@@ -276,8 +294,9 @@ def _base(scale: int, track: str) -> Image.Image:
 
 def base_layer(view: Mapping[str, Any], scale: int = 1) -> Image.Image:
     """What no move changes (the bands, the labels, the track of this game's data), drawn once
-    a scale and track: callers must draw on a copy."""
-    return _base(scale, json.dumps(view["track"], sort_keys=True))
+    a scale, track and reader's language (two languages never share a layer): callers must
+    draw on a copy."""
+    return _base(scale, json.dumps(view["track"], sort_keys=True), said.language())
 
 
 def height_for(lines: int) -> int:
@@ -292,7 +311,8 @@ def wrapped(lines: Sequence[str]) -> list[str]:
 
 @functools.lru_cache(maxsize=1024)
 def _wrapped(line: str, size: int, width: int) -> tuple[str, ...]:
-    """One result line wrapped, once: measuring it costs more than drawing a short one."""
+    """One result line wrapped, once: measuring it costs more than drawing a short one. Kept by
+    its words, so a line in one language is never another's."""
     face = font(size)
     line = picture.plain(line, face)
     # Most lines fit whole: one measure, not one per word.
@@ -304,8 +324,7 @@ def _wrapped(line: str, size: int, width: int) -> tuple[str, ...]:
 def title(view: Mapping[str, Any]) -> str:
     """The picture's title: the turn played last (the turn pages and mails show the position
     "after turn 3" with this picture) and how the battle stands."""
-    status = STATUS_WORDS.get(view["status"], view["status"])
-    return f"THERMOPYLES  -  turn {view['turn']}  -  {status}"
+    return _(TITLES.get(view["status"], TITLES["playing"]), turn=view["turn"])
 
 
 def draw(
@@ -324,7 +343,7 @@ def draw(
     brush = Brush(image, scale)
     brush.text((MARGIN, 18), heading or title(view), 20, "ink", "lm")
     if view["free_die"]:
-        brush.text((WIDTH - MARGIN, 18), "free die this turn", 16, "marker", "rm")
+        brush.text((WIDTH - MARGIN, 18), _("free die this turn"), 16, "marker", "rm")
     _persian(brush, FAR_X, view["far"])
     _persian(brush, NEAR_X, view["near"])
     _counts(brush, view)
@@ -352,14 +371,6 @@ def lines_for(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> list[
 
 
 def render(view: Mapping[str, Any], facts: Mapping[str, Any] | None, scale: int = 1) -> bytes:
-    """The picture PNG of ``view`` and the last action's ``facts``, ``scale`` times the size."""
-    with in_english():
-        return encode(draw(view, lines_for(view, facts), scale).image)
-
-
-def in_english() -> AbstractContextManager[None]:
-    """The picture's words are English whoever reads the mail: its font (Pillow's own, the only
-    one every machine has) draws no Cyrillic, and the mail beside it gives the position in the
-    reader's language. The cached layers and stamps are English alone, so no cache mixes two
-    languages."""
-    return said.spoken(said.SOURCE)
+    """The picture PNG of ``view`` and the last action's ``facts``, ``scale`` times the size, in
+    the current reader's language."""
+    return encode(draw(view, lines_for(view, facts), scale).image)

@@ -7,8 +7,9 @@ A stamp is the text's coverage (Pillow's own ``draw.text`` on a blank greyscale 
 text's colour through it: the pixels ``draw.text`` would give (both blend the colour through the
 same mask; tests/games/test_thermopyles_pixels.py proves it on every picture). A stamp is kept
 for the font, the text, the anchor and where the text starts within its first pixel (FreeType
-places glyphs at fractions of a pixel), never for a colour or a place. The stamps kept are
-bounded by their bytes, the least recently used dropped first.
+places glyphs at fractions of a pixel), never for a colour or a place: kept by its words, a
+stamp drawn for one reader's language is never another's. The stamps kept are bounded by their
+bytes, the least recently used dropped first.
 """
 
 from __future__ import annotations
