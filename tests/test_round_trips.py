@@ -25,10 +25,10 @@ import pytest
 from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, drain
 from psycopg.pq import Trace
-from sqlalchemy import event, select, text
+from sqlalchemy import event, select, text, update
 
 from adjudicator import db
-from adjudicator.models import Game, OutboxMessage, Turn
+from adjudicator.models import Game, OutboxMessage, Player, Turn
 from adjudicator.services import deadlines, inbox, pipeline, reasons
 from adjudicator.services.runtime import Runtime
 
@@ -184,10 +184,17 @@ def legal_orders(runtime: Runtime, game_id: int, seat: str) -> str:
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("france_reads", ["en", "ru"])
 def test_an_order_mail_and_a_turn_stay_within_their_round_trips(
-    runtime: Runtime, wire: Wire
+    runtime: Runtime, wire: Wire, france_reads: str
 ) -> None:
     game_id, addresses = start_dos_de_mayo(runtime)
+    # A reader of another language is shown the turn's map drawn anew in theirs, for no trip
+    # more (the stored English one is never read for them).
+    with runtime.db.session() as session:
+        session.execute(
+            update(Player).where(Player.address == FRANCE).values(language=france_reads)
+        )
     counted: dict[str, Counted] = {}
     body = "TAKE MURAT\n16-14 x1\nDRAW"
     counted["the first order mail"] = process_one(runtime, wire, FRANCE, addresses[FRANCE], body)
@@ -205,6 +212,10 @@ def test_an_order_mail_and_a_turn_stay_within_their_round_trips(
     drain(runtime)
     over = [page for total, page in map(account, counted, counted.values()) if total > BUDGET]
     assert not over, f"over the budget of {BUDGET} round trips:\n" + "\n".join(over)
+    # The new turn's map is in memory when its reports are written: none reads it back.
+    trips = [trip for c in counted.values() for trip in c.trips]
+    read = [trip for trip in trips if "public_png" in trip and "INSERT INTO turns" not in trip]
+    assert not read, read
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)

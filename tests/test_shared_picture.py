@@ -9,6 +9,7 @@ from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, deliver_mail, html_of, sent, text_of
 from sqlalchemy import select
 
+from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Turn
 from adjudicator.services.positions import snapshot
@@ -106,3 +107,52 @@ def test_a_turns_state_and_calendar_are_made_once_for_all_its_seats(runtime: Run
         session.expunge(turn)
         again = session.get_one(Turn, turn.id)
         assert again is not turn and snapshot(session, DOS, again) is not shot
+
+
+def test_a_reader_of_another_language_is_shown_the_public_map_drawn_in_theirs(
+    runtime: Runtime,
+) -> None:
+    game_id, addresses = start_dos_de_mayo(runtime)
+    deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "PREFERENCES LANGUAGE ru"))
+    domain = runtime.config.mail_domain
+
+    def turn_reports(orders: dict[str, str]) -> dict[str, EmailMessage]:
+        before = len(sent(runtime))
+        for player, text in orders.items():
+            deliver_mail(runtime, compose(player, addresses[player], text))
+        return {str(m["To"]): m for m in sent(runtime, before) if m["X-Pbem-Kind"] == "report"}
+
+    def drawn_in(lang: str) -> bytes:
+        with i18n.speaking(lang):
+            return DOS.render(DOS.view(position(runtime, game_id), None), None)
+
+    # Turn 1: France reads Russian, Spain English. Spain's map is the stored one, as ever.
+    reports = turn_reports({FRANCE: "TAKE MURAT\n16-14 x1\nDRAW", SPAIN: "9-14\nNODRAW"})
+    stored = stored_picture(runtime, game_id, 1)
+    english, russian = picture_of(reports[SPAIN]), picture_of(reports[FRANCE])
+    assert english.get_content() == stored
+    assert str(english["Content-ID"]) == f"<game{game_id}.turn1@{domain}>"
+    assert russian.get_content() == drawn_in("ru") != stored
+    assert str(russian["Content-ID"]) == f"<game{game_id}.turn1.ru@{domain}>"
+    assert f"cid:game{game_id}.turn1.ru@{domain}" in html_of(reports[FRANCE])
+    # Turn 2: Spain now reads Spanish; each reader's map is drawn in their own language.
+    deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "PREFERENCES LANGUAGE es"))
+    state = position(runtime, game_id)
+    orders = {
+        player: DOS.orders_text(next(iter(DOS.legal_orders(state, seat)))) or ""
+        for player, seat in ((FRANCE, "france"), (SPAIN, "spain"))
+    }
+    reports = turn_reports(orders)
+    russian, spanish = picture_of(reports[FRANCE]), picture_of(reports[SPAIN])
+    assert russian.get_content() == drawn_in("ru")
+    assert spanish.get_content() == drawn_in("es")
+    assert (
+        len({russian.get_content(), spanish.get_content(), stored_picture(runtime, game_id, 2)})
+        == 3
+    )
+    assert str(spanish["Content-ID"]) == f"<game{game_id}.turn2.es@{domain}>"
+    assert str(russian["Content-ID"]) == f"<game{game_id}.turn2.ru@{domain}>"
+    # Its words are the reader's, beside it: the map is still the one every player sees.
+    assert "Content-Description" in spanish and "as every player sees it" not in str(
+        spanish["Content-Description"]
+    )

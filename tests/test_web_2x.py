@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from test_musket_and_pike_by_mail import PLAYERS
 from test_musket_and_pike_by_mail import start as start_musket_and_pike
 
+from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game, Turn
 from adjudicator.services import deadlines, play
@@ -186,3 +187,43 @@ def test_the_kept_pictures_are_few_and_the_latest() -> None:
     assert len(kept) == 2 and drawn == ["a", "b", "c"]
     assert kept.get("b", draw("b")) == b"b" and drawn == ["a", "b", "c", "b"]
     assert pictures.KEPT <= 64
+
+
+@pytest.mark.parametrize("lang", ["ru", "es"])
+def test_a_page_in_another_language_shows_its_maps_in_that_language(
+    runtime: Runtime, lang: str
+) -> None:
+    game_id = dos_de_mayo(runtime)
+    rules = registry.games()["2demayo"]
+    client = create_app(runtime).test_client()
+    base = f"/games/{game_id}/turns/1"
+    turn_page = page(client, f"{base}?lang={lang}")
+    # Each language's pictures at addresses of their own: the answers are cached for ever.
+    assert f"{base}.{lang}.png 1x, {base}.{lang}@2x.png 2x" in srcsets(turn_page)
+    assert f'<a href="{base}.{lang}@2x.png">' in turn_page
+    assert f"{base}.png" not in turn_page and f"{base}@2x.png" not in turn_page
+    view = rules.view(live_state(runtime, game_id, 1), None)
+    with i18n.speaking(lang):
+        wanted = {1: rules.render(view, None, 1), 2: rules.render(view, None, 2)}
+    one, two = client.get(f"{base}.{lang}.png"), client.get(f"{base}.{lang}@2x.png")
+    assert one.mimetype == two.mimetype == "image/png"
+    assert one.data == wanted[1] and two.data == wanted[2]
+    assert one.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    stored = client.get(f"{base}.png").data
+    assert one.data != stored and two.data != client.get(f"{base}@2x.png").data
+    # The game's page (its history's small pictures and its latest map) and the help board.
+    game_page = page(client, f"/games/{game_id}?lang={lang}")
+    assert f'src="/games/{game_id}/turns/0.{lang}.png"' in game_page
+    assert f'src="{base}.{lang}.png"' in game_page and f'src="{base}.png"' not in game_page
+    board = f"/help/2demayo/board.{lang}"
+    assert f"{board}.png 1x, {board}@2x.png 2x" in srcsets(
+        page(client, f"/help/2demayo?lang={lang}")
+    )
+    small, large = png(client, f"{board}.png"), png(client, f"{board}@2x.png")
+    assert large.size == (2 * small.width, 2 * small.height)
+    assert client.get(f"{board}.png").data != client.get("/help/2demayo/board.png").data
+    # An English page keeps the stored picture; a language without a catalog names no picture.
+    assert f"{base}.png 1x, {base}@2x.png 2x" in srcsets(page(client, f"{base}?lang=en"))
+    for code in ("en", "xx", "fr"):
+        assert client.get(f"{base}.{code}.png").status_code == 404
+        assert client.get(f"/help/2demayo/board.{code}@2x.png").status_code == 404

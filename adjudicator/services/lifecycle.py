@@ -243,7 +243,7 @@ def deal_opening(session: Session, game: Game) -> None:
     if dumped != opening.state or chance.events or opening.events:
         opening.state = dumped
         opening.events = [event.to_json() for event in chance.events]
-        opening.public_png = rules.render(rules.view(state, None), None)
+        opening.public_png = play.public_picture(rules, state)
     if game.sides_by_lot:
         deal_sides(session, game)
 

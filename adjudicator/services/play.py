@@ -227,12 +227,20 @@ def create_game(
             state=rules.dump(state),
             events=[event.to_json() for event in chance.events],
             reason=reasons.START,
-            public_png=rules.render(rules.view(state, None), None),
+            public_png=public_picture(rules, state),
         )
     )
     session.flush()
     session.refresh(game)
     return game
+
+
+def public_picture(rules: Rules[Any], state: Any) -> bytes:
+    """The picture every player and the archive are shown of ``state``, as stored with its
+    turn: in English, whoever's mail made the turn (a reader of another language is shown it
+    drawn anew in theirs: ``positions``, ``web.pictures``)."""
+    with i18n.speaking(i18n.SOURCE):
+        return rules.render(rules.view(state, None), None)
 
 
 def apply_orders(
@@ -258,7 +266,7 @@ def apply_orders(
         facts={**resolution.facts, **(facts or {})},
         events=[event.to_json() for event in resolution.events],
         reason=reason,
-        public_png=rules.render(rules.view(resolution.state, None), None),
+        public_png=public_picture(rules, resolution.state),
     )
     session.add(turn)
     game.last_activity = utcnow()

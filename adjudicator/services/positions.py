@@ -1,11 +1,14 @@
 """The position every game mail shows: a turn's state loaded once per session, the seat's view
-of it in words, and its picture, the seat's own or the public one all players share."""
+of it in words, and its picture, the seat's own or the public one all players share (the
+stored one for English readers, drawn once per language for the others)."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -33,6 +36,18 @@ class Snapshot:
     @functools.cached_property
     def owed(self) -> dict[str, Decision]:
         return dict(self.rules.pending(self.state))
+
+    @functools.cached_property
+    def public_view(self) -> Any:
+        """The view every player is shown (the stored picture's)."""
+        return self.rules.view(self.state, None)
+
+    @functools.cached_property
+    def public_digest(self) -> bytes:
+        """What the public picture shows, as the key of its drawings in other languages: the
+        view itself, never the turn's row, which another database or a rollback reuses."""
+        shown = json.dumps(self.public_view, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(shown.encode()).digest()
 
 
 def snapshot(session: Session, rules: Rules[Any], turn: Turn) -> Snapshot:
@@ -68,8 +83,8 @@ def position(
     # The picture's alt text and Content-Description name it in one sentence: the mail gives
     # the whole position in words beside it, and a screen reader would read it twice.
     alt = map_alt(rules, turn.number, None if shared else seat.seat, owed)
-    whose = (turn, None if shared else seat.seat)
-    picture = _picture(runtime, rules, game, whose, (view, facts), alt) if drawn else None
+    whose = (shot, None if shared else seat.seat)
+    picture = _picture(runtime, game, whose, (view, facts), alt) if drawn else None
     context = {
         "turn": turn.number,
         "description": rules.describe(view),
@@ -88,24 +103,29 @@ def position(
 
 def _picture(
     runtime: Runtime,
-    rules: Rules[Any],
     game: Game,
-    whose: tuple[Turn, str | None],
+    whose: tuple[Snapshot, str | None],
     drawing: tuple[Any, Any],
     alt: str,
 ) -> Picture:
-    """The turn's picture for one seat, or the public one every seat shares (seat None): that
-    one is the archive's, drawn once when the turn was stored, never again (Turn.public_png,
-    perhaps a deferred column: read here only, so a mail without the map never loads it).
+    """The turn's picture for one seat, or the public one every seat shares (seat None), in
+    the current reader's language. The public one in English is the archive's, drawn once when
+    the turn was stored, never again (Turn.public_png, perhaps a deferred column: read here
+    only, so a mail without the map never loads it); in another language it is drawn once for
+    every reader of that language (``_public``), under a content id of its own.
     ``drawing``: the seat's view and the facts its own picture is drawn from."""
-    turn, seat = whose
+    shot, seat = whose
+    turn, rules = shot.turn, shot.rules
     view, facts = drawing
-    domain = runtime.config.mail_domain
-    if seat is None:
+    domain, lang = runtime.config.mail_domain, said.language()
+    if seat is None and lang == i18n.SOURCE:
         content_id, png = f"game{game.id}.turn{turn.number}@{domain}", turn.public_png
+    elif seat is None:
+        content_id = f"game{game.id}.turn{turn.number}.{lang}@{domain}"
+        png = _public(shot, lang)
     else:
         content_id = f"game{game.id}.turn{turn.number}.{seat}@{domain}"
-        png = _render(rules, view, facts, (turn.id, seat))
+        png = _render(rules, view, facts, (turn.id, seat, lang))
     return Picture(content_id, png, alt, f"game{game.id}-turn{turn.number}.png")
 
 
@@ -143,21 +163,30 @@ def map_alt(rules: Rules[Any], turn: int, seat: str | None, owed: Mapping[str, D
 
 
 # A seat's own picture of a turn (a game whose seats see different pictures) is drawn once per
-# process and reader's language (its words are the reader's): the invitation, the welcome and
-# the notices showing that position would otherwise redraw it. A shared picture is never drawn
-# here: it is the one stored on the Turn.
-_PICTURES: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+# process and language: the invitation, the welcome and the notices showing that position would
+# otherwise redraw it. A shared picture is drawn here only in a language other than English,
+# once for all the readers of that language; in English it is the one stored on the Turn.
+_PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
 _PICTURES_KEPT = 256
 
 
-def _render(rules: Rules[Any], view: Any, facts: Any, whose: tuple[int, str]) -> bytes:
+def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str, str]) -> bytes:
     if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
         return rules.render(view, facts)
-    key = (*whose, said.language())
+    return _kept(key, lambda: rules.render(view, None))
+
+
+def _public(shot: Snapshot, lang: str) -> bytes:
+    """The public picture of a turn in ``lang`` (the current language), drawn as the stored
+    one is (``play.public_picture``) and kept by what it shows."""
+    key = (shot.rules.key, lang, shot.public_digest)
+    return _kept(key, lambda: shot.rules.render(shot.public_view, None))
+
+
+def _kept(key: Hashable, draw: Callable[[], bytes]) -> bytes:
     png = _PICTURES.get(key)
     if png is None:
-        png = rules.render(view, None)
-        _PICTURES[key] = png
+        png = _PICTURES[key] = draw()
         if len(_PICTURES) > _PICTURES_KEPT:
             _PICTURES.popitem(last=False)
     else:

@@ -155,9 +155,26 @@ def turn_picture(game_id: int, number: int) -> ResponseReturnValue:
 def turn_picture_2x(game_id: int, number: int) -> ResponseReturnValue:
     """The turn's picture at twice the size, for zooming: drawn on request from the same public
     view as the stored one (``web.pictures``)."""
+    return _drawn(game_id, number, i18n.SOURCE, pictures.ZOOM)
+
+
+@blueprint.get("/games/<int:game_id>/turns/<count:number>.<language:lang>.png")
+def turn_picture_in(game_id: int, number: int, lang: str) -> ResponseReturnValue:
+    """The turn's picture in another language than the stored one's (a page in that language
+    shows it), drawn on request from the same public view."""
+    return _drawn(game_id, number, lang, 1)
+
+
+@blueprint.get("/games/<int:game_id>/turns/<count:number>.<language:lang>@2x.png")
+def turn_picture_in_2x(game_id: int, number: int, lang: str) -> ResponseReturnValue:
+    return _drawn(game_id, number, lang, pictures.ZOOM)
+
+
+def _drawn(game_id: int, number: int, lang: str, scale: int) -> ResponseReturnValue:
+    # Each language and size has an address of its own: the picture is cached for ever.
     with _runtime().db.session() as session:
         found = queries.turn_view(session, game_id, number)
-    png = pictures.turn_picture(found.game_key, found.view) if found else None
+    png = pictures.turn_picture(found.game_key, found.view, lang, scale) if found else None
     if png is None:
         abort(404)
     return Response(png, mimetype="image/png", headers=FOREVER)

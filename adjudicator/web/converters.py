@@ -3,11 +3,16 @@
 Without a bound, /games/9223372036854775808 reaches the database, which cannot compare the number
 with a 64-bit column (SQLite raises OverflowError, PostgreSQL "out of range"): a 500 for a page
 that simply does not exist.
+
+A picture's language in its address (``<language:...>``) is read the same way: a code with no
+catalog names no picture, a 404 rather than a picture in some other language.
 """
 
 from __future__ import annotations
 
-from werkzeug.routing import IntegerConverter, Map
+from werkzeug.routing import BaseConverter, IntegerConverter, Map, ValidationError
+
+from adjudicator import i18n
 
 # Record ids are 64-bit (BigInteger; SQLite's INTEGER). Counters such as turn numbers are 32-bit.
 ID_MAX = 2**63 - 1
@@ -28,4 +33,17 @@ class Count(IntegerConverter):
         super().__init__(map, fixed_digits, min, COUNT_MAX)
 
 
-CONVERTERS = {"int": RecordId, "count": Count}
+class Language(BaseConverter):
+    """``<language:...>``: a language a picture is drawn in other than English ("es", "ru"),
+    one with a catalog (``i18n.languages``); English pictures have addresses without one, so
+    any other code names no picture."""
+
+    regex = "[a-z]{2,3}"
+
+    def to_python(self, value: str) -> str:
+        if value == i18n.SOURCE or value not in i18n.languages():
+            raise ValidationError()
+        return value
+
+
+CONVERTERS = {"int": RecordId, "count": Count, "language": Language}

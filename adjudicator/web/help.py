@@ -1,7 +1,8 @@
 """Order-syntax help pages and the order checker, public and per seat.
 
 ``/help`` lists the games; ``/help/<key>`` gives a game's board (``/help/<key>/board.png``, the
-opening position as the game draws it; ``board@2x.png`` twice the size, for zooming), order
+opening position as the game draws it; ``board@2x.png`` twice the size, for zooming;
+``board.es.png`` and ``board.es@2x.png`` in another language, for a page in it), order
 syntax, examples (the game's own examples.toml, each checked against the parser by the tests),
 its cards and the mail commands.
 ``/help/<key>/check`` reads orders against a public opening position; the private
@@ -19,6 +20,7 @@ from flask import Blueprint, abort, current_app, make_response, render_template,
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from adjudicator import i18n
 from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
 from adjudicator.services import checker
@@ -95,16 +97,19 @@ def _board_words(key: str, lang: str) -> str:
 
 
 @blueprint.get("/help/<key>/board.png")
-def board(key: str) -> ResponseReturnValue:
+@blueprint.get("/help/<key>/board.<language:lang>.png")
+def board(key: str, lang: str = i18n.SOURCE) -> ResponseReturnValue:
     """The opening position's picture, drawn by the game's own renderer: the numbered areas (or
-    the labelled hexes) every order is written in."""
-    return _picture(_board(_rules(key).key, 1))
+    the labelled hexes) every order is written in; in English, or in the language the address
+    names (each has its own address: a browser keeps the picture an hour)."""
+    return _picture(_board(_rules(key).key, 1, lang))
 
 
 @blueprint.get("/help/<key>/board@2x.png")
-def board_2x(key: str) -> ResponseReturnValue:
+@blueprint.get("/help/<key>/board.<language:lang>@2x.png")
+def board_2x(key: str, lang: str = i18n.SOURCE) -> ResponseReturnValue:
     """The same picture at twice the size, for zooming on a phone."""
-    return _picture(_board(_rules(key).key, pictures.ZOOM))
+    return _picture(_board(_rules(key).key, pictures.ZOOM, lang))
 
 
 def _picture(png: bytes) -> ResponseReturnValue:
@@ -116,11 +121,12 @@ def _picture(png: bytes) -> ResponseReturnValue:
 
 
 @functools.cache
-def _board(key: str, scale: int) -> bytes:
-    # The public opening is fixed (a public seed), so its picture is drawn once a process and
-    # scale: a handful of games at two scales.
+def _board(key: str, scale: int, lang: str) -> bytes:
+    # The public opening is fixed (a public seed), so its picture is drawn once a process,
+    # scale and language: a handful of games at two scales in a few languages.
     rules = _rules(key)
-    return rules.render(rules.view(checker.opening(rules), None), None, scale)
+    with i18n.speaking(lang):
+        return rules.render(rules.view(checker.opening(rules), None), None, scale)
 
 
 @blueprint.route("/help/<key>/check", methods=["GET", "POST"])

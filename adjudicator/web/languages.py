@@ -4,8 +4,10 @@ A page is written in the language its reader asks for: ``?lang=es`` (remembered 
 the page's own links keep it), else the language the cookie remembers, else the browser's
 ``Accept-Language``, else English. While a request runs, ``i18n.speaking`` holds that language,
 so the templates' ``{% trans %}`` blocks, the web's own sentences and the games' sentences
-(``core.said``) all come out in it. Pictures and the feed stay as stored (English), shared by
-every reader: a browser's cache of them never depends on the language.
+(``core.said``) all come out in it. The feed and the charts stay in English, shared by every
+reader: a browser's cache of them never depends on the language. The maps a page shows are in
+its language, each language's at an address of its own (``picture_address``): an English page
+shows the stored pictures, a page in another language the same drawn in it.
 """
 
 from __future__ import annotations
@@ -128,6 +130,16 @@ def switcher() -> list[dict[str, Any]]:
     return links
 
 
+def picture_address(base: str, zoom: int = 1) -> str:
+    """The address of the map at ``base`` (``/games/3/turns/2``, ``/help/2demayo/board``) in the
+    page's language, at ``zoom``: ``…/2.png`` and ``…/2@2x.png`` in English (the stored picture
+    and its double), ``…/2.es.png`` and ``…/2.es@2x.png`` in Spanish. A picture is cached as long
+    as it may be, so each language's has an address of its own."""
+    lang = "" if current() == i18n.SOURCE else f".{current()}"
+    size = "" if zoom == 1 else f"@{zoom}x"
+    return f"{base}{lang}{size}.png"
+
+
 def query_without_language() -> str:
     """This request's query without ``lang``: for links to what does not depend on it."""
     if PARAMETER not in request.args:
@@ -186,6 +198,7 @@ def install(app: Flask) -> None:
         played=played,
         deadline_in=deadline_in,
         query_without_language=query_without_language,
+        picture_address=picture_address,
     )
     app.context_processor(_context)
     app.after_request(_headers)

@@ -1,9 +1,12 @@
-"""Pictures at twice the size, for zooming on a phone and for sharp maps on dense screens.
+"""Pictures at twice the size, for zooming on a phone and for sharp maps on dense screens, and
+pictures in the page's language.
 
-The mail's picture (scale 1) is drawn once and stored with its turn; the web's at scale 2 is
-drawn on request by the game's own renderer from the same public view, and the last few are
-kept (``Recent``): a turn page asks for its picture as every reader opens it, and most readers
-read the latest turns. Nothing is stored: a picture is as public as the view it is drawn from.
+The mail's picture (scale 1, in English) is drawn once and stored with its turn; the web's at
+scale 2, and any picture in another language (a page in Spanish shows its maps in Spanish), are
+drawn on request by the game's own renderer from the same public view, in that language, and
+the last few are kept (``Recent``): a turn page asks for its picture as every reader opens it,
+and most readers read the latest turns. Nothing is stored: a picture is as public as the view
+it is drawn from.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
+from adjudicator import i18n
 from adjudicator.games import registry
 
 ZOOM = 2  # the web's second picture: twice the width and height of the mail's
-KEPT = 32  # pictures kept drawn, a few hundred KB each: a few MB a process at most
+KEPT = 48  # pictures kept drawn, a few hundred KB each at most: a few MB a process at most
 
 
 class Recent:
@@ -51,13 +55,20 @@ class Recent:
 RECENT = Recent(KEPT)
 
 
-def turn_picture(game_key: str, view: object) -> bytes | None:
-    """A stored turn's public view drawn at ``ZOOM``, kept by what it shows: the view itself
-    (its JSON's digest), never the turn's number or row, which a rollback or another database
-    gives another position."""
+def turn_picture(
+    game_key: str, view: object, lang: str = i18n.SOURCE, scale: int = ZOOM
+) -> bytes | None:
+    """A stored turn's public view drawn at ``scale`` in ``lang``, kept by what it shows: the
+    view itself (its JSON's digest), never the turn's number or row, which a rollback or
+    another database gives another position."""
     rules = registry.get(game_key)
     if rules is None:
         return None
     shown = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
-    key = (game_key, hashlib.sha256(shown).digest())
-    return RECENT.get(key, lambda: rules.render(view, None, ZOOM))
+    key = (game_key, lang, scale, hashlib.sha256(shown).digest())
+
+    def draw() -> bytes:
+        with i18n.speaking(lang):
+            return rules.render(view, None, scale)
+
+    return RECENT.get(key, draw)

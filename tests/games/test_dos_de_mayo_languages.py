@@ -19,6 +19,7 @@ from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.codec import read_position
 from adjudicator.games.dos_de_mayo.state import Position
+from adjudicator.services import play
 
 REJECTED = LineStatus.REJECTED
 
@@ -383,13 +384,15 @@ def test_the_help_is_in_the_readers_language(lang: str, words: str, names: str) 
         no_english(card.text, lang)
 
 
-def test_the_shared_map_is_the_same_picture_whoever_it_is_drawn_for() -> None:
-    # One picture of a turn is stored and every reader shares it: its words keep to English.
+def test_the_map_is_drawn_in_the_current_language_and_stored_in_english() -> None:
+    # The map's words are its reader's; the one picture stored with a turn, which every
+    # English reader and the archive share, is drawn in English whoever's mail made the turn.
     _, resolution = resolved()
     view = GAME.view(resolution.state, None)
     english = GAME.render(view, resolution.facts)
     with i18n.speaking("ru"):
-        assert GAME.render(view, resolution.facts) == english
+        assert GAME.render(view, resolution.facts) != english
+        assert play.public_picture(GAME, resolution.state) == english
 
 
 def test_an_add_in_any_language_joins_the_set_on_file() -> None:

@@ -399,14 +399,14 @@ def test_the_longest_texts_are_drawn_whole() -> None:
             "end_reason": max(words.END_WORDS, key=lambda key: len(words.END_WORDS[key])),
         }
     )
-    picture.base_layer.cache_clear()  # the area names are drawn once, into the base layer
+    picture.layer.cache_clear()  # the area names are drawn once, into the base layer
     with kit.recording() as drawn:
         image = draw(view)
     said = " ".join(text.text for text in drawn)
     assert not [text.text for text in drawn if "…" in text.text]
     wanted = [words.card_words({**card, "side": None}) for card in view["cards_in_play"]]
     wanted += [words.card_words({**card, "side": None}) for card in LONGEST_PLAYED[:2]]
-    wanted += [str(card["name"]) for card in LONGEST_HAND]
+    wanted += [words.card_name(card) for card in LONGEST_HAND]
     wanted += [words.END_WORDS[view["end_reason"]]]
     wanted += [name for name in words.board().names.values()]
     for text in wanted:

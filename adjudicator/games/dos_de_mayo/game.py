@@ -18,7 +18,7 @@ from adjudicator.core.contract import (
     Strength,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import SOURCE, _, spoken
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo import (
     adjudicate,
     codec,
@@ -155,12 +155,11 @@ class DosDeMayo(Game[Position]):
         # without it and without the imaging library.
         from adjudicator.games.dos_de_mayo.render import render as picture
 
-        # One picture of a turn is stored and shared by every reader: its key and panel keep to
-        # English whoever's mail it is drawn for.
-        with spoken(SOURCE):
-            if facts is not None and facts.get(preview.PREVIEW):
-                return preview.draw(view, facts, scale)
-            return picture(view, facts, scale)
+        # In the current reader's language, as the mail's words: the service draws the stored
+        # picture, which every English reader is shown, in English (play.public_picture).
+        if facts is not None and facts.get(preview.PREVIEW):
+            return preview.draw(view, facts, scale)
+        return picture(view, facts, scale)
 
     def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
         return preview.preview_facts(state, seat, orders)

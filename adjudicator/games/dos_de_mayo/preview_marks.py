@@ -9,6 +9,8 @@ from typing import Any
 from PIL import Image
 
 from adjudicator.core import picture
+from adjudicator.core.said import _
+from adjudicator.games.dos_de_mayo.describe import card_name
 from adjudicator.games.dos_de_mayo.render_art import Painter, font, load_art
 
 
@@ -34,11 +36,11 @@ def mark(image: Image.Image, facts: Mapping[str, Any], scale: int = 1) -> None:
     for area in facts.get("holds") or []:
         if look.knows(area) and side in paint.colour:
             # Astride the box's lower edge, right: clear of the name, the number and the units.
-            _, _, x1, y1 = look.rect(str(area))
-            _tag(paint, (x1 - 4, y1), "holds", side, filled=False)
+            x1, y1 = look.rect(str(area))[2:]
+            _tag(paint, (x1 - 4, y1), _("holds"), side, filled=False)
     for play in facts.get("plays") or []:
         where = play.get("at")
         if where and look.knows(str(where)) and side in paint.colour:
             # Astride the box's upper edge, right: the number badge is at its left.
-            _, y0, x1, _ = look.rect(str(where))
-            _tag(paint, (x1 - 4, y0), str(play["name"]), side, filled=True)
+            y0, x1 = look.rect(str(where))[1:3]
+            _tag(paint, (x1 - 4, y0), card_name(play), side, filled=True)

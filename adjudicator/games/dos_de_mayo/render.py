@@ -3,7 +3,8 @@
 It draws a view (never a state), so it shows nothing the viewer may not see. Coordinates, sizes
 and colours come from ``art.toml``; the rules are not consulted. The streets, area shapes, names,
 legend and panel frame never change, so they are drawn once (``base_layer``) and every picture
-is drawn on a copy of that layer.
+is drawn on a copy of that layer. Its words are the current reader's (``core.said``): the layer
+is drawn once per language, and the place names and the sides stay as they are.
 
 The parts are drawn by ``render_map`` (streets, areas, units), ``render_moves`` (last turn's
 arrows) and ``render_panel`` (header, key and panel), all with the brush of ``render_art``.
@@ -18,6 +19,8 @@ from typing import Any
 from PIL import Image
 
 from adjudicator.core import picture as kit
+from adjudicator.core import said
+from adjudicator.core.said import N_, _
 from adjudicator.games.dos_de_mayo.describe import contested
 from adjudicator.games.dos_de_mayo.render_art import Art, Painter, load_art
 from adjudicator.games.dos_de_mayo.render_map import (
@@ -37,20 +40,38 @@ from adjudicator.games.dos_de_mayo.render_panel import (
     panel_frame,
 )
 
-__all__ = ["Art", "base_layer", "encode", "load_art", "palette", "palette_of", "picture", "render"]
+__all__ = [
+    "Art",
+    "base_layer",
+    "encode",
+    "layer",
+    "load_art",
+    "palette",
+    "palette_of",
+    "picture",
+    "render",
+]
 
-TITLE = "2 DE MAYO  ·  Madrid, 2 May 1808"
+TITLE = N_("2 DE MAYO  ·  Madrid, 2 May 1808")
+
+
+def base_layer(scale: int = 1) -> Image.Image:
+    """Everything that never changes, in the current reader's language: callers must draw on
+    a copy."""
+    return layer(scale, said.language())
 
 
 @functools.cache
-def base_layer(scale: int = 1) -> Image.Image:
-    """Everything that never changes, drawn once at each scale: callers must draw on a copy."""
+def layer(scale: int, language: str) -> Image.Image:
+    """The base layer drawn once at each scale and in each language (``language`` is the
+    current one: the key of the cache, the words are ``_``'s)."""
+    del language
     look = load_art()
     size = (look.width * scale, look.height * scale)
     image = Image.new("RGB", size, look.colours["background"])
     paint = Painter(image, look, scale)
     paint.draw.rectangle((0, 0, look.width, look.header), fill=paint.colour["header"])
-    paint.text((12, look.header / 2), TITLE, 16, "header_ink", "lm", bold=True)
+    paint.text((12, look.header / 2), _(TITLE), 16, "header_ink", "lm", bold=True)
     streets(paint)
     for area in look.centres:
         draw_area(paint, area)
@@ -62,14 +83,20 @@ def base_layer(scale: int = 1) -> Image.Image:
     return image
 
 
-@functools.cache
 def palette() -> Image.Image:
-    """One fixed palette for every picture: the base layer's main shades, every art colour and
-    the anti-aliasing steps between the colours drawn on top of each other (``art.toml``).
+    """One fixed palette for every picture in the current reader's language: the base layer's
+    main shades, every art colour and the anti-aliasing steps between the colours drawn on top
+    of each other (``art.toml``).
 
     Fixed rather than chosen per picture, so a change in one area changes only that area's
     pixels, and mapping to it is far cheaper than choosing one.
     """
+    return _palette(said.language())
+
+
+@functools.cache
+def _palette(language: str) -> Image.Image:
+    del language  # the key: the base layer it is taken from is drawn in it
     look = load_art()
     return palette_of(look.palette, look.ramp_steps)
 

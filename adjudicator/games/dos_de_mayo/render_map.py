@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from adjudicator.core.picture import Point, wrap
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo.describe import SIDES, area_order, board, side_name
 from adjudicator.games.dos_de_mayo.render_art import Painter, font
 
@@ -122,7 +123,7 @@ def units(paint: Painter, view: Mapping[str, Any]) -> None:
         if row:
             _chips(paint, ((x0 + x1) / 2, y1 - 15), row)
         else:
-            paint.text(((x0 + x1) / 2, y1 - 15), "empty", 10, "muted", "mm")
+            paint.text(((x0 + x1) / 2, y1 - 15), _("empty"), 10, "muted", "mm")
     x0, y0, x1, y1 = look.set_aside
     pools = view["set_aside"]
     for index, side in enumerate(SIDES):

@@ -1,5 +1,9 @@
 """The words and counts round the 2 de Mayo map: the header, the key, and the panel below the
-map (losses, initiative, cards in play and played, hand sizes and the viewer's own hand)."""
+map (losses, initiative, cards in play and played, hand sizes and the viewer's own hand).
+
+Every word is the current reader's (``core.said``); each is drawn where the longest of its
+translations fits (``tests/games/test_dos_de_mayo_render.py`` measures them), and the cards are
+named as the mail names them: by their Spanish originals outside English."""
 
 from __future__ import annotations
 
@@ -7,29 +11,44 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.picture import length
-from adjudicator.games.dos_de_mayo.describe import END_WORDS, SIDES, card_words, side_name
+from adjudicator.core.said import _, ngettext
+from adjudicator.games.dos_de_mayo.describe import (
+    END_WORDS,
+    SIDES,
+    card_name,
+    card_words,
+    side_name,
+)
 from adjudicator.games.dos_de_mayo.render_art import Painter, font
 from adjudicator.games.dos_de_mayo.render_moves import ARROW_WIDTH
 
 HAND_PAD = 10  # the hand's words keep this far inside the hand's part of the panel
 HAND_ROWS, HAND_LEADING = 3, 15  # the hand's lines the art's panel holds, and their spacing
+KEY_WORDS_X = 62  # the key's words start this far inside it, after their marks
+KEY_MARGIN = 4  # and end this far inside its right edge
+
+
+KEY_LEADING = 11  # the key's words that take two lines, centred on their mark
 
 
 def legend(paint: Painter) -> None:
-    """The key: every mark the map uses, with what it means."""
+    """The key: every mark the map uses, with what it means. The words fit beside their marks
+    in every language: the units' take two lines where they must, the others are translated to
+    fit one (the tests measure every language's)."""
     x0, y0, x1, y1 = paint.art.legend
     colour, ink = paint.colour, paint.colour["ink"]
     paint.draw.rounded_rectangle((x0, y0, x1, y1), 8, fill=colour["area"], outline=colour["muted"])
-    paint.text((x0 + 10, y0 + 8), "KEY", 11, "muted", bold=True)
-    left, words, row = x0 + 10, x0 + 62, 16.0
+    paint.text((x0 + 10, y0 + 8), _("KEY"), 11, "muted", bold=True)
+    left, words, row = x0 + 10, x0 + KEY_WORDS_X, 16.0
+    room = x1 - KEY_MARGIN - words
     y = y0 + 32
     paint.chip((left + 10, y), "france", "2")
     paint.chip((left + 36, y), "spain", "1")
-    paint.text((words, y), "French, Spanish units", 11, anchor="lm")
+    _key_words(paint, (words, y), _("French, Spanish units"), room)
     y += row + 8
     paint.chip((left + 10, y), "france", "−1", lost=True)
     paint.chip((left + 36, y), "spain", "−1", lost=True)
-    paint.text((words, y), "lost this turn", 11, anchor="lm")
+    _key_words(paint, (words, y), _("lost this turn"), room)
     y += row + 6
     paint.draw.rounded_rectangle(
         (left, y - 7, left + 32, y + 7),
@@ -39,25 +58,36 @@ def legend(paint: Painter) -> None:
         width=3,
     )
     paint.swords((left + 32, y - 7))
-    paint.text((words, y), "contested: both sides", 11, anchor="lm")
+    _key_words(paint, (words, y), _("contested: both sides"), room)
     y += row + 2
     paint.polyline([(left, y), (left + 32, y)], colour["main_road_edge"], 11)
     paint.polyline([(left, y), (left + 32, y)], colour["main_road"], 7)
-    paint.text((words, y), "main street", 11, anchor="lm")
-    paint.badge(x0 + 136, y - 9, "", gate=True)
-    paint.text((x0 + 162, y), "gate", 11, anchor="lm")
+    # The gate at the key's right edge, its word last; the main street's words take what is
+    # left of the line (a word too long for it takes two lines).
+    gate = _("gate")
+    tower = x1 - KEY_MARGIN - length(gate, font(11)) - 25
+    paint.badge(tower, y - 9, "", gate=True)
+    paint.text((tower + 25, y), gate, 11, anchor="lm")
+    _key_words(paint, (words, y), _("main street"), tower - 5 - words)
     y += row + 2
     paint.polyline([(left, y), (left + 24, y)], ink, ARROW_WIDTH)
     paint.head((left + 34, y), (left, y), ink, 10)
-    paint.text((words, y), "moved", 11, anchor="lm")
+    _key_words(paint, (words, y), _("moved"), room)
     y += row
     paint.polyline([(left, y), (left + 16, y)], ink, ARROW_WIDTH)
     paint.draw.line([(left + 16, y - 7), (left + 16, y + 7)], fill=ink, width=ARROW_WIDTH + 1)
-    paint.text((words, y), "stopped by a swap", 11, anchor="lm")
+    _key_words(paint, (words, y), _("stopped by a swap"), room)
     y += row
     paint.dashed([(left, y), (left + 26, y)], ink, ARROW_WIDTH - 1, 6, 4)
     paint.cross((left + 29, y), ink)
-    paint.text((words, y), "failed: stayed", 11, anchor="lm")
+    _key_words(paint, (words, y), _("failed: stayed"), room)
+
+
+def _key_words(paint: Painter, at: tuple[float, float], words: str, width: float) -> None:
+    """A key's words beside their mark, wrapped to ``width`` and centred on the mark's line."""
+    rows = paint.lines(words, 11, width)
+    top = at[1] - (rows - 1) * KEY_LEADING / 2
+    paint.text((at[0], top), words, 11, anchor="lm", width=width, leading=KEY_LEADING)
 
 
 def panel_frame(paint: Painter) -> None:
@@ -70,15 +100,15 @@ def panel_frame(paint: Painter) -> None:
     for x in (cards_x - 10, hand_x):
         paint.draw.line([(x, top + 10), (x, look.height - 10)], fill=colour["panel_rule"], width=1)
     left = look.panel["losses_x"]
-    paint.text((left, top + 10), "LOSSES", 11, "muted", bold=True)
-    paint.text((left, top + 88), "INITIATIVE", 11, "muted", bold=True)
-    paint.text((cards_x, top + 10), "CARDS IN PLAY", 11, "muted", bold=True)
-    paint.text((cards_x, top + 72), "PLAYED LAST TURN", 11, "muted", bold=True)
-    paint.text((hand_x + HAND_PAD, top + 10), "HANDS", 11, "muted", bold=True)
+    paint.text((left, top + 10), _("LOSSES"), 11, "muted", bold=True)
+    paint.text((left, top + 88), _("INITIATIVE"), 11, "muted", bold=True)
+    paint.text((cards_x, top + 10), _("CARDS IN PLAY"), 11, "muted", bold=True)
+    paint.text((cards_x, top + 72), _("PLAYED LAST TURN"), 11, "muted", bold=True)
+    paint.text((hand_x + HAND_PAD, top + 10), _("HANDS"), 11, "muted", bold=True)
     x0, y0, x1, y1 = look.set_aside
     paint.draw.rounded_rectangle((x0, y0, x1, y1), 8, fill=colour["area"], outline=colour["muted"])
-    paint.text((x0 + 10, y0 + 8), "SET ASIDE", 11, "muted", bold=True)
-    paint.text((x0 + 10, y1 - 12), "brought in by cards only", 10, "muted", "lm")
+    paint.text((x0 + 10, y0 + 8), _("SET ASIDE"), 11, "muted", bold=True)
+    paint.text((x0 + 10, y1 - 12), _("brought in by cards only"), 10, "muted", "lm")
 
 
 def header(paint: Painter, view: Mapping[str, Any]) -> None:
@@ -87,8 +117,13 @@ def header(paint: Painter, view: Mapping[str, Any]) -> None:
     if view["status"] == "over":
         paint.draw.rectangle((0, 0, look.width, look.header), fill=paint.colour["header_over"])
         winner = view.get("winner")
-        verdict = f"GAME OVER: {side_name(winner).upper()} WINS" if winner else "GAME OVER"
-        reason = END_WORDS.get(str(view.get("end_reason") or ""), "")
+        verdict = (
+            _("GAME OVER: %(side)s WINS", side=side_name(winner).upper())
+            if winner
+            else _("GAME OVER")
+        )
+        ending = END_WORDS.get(str(view.get("end_reason") or ""))
+        reason = _(ending) if ending else ""
         paint.text((12, look.header / 2), verdict, 16, "header_ink", "lm", bold=True)
         used = length(verdict + "   ", font(16, True))
         if reason:
@@ -104,7 +139,11 @@ def header(paint: Painter, view: Mapping[str, Any]) -> None:
                 width=width,
                 leading=leading,
             )
-    turn = f"Turn {view['turn']}" + (f" of {view['turns']}" if view.get("turns") else "")
+    turn = (
+        _("Turn %(turn)s of %(turns)s", turn=view["turn"], turns=view["turns"])
+        if view.get("turns")
+        else _("Turn %(turn)s", turn=view["turn"])
+    )
     paint.text((look.width - 12, look.header / 2), turn, 16, "header_ink", "rm", bold=True)
 
 
@@ -125,7 +164,13 @@ def panel(paint: Painter, view: Mapping[str, Any]) -> None:
     look = paint.art
     top, left, line = look.map_bottom, look.panel["losses_x"], look.panel["line"]
     losses, limit = view["losses"], int(view["loss_limit"])
-    paint.text((left, top + 34), f"France {losses['france']} of {limit}", 13, "france", "lm", True)
+    france = _(
+        "%(side)s %(lost)s of %(limit)s",
+        side=side_name("france"),
+        lost=losses["france"],
+        limit=limit,
+    )
+    paint.text((left, top + 34), france, 13, "france", "lm", True)
     _pips(
         paint, left + 104, top + 34, "france", int(losses["france"]), max(limit, losses["france"])
     )
@@ -133,7 +178,7 @@ def panel(paint: Painter, view: Mapping[str, Any]) -> None:
     _pips(paint, left + 104, top + 60, "spain", int(losses["spain"]), min(int(losses["spain"]), 6))
     initiative = str(view["initiative"])
     paint.text((left, top + 112), side_name(initiative), 14, initiative, "lm", True)
-    paint.text((left, top + 130), "wins swap ties, acts first", 10, "muted", "lm")
+    paint.text((left, top + 130), _("wins swap ties, acts first"), 10, "muted", "lm")
     cards_x = look.panel["cards_x"]
     width = look.panel["hand_rect"][0] - cards_x - 10
     _card_list(paint, cards_x, top + 30, view.get("cards_in_play") or [], 2, line, width)
@@ -153,7 +198,7 @@ def _card_list(
     """The cards in ``rows`` lines: a long card wraps onto the next line, whole; the cards
     that find no line left are counted ("and 2 more"), never drawn cut short."""
     if not cards:
-        paint.text((x, y), "none", 12, "muted", "lm")
+        paint.text((x, y), _("none"), 12, "muted", "lm")
         return
     texts = [card_words({**card, "side": None}) for card in cards]
     needs = [paint.lines(words, 12, width - 14) for words in texts]
@@ -173,12 +218,13 @@ def _card_list(
             (x + 14, at), words, 12, "ink", "lm", width=width - 14, leading=line
         )
     if shown < len(cards):
-        paint.text((x + 14, at), f"and {len(cards) - shown} more", 12, "muted", "lm")
+        more = ngettext("and %(num)s more", "and %(num)s more", len(cards) - shown)
+        paint.text((x + 14, at), more, 12, "muted", "lm")
 
 
 def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
     """Hand sizes, and the viewer's own cards: the only part that differs between seats."""
-    left, y0, right, _ = paint.art.panel["hand_rect"]
+    left, y0, right = paint.art.panel["hand_rect"][:3]
     x0, x1 = left + HAND_PAD, right - HAND_PAD
     sizes = view["hand_sizes"]
     for index, side in enumerate(SIDES):
@@ -199,8 +245,8 @@ def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
     if hand is None:
         return
     y = y0 + 80
-    paint.text((x0, y), "YOUR HAND", 11, "muted", bold=True)
-    names = [str(card["name"]) for card in hand] or ["empty"]
+    paint.text((x0, y), _("YOUR HAND"), 11, "muted", bold=True)
+    names = [card_name(card) for card in hand] or [_("empty")]
     # One name a line, the column's full width: a whole name always fits there; a hand of more
     # names than the panel's rows makes the picture taller (``extra_height``).
     row = 0
@@ -222,7 +268,7 @@ def extra_height(paint: Painter, view: Mapping[str, Any]) -> int:
     hand = view.get("hand")
     if not hand:
         return 0
-    left, _, right, _ = paint.art.panel["hand_rect"]
+    left, right = paint.art.panel["hand_rect"][::2]
     width = right - left - 2 * HAND_PAD
-    rows = sum(paint.lines(str(card["name"]), 12, width) for card in hand)
+    rows = sum(paint.lines(card_name(card), 12, width) for card in hand)
     return max(0, rows - HAND_ROWS) * HAND_LEADING
