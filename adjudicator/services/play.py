@@ -254,8 +254,10 @@ def apply_orders(
         number=previous.number + 1,
         state=rules.dump(resolution.state),
         orders=dict(orders_by_seat),
-        outcomes=[asdict(outcome) for outcome in resolution.outcomes],
-        facts={**resolution.facts, **(facts or {})},
+        # The sentences in them keep their message and values (said.stored), so the archive
+        # writes them anew in each page's language (said.restored where they are read).
+        outcomes=said.stored([asdict(outcome) for outcome in resolution.outcomes]),
+        facts=said.stored({**resolution.facts, **(facts or {})}),
         events=[event.to_json() for event in resolution.events],
         reason=reason,
         public_png=rules.render(rules.view(resolution.state, None), None),

@@ -183,7 +183,9 @@ def _area_names(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
 def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
     view = rules.view(rules.load(turn.state), None)
     shown: dict[str, Any] = view if isinstance(view, dict) else {}
-    defaulted = turn.facts.get("defaulted", []) if isinstance(turn.facts, dict) else []
+    # Stored sentences read back as sentences (said.restored), written anew for the page.
+    facts = said.restored(turn.facts) if isinstance(turn.facts, dict) else {}
+    defaulted = facts.get("defaulted", [])
     return TurnPage(
         number=turn.number,
         reason=turn.reason,
@@ -191,7 +193,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         created_at=turn.created_at,
         outcomes=[
             {key: o.get(key, "") for key in ("seat", "order", "code", "detail")}
-            for o in turn.outcomes
+            for o in said.restored(turn.outcomes)
             if o.get("public", True)
         ],
         description=rules.describe(view),
@@ -204,7 +206,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         defaulted=[str(seat) for seat in defaulted],
         view=shown,
         noun=rules.turn_noun,
-        report=rules.step_report(turn.facts) if isinstance(turn.facts, dict) else "",
+        report=rules.step_report(facts) if facts else "",
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
         area_names=_area_names(rules, shown),
     )
