@@ -31,7 +31,7 @@ from adjudicator.mail import addresses
 from adjudicator.services import listing, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.web import charts, feeds, languages, pictures
+from adjudicator.web import charts, fairness_words, feeds, languages, pictures
 
 blueprint = Blueprint("archive", __name__)
 
@@ -193,7 +193,22 @@ def fairness_page(game_id: int) -> ResponseReturnValue:
         if page is None:
             abort(404)
         seed = page.game.seed.hex() if page.revealed else None
-        return render_template("fairness.html", page=page, game=page.game, result=result, seed=seed)
+        # The sentences of the page's own check (fairness.js), in the page's language.
+        said_by_script = (
+            None
+            if isinstance(result, str)
+            else fairness_words.words(
+                len(result.checks), len(page.game.contributions), page.game.chance_scheme
+            )
+        )
+        return render_template(
+            "fairness.html",
+            page=page,
+            game=page.game,
+            result=result,
+            seed=seed,
+            script_words=said_by_script,
+        )
 
 
 @blueprint.get("/games/<int:game_id>/verify")
