@@ -189,6 +189,9 @@ def test_a_russian_page_checks_in_russian_at_phone_width(
     expect(row.locator("td.local .detail")).to_have_text(
         f"записано {changed['result'][0]}; ваш компьютер получает {truth}"
     )
+    # The server's own check names the changed die in Russian too.
+    expect(page.get_by_text(re.compile(r"записано \d+, ключ даёт \d+$"))).to_have_count(1)
+    assert "the key gives" not in page.content()
     # Nothing the script wrote is left in English.
     written = [box.inner_text(), *page.locator("td.local").all_inner_texts()]
     assert [text for text in written if latin.search(text)] == [], written
