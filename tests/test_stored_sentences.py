@@ -11,6 +11,7 @@ import json
 import random
 import re
 
+from fairness_games import finished_thermopyles
 from playbymail import compose, deliver_mail, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
 from test_help_pages import LEONIDAS
@@ -20,6 +21,7 @@ from test_musket_and_pike_by_mail import GM, PLAYERS, RULES, owed
 from adjudicator import i18n
 from adjudicator.core import said
 from adjudicator.models import Game, Turn
+from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -162,3 +164,33 @@ def test_an_orders_result_reads_on_the_archive_in_the_pages_language(runtime: Ru
     assert results["en"].startswith("The Spartans fall back to space"), results
     assert results["ru"] != results["en"] and results["ru"] in mailed, (results, mailed)
     assert results["es"] != results["en"] and results["es"].startswith("Los espartanos"), results
+
+
+def test_how_a_game_ended_reads_in_the_pages_language(runtime: Runtime) -> None:
+    # The rules' result is stored with its sentence; the game's page, its turn pages and the
+    # list of games write it in their reader's language, as the game-over mail does.
+    game_id = finished_thermopyles(runtime)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        english, stored = game.result, game.result_said
+        state = play.rules_for(game).load(play.latest_turn(session, game_id).state)
+        rules = play.rules_for(game)
+        last = play.latest_turn(session, game_id).number
+    assert stored is not None and stored["said"] == english
+    web = create_app(runtime).test_client()
+    for lang in ("ru", "es"):
+        with i18n.speaking(lang):
+            written = str(rules.outcome(state).summary)  # as the mail writes it
+        assert written != english
+        for path in (f"/games/{game_id}", f"/games/{game_id}/turns/{last}", "/"):
+            page = html.unescape(web.get(f"{path}?lang={lang}").get_data(as_text=True))
+            assert written in page, (lang, path)
+            assert english not in page, (lang, path)
+    # The API, for programs, keeps the English as stored.
+    assert web.get(f"/api/games/{game_id}").get_json()["result"] == english
+    # A game ended before the sentence was stored reads as stored.
+    with runtime.db.session() as session:
+        session.get_one(Game, game_id).result_said = None
+        session.commit()
+    page = html.unescape(web.get(f"/games/{game_id}?lang=ru").get_data(as_text=True))
+    assert english in page

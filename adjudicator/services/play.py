@@ -270,6 +270,8 @@ def apply_orders(
         game.status = GameStatus.FINISHED
         game.finished_at = utcnow()
         game.result = outcome.summary
+        # The sentence too, so a page writes it in its reader's language (shown_result).
+        game.result_said = said.stored(outcome.summary) if outcome.summary else None
         game.score = list(outcome.score)
     # Not flushed here: the caller's next read does, in one UPDATE of the game row with what
     # the caller still changes in it (the next deadline, the lease given back).
@@ -287,6 +289,16 @@ def result_words(session: Session, game: Game) -> str:
     with i18n.speaking(i18n.SOURCE):
         summary = rules.outcome(rules.load(latest_turn(session, game.id).state)).summary
     return str(said.anew(summary)) if summary == game.result else own
+
+
+def shown_result(game: Game) -> str:
+    """How ``game`` ended as pages show it, in the current reader's language: its rules'
+    sentence written anew (``Game.result_said``), else the service's end as
+    ``reasons.game_result`` words it; "" while it runs."""
+    stored = game.result_said
+    if isinstance(stored, dict) and stored.get("said") == game.result:
+        return str(said.anew(said.restored(stored)))
+    return reasons.game_result(game.result, said.language()) or ""
 
 
 def seats_with_orders(session: Session, game_id: int, turn_number: int) -> set[str]:

@@ -464,7 +464,7 @@ def challenge_leaderboard(session: Session, name: str) -> Leaderboard | None:
                 # Entrants are strangers to each other: the name they gave, or nothing.
                 player=play.display_name(game.seats[0].player) if game.seats else "",
                 status=game.status,
-                result=game.result,
+                result=play.shown_result(game),
                 won=bool(score[0]) if score else None,
                 value=value,
             )

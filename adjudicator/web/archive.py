@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime
@@ -28,12 +29,19 @@ from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.services import listing, queries, verification
+from adjudicator.services import listing, play, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, fairness_words, feeds, languages, pictures
 
 blueprint = Blueprint("archive", __name__)
+
+
+@blueprint.app_template_filter("ended")
+def ended(game: Any) -> str:
+    """How a game ended, in the page's language (``play.shown_result``)."""
+    return play.shown_result(game)
+
 
 # A stored turn never changes; a chart or a feed changes with each new turn.
 FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
