@@ -10,7 +10,9 @@ import html
 import json
 import random
 import re
+from dataclasses import replace
 
+from dos_de_mayo_by_mail import play_turn_one, start_dos_de_mayo
 from fairness_games import finished_thermopyles
 from playbymail import compose, deliver_mail, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
@@ -20,6 +22,8 @@ from test_musket_and_pike_by_mail import GM, PLAYERS, RULES, owed
 
 from adjudicator import i18n
 from adjudicator.core import said
+from adjudicator.games import registry
+from adjudicator.games.dos_de_mayo.state import PlayRecord, RemovedRecord
 from adjudicator.models import Game, Turn
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
@@ -194,3 +198,38 @@ def test_how_a_game_ended_reads_in_the_pages_language(runtime: Runtime) -> None:
         session.commit()
     page = html.unescape(web.get(f"/games/{game_id}?lang=ru").get_data(as_text=True))
     assert english in page
+
+
+def test_the_cards_a_turn_names_read_in_the_pages_language(runtime: Runtime) -> None:
+    # 2 de Mayo's records keep each card's English name, and an on-draw card's note in English
+    # (the picture draws them): a Russian or Spanish turn page names the cards by their Spanish
+    # originals, as its mail does, and writes the note in its language.
+    game_id, addresses = start_dos_de_mayo(runtime)
+    play_turn_one(runtime, addresses)
+    dos = registry.get("2demayo")
+    assert dos is not None
+    with runtime.db.session() as session:
+        turn = session.scalars(select(Turn).where(Turn.game_id == game_id, Turn.number == 1)).one()
+        state = dos.load(turn.state)
+        last = replace(
+            state.last,
+            plays=(PlayRecord("F-COL", "france", "drawn; spain discards Shootings"),),
+            removed=(RemovedRecord("9", "spain", 1, "Shootings"),),
+        )
+        turn.state = dos.dump(replace(state, last=last))
+        session.commit()
+    web = create_app(runtime).test_client()
+    pages = {
+        lang: html.unescape(web.get(f"/games/{game_id}/turns/1?lang={lang}").get_data(as_text=True))
+        for lang in ("en", "ru", "es")
+    }
+    assert "Collaboration (France, drawn; Spain discards Shootings)" in pages["en"]
+    assert "(Shootings)" in pages["en"]
+    assert (
+        "Colaboración con los franceses (France, взята из колоды; Spain сбрасывает Fusilamientos)"
+        in pages["ru"]
+    ), pages["ru"]
+    assert "(Fusilamientos)" in pages["ru"] and "(Fusilamientos)" in pages["es"]
+    assert "Colaboración con los franceses (France, " in pages["es"]
+    for lang in ("ru", "es"):
+        assert "Collaboration" not in pages[lang] and "Shootings" not in pages[lang]

@@ -286,6 +286,16 @@ class Game(abc.ABC, Generic[StateT]):
         ("10 Palacio Real"); the default is for games whose areas are named by their ids."""
         return area
 
+    def card_name(self, name: str) -> str:
+        """A card the public view's records name (a card played, the card behind a removal) as
+        players read it; the default is the name as the records keep it."""
+        return name
+
+    def card_note(self, note: str) -> str:
+        """What a card played was played with, as the view's records keep it (an order's
+        arguments, or a note such as "drawn"), as players read it; the default as kept."""
+        return note
+
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         """A resolution's public facts as a report in words (every die with its purpose and
         modifiers, what happened in order, what changed), for the turn mail and the archive;

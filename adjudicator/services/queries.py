@@ -57,6 +57,8 @@ class TurnPage:
     why: str = ""  # the turn's reason in words
     titles: dict[str, str] = field(default_factory=dict)  # each seat as players read it
     area_names: dict[str, str] = field(default_factory=dict)  # Game.area_name of each area shown
+    # Game.card_name of each card the records name, Game.card_note of each card's arguments.
+    card_words: dict[str, str] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -180,6 +182,18 @@ def _area_names(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
     return {area: rules.area_name(area) for area in areas}
 
 
+def _card_words(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
+    """The cards the view's records name, and what each was played with, as players read them
+    (the records keep the English, which the picture draws and the API gives programs)."""
+    played = view.get("cards_played_last_turn", [])
+    names = {str(c.get("name", "")) for c in played} | {
+        str(r.get("why", "")) for r in view.get("removed", [])
+    }
+    words = {name: rules.card_name(name) for name in names if name}
+    notes = {str(c.get("args") or "") for c in played}
+    return {**words, **{note: rules.card_note(note) for note in notes if note}}
+
+
 def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
     view = rules.view(rules.load(turn.state), None)
     shown: dict[str, Any] = view if isinstance(view, dict) else {}
@@ -209,6 +223,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         report=rules.step_report(facts) if facts else "",
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
         area_names=_area_names(rules, shown),
+        card_words=_card_words(rules, shown) if turn.number else {},
     )
 
 

@@ -196,6 +196,17 @@ class DosDeMayo(Game[Position]):
     def chance_words(self, label: str) -> str:
         return draw_words(label)
 
+    def card_name(self, name: str) -> str:
+        # The records keep a card's English name, which the picture draws.
+        from adjudicator.games.dos_de_mayo.describe import by_english
+
+        return by_english(name)
+
+    def card_note(self, note: str) -> str:
+        from adjudicator.games.dos_de_mayo.describe import play_note
+
+        return play_note(note)
+
     def area_name(self, area: str) -> str:
         # As the position in words names it: the number players order by, then its name.
         name = board().names.get(area)
