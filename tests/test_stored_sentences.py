@@ -16,6 +16,7 @@ from dos_de_mayo_by_mail import play_turn_one, start_dos_de_mayo
 from fairness_games import finished_thermopyles
 from playbymail import compose, deliver_mail, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
+from test_archive import play_out
 from test_help_pages import LEONIDAS
 from test_languages import in_language
 from test_musket_and_pike_by_mail import GM, PLAYERS, RULES, owed
@@ -233,3 +234,20 @@ def test_the_cards_a_turn_names_read_in_the_pages_language(runtime: Runtime) -> 
     assert "Colaboración con los franceses (France, " in pages["es"]
     for lang in ("ru", "es"):
         assert "Collaboration" not in pages[lang] and "Shootings" not in pages[lang]
+
+
+def test_a_shared_deals_chart_is_told_in_the_pages_language(runtime: Runtime) -> None:
+    # The leaderboard chart's words (its alt text) follow the page: Russian for a Russian page.
+    for player, fights in (("leonidas@example.com", 40), ("dienekes@example.com", 0)):
+        play_out(runtime, player, fights)
+    web = create_app(runtime).test_client()
+    alts = {}
+    for lang in ("en", "ru"):
+        page = html.unescape(web.get(f"/challenges/cup?lang={lang}").get_data(as_text=True))
+        found = re.search(r'<img src="/challenges/cup/chart.png" alt="([^"]+)"', page)
+        assert found is not None, page
+        alts[lang] = found.group(1)
+    assert alts["en"].startswith("Leaderboard by Persians in the Graveyard: 1. game "), alts
+    assert alts["ru"].startswith("Таблица лидеров по показателю «персов на Кладбище»: 1. партия ")
+    assert "Сколько завершённых партий достигли каждого значения" in alts["ru"]
+    assert not re.search(r"\b(game|won|lost|Leaderboard)\b", alts["ru"]), alts["ru"]

@@ -80,7 +80,9 @@ class Thermopyles(Game[Position]):
     # Solitaire: one seat, one picture a turn, drawn with the player's own cards.
     shared_picture = False
     # A shared deal ranks by the game's score; beside it, how many Persians fell.
-    ranking_axis = RankingAxis("Persians in the Graveyard", 1)
+    # Its label a sentence of core.said (made in English), written in each page's language.
+    with said.spoken(said.SOURCE):
+        ranking_axis = RankingAxis(_("Persians in the Graveyard"), 1)
 
     def seat_title(self, seat: str) -> str:
         return _("the Spartans") if seat == SEAT else super().seat_title(seat)
