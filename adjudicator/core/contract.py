@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from adjudicator.core import said
 from adjudicator.core.chance import Chance, ChanceEvent
 from adjudicator.core.refusal import Refusal
 
@@ -182,11 +183,27 @@ class Game(abc.ABC, Generic[StateT]):
         for key, value in given.items():
             option = known.get(key)
             if option is None:
+                # Sentences of core.said: the answer writes them in its reader's language.
+                if not known:
+                    return Refusal(
+                        said._("unknown option %(key)s; this game has none", key=repr(key))
+                    )
                 return Refusal(
-                    f"unknown option {key!r}; known: {', '.join(sorted(known)) or 'none'}"
+                    said._(
+                        "unknown option %(key)s; known: %(known)s",
+                        key=repr(key),
+                        known=", ".join(sorted(known)),
+                    )
                 )
             if option.choices and value not in option.choices:
-                return Refusal(f"option {key} takes {', '.join(option.choices)}, not {value!r}")
+                return Refusal(
+                    said._(
+                        "option %(key)s takes %(choices)s, not %(value)s",
+                        key=key,
+                        choices=", ".join(option.choices),
+                        value=repr(value),
+                    )
+                )
             chosen[key] = value
         return chosen
 
