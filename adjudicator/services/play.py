@@ -70,14 +70,20 @@ def usable_name(text: str) -> str | Refusal:
     """``text`` as a name to show other players (spaces tidied), or why it cannot be one: too
     long, holding an '@' (an address could be harvested or forged), or control characters."""
     if any(unicodedata.category(char) in ("Cc", "Cf") for char in text.replace("\t", " ")):
-        return Refusal("a name may not hold control characters")
+        return Refusal(said._("a name may not hold control characters"))
     name = " ".join(text.split())
     if not name:
-        return Refusal("write NAME and the name to be shown, e.g. NAME Joachim Murat")
+        return Refusal(said._("write NAME and the name to be shown, e.g. NAME Joachim Murat"))
     if "@" in name:
-        return Refusal("a name may not hold an '@': other players see it, so no address")
+        return Refusal(said._("a name may not hold an '@': other players see it, so no address"))
     if len(name) > NAME_LENGTH:
-        return Refusal(f"a name is at most {NAME_LENGTH} characters, not {len(name)}")
+        return Refusal(
+            said._(
+                "a name is at most %(most)s characters, not %(length)s",
+                most=NAME_LENGTH,
+                length=len(name),
+            )
+        )
     return name
 
 
@@ -157,9 +163,17 @@ def open_challenge(
     challenge = find_challenge(session, name)
     if challenge is not None:
         if challenge.game_key != game_key:
-            return Refusal(f"the challenge {name!r} is a {challenge.game_key} challenge")
+            return Refusal(
+                said._(
+                    "the challenge %(name)s is a %(game)s challenge",
+                    name=repr(name),
+                    game=challenge.game_key,
+                )
+            )
         if challenge.revealed_at is not None or challenge.deadline <= utcnow():
-            return Refusal(f"the challenge {name!r} has ended; its seed is revealed")
+            return Refusal(
+                said._("the challenge %(name)s has ended; its seed is revealed", name=repr(name))
+            )
         return challenge
     seed = new_seed()
     challenge = Challenge(
