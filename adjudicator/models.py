@@ -148,6 +148,9 @@ class Game(Base):
         ForeignKey("challenges.id"), nullable=True, index=True
     )
     result: Mapped[str] = mapped_column(Text, default="")
+    # The rules' result as a sentence (core.said.stored's form), which pages write anew in each
+    # reader's language; NULL where the service ended the game, or before there was a form.
+    result_said: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     score: Mapped[list[Any]] = mapped_column(JSON, default=list)
     thread_id: Mapped[str] = mapped_column(String(255), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

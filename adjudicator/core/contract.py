@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from adjudicator.core import said
 from adjudicator.core.chance import Chance, ChanceEvent
 from adjudicator.core.refusal import Refusal
 
@@ -182,11 +183,27 @@ class Game(abc.ABC, Generic[StateT]):
         for key, value in given.items():
             option = known.get(key)
             if option is None:
+                # Sentences of core.said: the answer writes them in its reader's language.
+                if not known:
+                    return Refusal(
+                        said._("unknown option %(key)s; this game has none", key=repr(key))
+                    )
                 return Refusal(
-                    f"unknown option {key!r}; known: {', '.join(sorted(known)) or 'none'}"
+                    said._(
+                        "unknown option %(key)s; known: %(known)s",
+                        key=repr(key),
+                        known=", ".join(sorted(known)),
+                    )
                 )
             if option.choices and value not in option.choices:
-                return Refusal(f"option {key} takes {', '.join(option.choices)}, not {value!r}")
+                return Refusal(
+                    said._(
+                        "option %(key)s takes %(choices)s, not %(value)s",
+                        key=key,
+                        choices=", ".join(option.choices),
+                        value=repr(value),
+                    )
+                )
             chosen[key] = value
         return chosen
 
@@ -285,6 +302,16 @@ class Game(abc.ABC, Generic[StateT]):
         """An area of the public view's records (a combat's, a removal's) as players read it
         ("10 Palacio Real"); the default is for games whose areas are named by their ids."""
         return area
+
+    def card_name(self, name: str) -> str:
+        """A card the public view's records name (a card played, the card behind a removal) as
+        players read it; the default is the name as the records keep it."""
+        return name
+
+    def card_note(self, note: str) -> str:
+        """What a card played was played with, as the view's records keep it (an order's
+        arguments, or a note such as "drawn"), as players read it; the default as kept."""
+        return note
 
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         """A resolution's public facts as a report in words (every die with its purpose and

@@ -100,6 +100,36 @@ class Reader:
             return []
         return value
 
+    def languages(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
+        """The languages a file's texts are translated into (its top-level ``translated``
+        list): each text of the file has one of each (``texts``)."""
+        value = raw.get("translated", [])
+        if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
+            self.problem("bad-choice", "translated must be a list of language codes")
+            return ()
+        return tuple(value)
+
+    def texts(
+        self, raw: Mapping[str, Any], key: str, where: str, languages: tuple[str, ...]
+    ) -> dict[str, str]:
+        """A text a reader reads in their language: ``key`` is its English and ``key_<lang>``
+        beside it the same in each of ``languages``; the text by language, "" the English
+        (``said.named``'s form). A translation missing, empty or not a string is a problem."""
+        english = raw.get(key)
+        if not isinstance(english, str) or not english.strip():
+            self.problem("missing-key", f"{where}.{key} is missing or empty")
+            return {"": str(english or "")}
+        texts = {"": english}
+        for code in languages:
+            given = raw.get(f"{key}_{code}")
+            if not isinstance(given, str) or not given.strip():
+                self.problem(
+                    "missing-translation", f"{where}.{key}_{code} (its {code} text) is missing"
+                )
+                continue
+            texts[code] = given
+        return texts
+
     def ascending(self, values: list[int | float], where: str) -> None:
         if any(b <= a for a, b in itertools.pairwise(values)):
             self.problem("table-order", f"{where} rows must be in strictly ascending order")

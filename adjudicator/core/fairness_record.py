@@ -21,6 +21,7 @@ from adjudicator.core.chance import (
     recompute,
 )
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
 
 SPEC = "pbem-fairness/1"
 KINDS = ("die", "shuffle")
@@ -173,18 +174,32 @@ def _check(record: dict[str, Any]) -> RecordCheck:
         return RecordCheck(game_id, scheme, False, False, contributions)
     seed = _hex(record.get("seed"), "seed")
     seed_ok = commitment(seed) == promised
-    problems = [] if seed_ok else ["the seed does not hash to the commitment"]
+    # Each problem a sentence of core.said: the fairness page writes it in its reader's language.
+    problems = [] if seed_ok else [_("the seed does not hash to the commitment")]
     key = chance_key(seed, scheme, contributions)
     checks = []
     for draw in draws:
         check = DrawCheck(draw, recompute(key, stream, draw.event))
         event = draw.event
         if event.turn != draw.turn_number:
-            problems.append(f"turn {draw.turn_number}: a draw is labelled turn {event.turn}")
+            problems.append(
+                _(
+                    "turn %(turn)s: a draw is labelled turn %(labelled)s",
+                    turn=draw.turn_number,
+                    labelled=event.turn,
+                )
+            )
         if not check.ok:
             problems.append(
-                f"turn {draw.turn_number}: {event.label} #{event.counter} recorded "
-                f"{short(event.result)}, the key gives {short(check.replayed)}"
+                _(
+                    "turn %(turn)s: %(label)s #%(counter)s recorded %(recorded)s, the key gives "
+                    "%(replayed)s",
+                    turn=draw.turn_number,
+                    label=event.label,
+                    counter=event.counter,
+                    recorded=short(event.result),
+                    replayed=short(check.replayed),
+                )
             )
         checks.append(check)
     return RecordCheck(game_id, scheme, True, seed_ok, contributions, checks, problems)

@@ -13,6 +13,12 @@ carrying the message and values it was made of, so each reader's mail writes it 
 (``anew``). A sentence joined from others with ``+`` or an f-string is a plain ``str`` again and
 is shown as made: a sentence meant to be read in several languages is one ``_`` call whose
 parts are its values.
+
+Stored as JSON (a turn's facts and outcomes), a ``Said`` would be a plain English string again:
+``stored`` writes each one as its JSON form (the English, the message and the values, sentences
+among them in the same form), and ``restored`` reads that form back into a ``Said``, so a page
+built from stored facts writes them anew in its reader's language too. What was stored before
+as a plain string reads as that string.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 ENGLISH = "en"
+# The keys of a sentence's stored form: the text as made, its message and its values.
+FORM = ("said", "message", "values")
 
 
 @dataclass(frozen=True)
@@ -121,9 +129,53 @@ def N_(message: str) -> str:
 
 
 def anew(text: Any) -> Any:
-    """``text`` written again in the current reader's language where it is a ``Said``; anything
-    else as it is."""
+    """``text`` written again in the current reader's language where it is a ``Said`` (or the
+    stored form of one); anything else as it is."""
+    if isinstance(text, Mapping) and _is_form(text):
+        text = restored(text)
     return _written(text.message, text.values) if isinstance(text, Said) else text
+
+
+def stored(value: Any) -> Any:
+    """``value`` (JSON: objects, lists, scalars) with every ``Said`` in it, at any depth, as its
+    JSON form (``{"said": text, "message": ..., "values": {...}}``), which ``restored`` reads."""
+    if isinstance(value, Said):
+        message = value.message
+        form = list(message) if isinstance(message, tuple) else message
+        values = {key: _stored_value(item) for key, item in value.values.items()}
+        return {"said": str(value), "message": form, "values": values}
+    if isinstance(value, Mapping):
+        return {key: stored(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [stored(item) for item in value]
+    return value
+
+
+def _stored_value(value: Any) -> Any:
+    # A value is written with %s: a sentence keeps its form, a number stays a number, and
+    # anything else (never more than a word) is stored as the text it gave.
+    if isinstance(value, Said) or value is None or isinstance(value, bool | int | float):
+        return stored(value)
+    return str(value)
+
+
+def restored(value: Any) -> Any:
+    """``value`` read back from JSON with each stored sentence (``stored``'s form) a ``Said``
+    again; plain strings, sentences stored before there was a form, stay as they are."""
+    if isinstance(value, Mapping):
+        if _is_form(value):
+            message = value["message"]
+            made: Message = tuple(message) if isinstance(message, list) else message
+            values = {key: restored(item) for key, item in value["values"].items()}
+            return Said(str(value["said"]), made, values)
+        return {key: restored(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [restored(item) for item in value]
+    return value
+
+
+def _is_form(value: Mapping[str, Any]) -> bool:
+    return len(value) == len(FORM) and all(key in value for key in FORM)
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from email.policy import default as default_policy
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+from adjudicator.core import said
 from adjudicator.mail import extract
 from adjudicator.mail.automatic import automatic_reason
 
@@ -163,20 +164,29 @@ def _sender(msg: Message) -> tuple[str, str] | Unreadable:
 
 def _several_senders(msg: Message) -> str | None:
     """Why the From field does not name one mailbox, or None when it does (RFC 5322 allows one
-    From field; a list of several authors, or a group, names no single person to act for)."""
+    From field; a list of several authors, or a group, names no single person to act for).
+    The reason is a sentence of core.said, made in English: the answer to the sender writes it
+    anew in theirs."""
     fields = sum(1 for key, _ in msg.raw_items() if key.lower() == "from")
-    if fields > 1:
-        return f"the mail has {fields} From lines"
-    try:
-        header = msg.get("From")
-        groups = [group for group in getattr(header, "groups", ()) if group.display_name]
-        mailboxes = len(getattr(header, "addresses", ()))
-    except Exception:  # a From the parser cannot build was judged by _sender already
-        return None
-    if groups:
-        return "its From line names a group of addresses"
-    if mailboxes > 1:
-        return f"its From line names {mailboxes} addresses"
+    with said.spoken(said.SOURCE):
+        if fields > 1:
+            return said.ngettext(
+                "the mail has %(num)s From line", "the mail has %(num)s From lines", fields
+            )
+        try:
+            header = msg.get("From")
+            groups = [group for group in getattr(header, "groups", ()) if group.display_name]
+            mailboxes = len(getattr(header, "addresses", ()))
+        except Exception:  # a From the parser cannot build was judged by _sender already
+            return None
+        if groups:
+            return said._("its From line names a group of addresses")
+        if mailboxes > 1:
+            return said.ngettext(
+                "its From line names %(num)s address",
+                "its From line names %(num)s addresses",
+                mailboxes,
+            )
     return None
 
 

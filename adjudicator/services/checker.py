@@ -22,7 +22,7 @@ from importlib import resources
 from typing import Any
 
 from adjudicator import i18n
-from adjudicator.core import said
+from adjudicator.core import datafile, said
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
@@ -97,14 +97,36 @@ def _samples(package: str) -> Samples:
     source = resources.files(package).joinpath("examples.toml")
     if not source.is_file():
         return Samples(b"pbem public order checker", ())
-    raw = tomllib.loads(source.read_text(encoding="utf-8"))
+    return read_samples(tomllib.loads(source.read_text(encoding="utf-8")), f"{package} examples")
+
+
+def read_samples(raw: dict[str, Any], what: str) -> Samples:
+    """A game's examples.toml as read: each note and the caption a sentence in the reader's
+    language (the file's ``note_<lang>`` beside each English ``note``, ``said.named``'s form);
+    raises DataError naming every text missing in a language the file lists (``translated``)."""
+    read = datafile.Reader()
+    languages = read.languages(raw)
+
+    def text(entry: dict[str, Any], key: str, where: str) -> str:
+        # TOML's multi-line strings start after a newline: each text is read as one line.
+        texts = {
+            code: " ".join(words.split())
+            for code, words in read.texts(entry, key, where, languages).items()
+        }
+        with i18n.speaking(i18n.SOURCE):  # made in English; the page writes it anew
+            return said.named(texts.pop(""), **texts)
+
     examples = tuple(
-        # TOML's multi-line strings start after a newline; an example's first line is its own.
-        Example(str(entry["seat"]), str(entry["text"]).strip("\n"), str(entry.get("note", "")))
-        for entry in raw.get("examples", [])
+        # An example's text keeps its lines (a whole mail); its first line is its own.
+        Example(str(entry["seat"]), str(entry["text"]).strip("\n"), text(entry, "note", where))
+        for index, entry in enumerate(raw.get("examples", []))
+        for where in [f"examples[{index}]"]
     )
+    caption = text(raw, "preview_caption", "file") if "preview_caption" in raw else ""
+    if read.problems:
+        raise datafile.DataError(what, read.problems)
     seed = str(raw.get("seed", "pbem public order checker")).encode()
-    return Samples(seed, examples, " ".join(str(raw.get("preview_caption", "")).split()))
+    return Samples(seed, examples, caption)
 
 
 def opening(rules: Rules[Any]) -> Any:

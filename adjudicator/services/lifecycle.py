@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n, limits, schedule
+from adjudicator.core import said
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
@@ -69,7 +70,9 @@ def read_settings(
     thing wrong, in words. The zone and schedule themselves are checked by ``start_game``."""
     rules = registry.get(game_key)
     if rules is None:
-        return Refusal(f"there is no game called {game_key!r}", "unknown-game")
+        return Refusal(
+            said._("there is no game called %(name)s", name=repr(game_key)), "unknown-game"
+        )
     seats = dict(seats)
     if "PLAYERS" in words:
         # Sides by lot: the players are listed, and the seed deals them their seats.
@@ -81,17 +84,28 @@ def read_settings(
     }
     why = None
     if "PLAYERS" in words and len(words["PLAYERS"].split(",")) != len(rules.seats):
-        why = f"PLAYERS lists one address per seat ({len(rules.seats)}), separated by commas"
+        # Sentences of core.said: the answer writes them in its reader's language.
+        why = said._(
+            "PLAYERS lists one address per seat (%(seats)s), separated by commas",
+            seats=len(rules.seats),
+        )
     elif set(addresses) != set(rules.seats):
         example = "\n".join(f"{seat.upper()} player@example.com" for seat in rules.seats)
-        why = f"name a player for each of {', '.join(rules.seats)}, one line each, e.g.\n{example}"
+        why = said._(
+            "name a player for each of %(seats)s, one line each, e.g.\n%(example)s",
+            seats=", ".join(rules.seats),
+            example=example,
+        )
     elif not all(single_address(address) for address in addresses.values()):
         bad = next(address for address in addresses.values() if not single_address(address))
-        why = f"{bad!r} is not one mail address: write each player's address alone, e.g. a@b.org"
+        why = said._(
+            "%(bad)s is not one mail address: write each player's address alone, e.g. a@b.org",
+            bad=repr(bad),
+        )
     elif words.get("DKIM", "optional").lower() not in ("required", "optional"):
-        why = "DKIM takes required (orders only from signed mail) or optional"
+        why = said._("DKIM takes required (orders only from signed mail) or optional")
     elif "LANGUAGE" in words and not i18n.supported(words["LANGUAGE"]):
-        why = f"LANGUAGE takes one of {', '.join(i18n.languages())}"
+        why = said._("LANGUAGE takes one of %(codes)s", codes=", ".join(i18n.languages()))
     if why is not None:
         return Refusal(why, "bad-settings")
     numbers = _numbers(words)
@@ -159,9 +173,17 @@ def start_game(
     With ``invite`` the game waits, "forming", until every player has answered JOIN."""
     rules = registry.get(settings.game_key)
     if rules is None:
-        return Refusal(f"there is no game called {settings.game_key!r}", "unknown-game")
+        return Refusal(
+            said._("there is no game called %(name)s", name=repr(settings.game_key)), "unknown-game"
+        )
     if set(settings.addresses) != set(rules.seats):
-        return Refusal(f"{rules.title} needs an address for each of {', '.join(rules.seats)}")
+        return Refusal(
+            said._(
+                "%(title)s needs an address for each of %(seats)s",
+                title=rules.title,
+                seats=", ".join(rules.seats),
+            )
+        )
     problem = schedule.zone_error(settings.timezone)
     plan = schedule.parse(settings.schedule_text, settings.timezone)
     if problem:

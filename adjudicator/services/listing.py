@@ -126,7 +126,7 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
                 game_key=game.game_key,
                 title=rules.title,
                 status=game.status,
-                result=game.result,
+                result=play.shown_result(game),
                 turns=int(turns or 0),
                 challenge=game.challenge.name if game.challenge else None,
                 last_activity=game.last_activity,

@@ -17,6 +17,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import case, or_, select, update
 from sqlalchemy.orm import Session
 
+from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.models import Game, PanelLink, utcnow
@@ -89,24 +90,33 @@ def open_link(
     try:
         payload = _serializer(runtime).loads(token)
     except BadSignature:
-        return Refusal("This link is not one this service sent: it may have been cut short.")
+        return Refusal(
+            said._("This link is not one this service sent: it may have been cut short.")
+        )
     if not isinstance(payload, dict) or not {"g", "p", "n", "t"} <= set(payload):
-        return Refusal("This link is not one this service sent: it may have been cut short.")
+        return Refusal(
+            said._("This link is not one this service sent: it may have been cut short.")
+        )
     issued = datetime.fromtimestamp(int(payload["t"]), UTC)
     if now - issued > timedelta(hours=runtime.config.panel_link_hours):
         return Refusal(
-            f"This link has expired: links work for {runtime.config.panel_link_hours} h."
+            said._(
+                "This link has expired: links work for %(hours)s h.",
+                hours=runtime.config.panel_link_hours,
+            )
         )
     with runtime.db.session() as session:
         game = session.get(Game, int(payload["g"]))
         if game is None or game.gm_player_id != payload["p"]:
-            return Refusal("This link's game no longer has you as its game master.")
+            return Refusal(said._("This link's game no longer has you as its game master."))
         if not spend:
             used = session.scalar(
                 select(PanelLink.used_at).where(PanelLink.nonce == str(payload["n"]))
             )
             if used is not None:
-                return Refusal("This link has been used already: each link opens the panel once.")
+                return Refusal(
+                    said._("This link has been used already: each link opens the panel once.")
+                )
             return Opened(game.id, str(payload["n"]))
         # Compare-and-set: of two requests racing with one link, exactly one wins.
         spent = changed(
@@ -121,7 +131,9 @@ def open_link(
             .values(used_at=now),
         )
         if spent != 1:
-            return Refusal("This link has been used already: each link opens the panel once.")
+            return Refusal(
+                said._("This link has been used already: each link opens the panel once.")
+            )
         return Opened(game.id, str(payload["n"]))
 
 
@@ -133,15 +145,17 @@ def check_session(
     with runtime.db.session() as session:
         link = session.scalar(select(PanelLink).where(PanelLink.nonce == nonce))
         if link is None or link.game_id != game_id or link.used_at is None:
-            return Refusal("This session is not one for this game.")
+            return Refusal(said._("This session is not one for this game."))
         if link.ended_at is not None:
-            return Refusal("You have logged out of this session.")
+            return Refusal(said._("You have logged out of this session."))
         if now - link.used_at > timedelta(hours=runtime.config.panel_session_hours):
             hours = runtime.config.panel_session_hours
-            return Refusal(f"Your session has ended: a session lasts {hours} h.")
+            return Refusal(
+                said._("Your session has ended: a session lasts %(hours)s h.", hours=hours)
+            )
         game = session.get_one(Game, game_id)
         if game.gm_player_id != link.player_id:
-            return Refusal("This game no longer has you as its game master.")
+            return Refusal(said._("This game no longer has you as its game master."))
     return None
 
 

@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
+from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses, dkim, recipients
@@ -370,18 +371,28 @@ def start_game(session: Session, runtime: Runtime, mail: MailIn, record: Inbound
     request = commands.parse_new(lines)
     reply = Reply(session, runtime, mail, record.id)
     if request is None or isinstance(request, Refusal):
-        why = request.reason if request else "no NEW line found"
+        why = request.reason if request else said._("no NEW line found")
         return refuse_new(reply, why, commands.asked_game(lines))
     rules = registry.get(request.game_key)
     if rules is None:
-        return refuse_new(reply, f"there is no game called {request.game_key!r}", None)
+        why = said._("there is no game called %(name)s", name=repr(request.game_key))
+        return refuse_new(reply, why, None)
     if request.words and (len(rules.seats) != 1 or request.challenge):
-        why = f"I did not understand {request.words!r} after NEW {rules.key.upper()}: " + (
-            "each invited player adds their own words to the dice when they answer JOIN"
-            if len(rules.seats) != 1
-            else "a shared deal gives every entrant the same cards, so no words of your own"
-            " can change it"
-        )
+        # Sentences of core.said: the answer writes them in its reader's language.
+        if len(rules.seats) != 1:
+            why = said._(
+                "I did not understand %(words)s after NEW %(game)s: each invited player adds "
+                "their own words to the dice when they answer JOIN",
+                words=repr(request.words),
+                game=rules.key.upper(),
+            )
+        else:
+            why = said._(
+                "I did not understand %(words)s after NEW %(game)s: a shared deal gives every "
+                "entrant the same cards, so no words of your own can change it",
+                words=repr(request.words),
+                game=rules.key.upper(),
+            )
         return refuse_new(reply, why, rules.key)
     if len(rules.seats) != 1:
         return start_gm_game(session, runtime, mail, record, request)

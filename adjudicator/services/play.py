@@ -70,14 +70,20 @@ def usable_name(text: str) -> str | Refusal:
     """``text`` as a name to show other players (spaces tidied), or why it cannot be one: too
     long, holding an '@' (an address could be harvested or forged), or control characters."""
     if any(unicodedata.category(char) in ("Cc", "Cf") for char in text.replace("\t", " ")):
-        return Refusal("a name may not hold control characters")
+        return Refusal(said._("a name may not hold control characters"))
     name = " ".join(text.split())
     if not name:
-        return Refusal("write NAME and the name to be shown, e.g. NAME Joachim Murat")
+        return Refusal(said._("write NAME and the name to be shown, e.g. NAME Joachim Murat"))
     if "@" in name:
-        return Refusal("a name may not hold an '@': other players see it, so no address")
+        return Refusal(said._("a name may not hold an '@': other players see it, so no address"))
     if len(name) > NAME_LENGTH:
-        return Refusal(f"a name is at most {NAME_LENGTH} characters, not {len(name)}")
+        return Refusal(
+            said._(
+                "a name is at most %(most)s characters, not %(length)s",
+                most=NAME_LENGTH,
+                length=len(name),
+            )
+        )
     return name
 
 
@@ -157,9 +163,17 @@ def open_challenge(
     challenge = find_challenge(session, name)
     if challenge is not None:
         if challenge.game_key != game_key:
-            return Refusal(f"the challenge {name!r} is a {challenge.game_key} challenge")
+            return Refusal(
+                said._(
+                    "the challenge %(name)s is a %(game)s challenge",
+                    name=repr(name),
+                    game=challenge.game_key,
+                )
+            )
         if challenge.revealed_at is not None or challenge.deadline <= utcnow():
-            return Refusal(f"the challenge {name!r} has ended; its seed is revealed")
+            return Refusal(
+                said._("the challenge %(name)s has ended; its seed is revealed", name=repr(name))
+            )
         return challenge
     seed = new_seed()
     challenge = Challenge(
@@ -262,8 +276,10 @@ def apply_orders(
         number=previous.number + 1,
         state=rules.dump(resolution.state),
         orders=dict(orders_by_seat),
-        outcomes=[asdict(outcome) for outcome in resolution.outcomes],
-        facts={**resolution.facts, **(facts or {})},
+        # The sentences in them keep their message and values (said.stored), so the archive
+        # writes them anew in each page's language (said.restored where they are read).
+        outcomes=said.stored([asdict(outcome) for outcome in resolution.outcomes]),
+        facts=said.stored({**resolution.facts, **(facts or {})}),
         events=[event.to_json() for event in resolution.events],
         reason=reason,
         public_png=public_picture(rules, resolution.state),
@@ -276,6 +292,8 @@ def apply_orders(
         game.status = GameStatus.FINISHED
         game.finished_at = utcnow()
         game.result = outcome.summary
+        # The sentence too, so a page writes it in its reader's language (shown_result).
+        game.result_said = said.stored(outcome.summary) if outcome.summary else None
         game.score = list(outcome.score)
     # Not flushed here: the caller's next read does, in one UPDATE of the game row with what
     # the caller still changes in it (the next deadline, the lease given back).
@@ -293,6 +311,16 @@ def result_words(session: Session, game: Game) -> str:
     with i18n.speaking(i18n.SOURCE):
         summary = rules.outcome(rules.load(latest_turn(session, game.id).state)).summary
     return str(said.anew(summary)) if summary == game.result else own
+
+
+def shown_result(game: Game) -> str:
+    """How ``game`` ended as pages show it, in the current reader's language: its rules'
+    sentence written anew (``Game.result_said``), else the service's end as
+    ``reasons.game_result`` words it; "" while it runs."""
+    stored = game.result_said
+    if isinstance(stored, dict) and stored.get("said") == game.result:
+        return str(said.anew(said.restored(stored)))
+    return reasons.game_result(game.result, said.language()) or ""
 
 
 def seats_with_orders(session: Session, game_id: int, turn_number: int) -> set[str]:

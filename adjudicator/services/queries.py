@@ -57,6 +57,8 @@ class TurnPage:
     why: str = ""  # the turn's reason in words
     titles: dict[str, str] = field(default_factory=dict)  # each seat as players read it
     area_names: dict[str, str] = field(default_factory=dict)  # Game.area_name of each area shown
+    # Game.card_name of each card the records name, Game.card_note of each card's arguments.
+    card_words: dict[str, str] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -180,10 +182,24 @@ def _area_names(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
     return {area: rules.area_name(area) for area in areas}
 
 
+def _card_words(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
+    """The cards the view's records name, and what each was played with, as players read them
+    (the records keep the English, which the picture draws and the API gives programs)."""
+    played = view.get("cards_played_last_turn", [])
+    names = {str(c.get("name", "")) for c in played} | {
+        str(r.get("why", "")) for r in view.get("removed", [])
+    }
+    words = {name: rules.card_name(name) for name in names if name}
+    notes = {str(c.get("args") or "") for c in played}
+    return {**words, **{note: rules.card_note(note) for note in notes if note}}
+
+
 def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
     view = rules.view(rules.load(turn.state), None)
     shown: dict[str, Any] = view if isinstance(view, dict) else {}
-    defaulted = turn.facts.get("defaulted", []) if isinstance(turn.facts, dict) else []
+    # Stored sentences read back as sentences (said.restored), written anew for the page.
+    facts = said.restored(turn.facts) if isinstance(turn.facts, dict) else {}
+    defaulted = facts.get("defaulted", [])
     return TurnPage(
         number=turn.number,
         reason=turn.reason,
@@ -191,7 +207,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         created_at=turn.created_at,
         outcomes=[
             {key: o.get(key, "") for key in ("seat", "order", "code", "detail")}
-            for o in turn.outcomes
+            for o in said.restored(turn.outcomes)
             if o.get("public", True)
         ],
         description=rules.describe(view),
@@ -204,9 +220,10 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         defaulted=[str(seat) for seat in defaulted],
         view=shown,
         noun=rules.turn_noun,
-        report=rules.step_report(turn.facts) if isinstance(turn.facts, dict) else "",
+        report=rules.step_report(facts) if facts else "",
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
         area_names=_area_names(rules, shown),
+        card_words=_card_words(rules, shown) if turn.number else {},
     )
 
 
@@ -462,7 +479,7 @@ def challenge_leaderboard(session: Session, name: str) -> Leaderboard | None:
                 # Entrants are strangers to each other: the name they gave, or nothing.
                 player=play.display_name(game.seats[0].player) if game.seats else "",
                 status=game.status,
-                result=game.result,
+                result=play.shown_result(game),
                 won=bool(score[0]) if score else None,
                 value=value,
             )

@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from adjudicator import i18n
 from adjudicator.core import said
+from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport
 from adjudicator.games import registry
 from adjudicator.i18n import N_
@@ -193,7 +194,10 @@ def send_help(
     chosen = [known[key] for key in asked] or list(known.values())
     # The games' own help in the reader's language too (core.said).
     with i18n.speaking(lang):
-        shown = [{"key": r.key, "title": r.title, "help": r.help_text()} for r in chosen]
+        shown = [
+            {"key": r.key, "title": r.title, "help": r.help_text(), "options": _options(r)}
+            for r in chosen
+        ]
     context = {
         "games": shown,
         "one_game": bool(asked),
@@ -202,6 +206,20 @@ def send_help(
         "command_words": command_words.shown(lang),
     }
     answer_sender(reply, "help", "help", context)
+
+
+def _options(rules: Rules[Any]) -> list[dict[str, str]]:
+    """A game's options as a game master sets them on the NEW line: key, choices, default, and
+    what each does in the current reader's language."""
+    return [
+        {
+            "key": option.key,
+            "choices": "|".join(option.offered),
+            "default": option.default,
+            "help": str(said.anew(option.help)),
+        }
+        for option in rules.options
+    ]
 
 
 def _new_here(line: str, lang: str = i18n.SOURCE) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime
@@ -28,12 +29,19 @@ from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.services import listing, queries, verification
+from adjudicator.services import listing, play, queries, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-from adjudicator.web import charts, feeds, languages, pictures
+from adjudicator.web import charts, fairness_words, feeds, languages, pictures
 
 blueprint = Blueprint("archive", __name__)
+
+
+@blueprint.app_template_filter("ended")
+def ended(game: Any) -> str:
+    """How a game ended, in the page's language (``play.shown_result``)."""
+    return play.shown_result(game)
+
 
 # A stored turn never changes; a chart or a feed changes with each new turn.
 FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
@@ -210,7 +218,22 @@ def fairness_page(game_id: int) -> ResponseReturnValue:
         if page is None:
             abort(404)
         seed = page.game.seed.hex() if page.revealed else None
-        return render_template("fairness.html", page=page, game=page.game, result=result, seed=seed)
+        # The sentences of the page's own check (fairness.js), in the page's language.
+        said_by_script = (
+            None
+            if isinstance(result, str)
+            else fairness_words.words(
+                len(result.checks), len(page.game.contributions), page.game.chance_scheme
+            )
+        )
+        return render_template(
+            "fairness.html",
+            page=page,
+            game=page.game,
+            result=result,
+            seed=seed,
+            script_words=said_by_script,
+        )
 
 
 @blueprint.get("/games/<int:game_id>/verify")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from adjudicator.core import picture
+from adjudicator.core import picture, said
 from adjudicator.core.picture import Colour, Point, font
 from adjudicator.services.queries import Leaderboard, RankedEntry, SideStrength
 from adjudicator.web import languages
@@ -215,16 +215,38 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     return picture.png(image, picture.SMALLEST)
 
 
-def leaderboard_alt(board: Leaderboard, top: int = 10) -> str:
-    ranked = _ranked(board, top)
-    axis = board.axis or "score"
-    leaders = "; ".join(
-        f"{e.rank}. game {e.game_id}{f' ({e.player})' if e.player else ''} {e.value}, "
-        f"{'won' if e.won else 'lost'}"
-        for e in ranked
+def _ranked_words(entry: RankedEntry) -> str:
+    _ = languages.gettext
+    game = f"{entry.game_id} ({entry.player})" if entry.player else entry.game_id
+    if entry.won:
+        return _(
+            "%(rank)s. game %(game)s %(value)s, won", rank=entry.rank, game=game, value=entry.value
+        )
+    return _(
+        "%(rank)s. game %(game)s %(value)s, lost", rank=entry.rank, game=game, value=entry.value
     )
+
+
+def leaderboard_alt(board: Leaderboard, top: int = 10) -> str:
+    """The leaderboard and the spread in words, for the chart's alt text, in the page's
+    language."""
+    _ = languages.gettext
+    ranked = _ranked(board, top)
+    axis = said.anew(board.axis) if board.axis else _("score")
+    leaders = "; ".join(_ranked_words(e) for e in ranked)
     spread = "; ".join(
-        f"{value}: {sum(counts.values())} ({counts[True]} won)"
+        _(
+            "%(value)s: %(count)s (%(won)s won)",
+            value=value,
+            count=sum(counts.values()),
+            won=counts[True],
+        )
         for value, counts in board.spread.items()
     )
-    return f"Leaderboard by {axis}: {leaders}. How many ended games reached each value: {spread}."
+    return _(
+        "Leaderboard by %(axis)s: %(leaders)s. How many ended games reached each value: "
+        "%(spread)s.",
+        axis=axis,
+        leaders=leaders,
+        spread=spread,
+    )

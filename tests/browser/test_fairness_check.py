@@ -140,3 +140,62 @@ def test_a_game_dealt_from_the_seed_alone_is_checked_too(
     expect(page.get_by_text("The draws' key is the seed itself (scheme v1).")).to_be_visible()
     expect(page.locator("td.local", has_text="✓ checked on your machine")).to_have_count(count)
     screenshot(page, "v1-desktop")
+
+
+def test_a_russian_page_checks_in_russian_at_phone_width(
+    live: Live, contexts: Callable[..., BrowserContext], watch: Watch, screenshot: Shot
+) -> None:
+    """Every sentence the page's own check writes comes from the page, in its language: the
+    result, each draw's mark, and a changed die recorded against replayed, with the Russian
+    plural of the count that differs."""
+    honest = finished_thermopyles(live.runtime, "leonidas@example.com")
+    contributions(live.runtime, honest)
+    tampered = finished_thermopyles(live.runtime, "dienekes@example.com")
+    contributions(live.runtime, tampered)
+    changed = tamper_one_die(live.runtime, tampered)
+    truth = replayed(live, tampered, changed)
+    latin = re.compile(r"[A-Za-z]{3,}")
+
+    page = contexts(viewport=PHONE, is_mobile=True).new_page()
+    page.goto(live.at(f"/games/{honest}/fairness?lang=ru"))
+    box = page.locator("#local-check")
+    expect(box).to_have_class(re.compile(r"\bgood\b"), timeout=60_000)
+    count = page.locator("tr[data-index]").count()
+    expect(box).to_have_text(
+        "✓ Проверено на вашем компьютере: хеш зерна совпадает с обязательством, и ключ,"
+        " составленный из зерна и 1 вклада игрока, воспроизводит все записанные выборки"
+        f" ({count})."
+    )
+    mine = page.locator("td.local")
+    expect(mine.filter(has_text=re.compile(r"^✓ проверено на вашем компьютере$"))).to_have_count(
+        count
+    )
+    assert_inert(page, watch)
+    fits(page, PHONE["width"])
+    screenshot(page, "checked-phone-ru")
+
+    page = contexts(viewport=PHONE, is_mobile=True).new_page()
+    page.goto(live.at(f"/games/{tampered}/fairness?lang=ru"))
+    box = page.locator("#local-check")
+    expect(box).to_have_class(re.compile(r"\bwrong\b"), timeout=60_000)
+    count = page.locator("tr[data-index]").count()
+    expect(box).to_have_text(
+        f"✗ Ваш компьютер нашёл расхождение: 1 из {count} записанных выборок отличается от того,"
+        " что даёт ключ, составленный из зерна и 1 вклада игрока (отмечена ниже)."
+    )
+    row = page.locator("tr.mismatch")
+    expect(row).to_have_count(1)
+    expect(row.locator("td.local .bad")).to_have_text("✗ отличается")
+    expect(row.locator("td.local .detail")).to_have_text(
+        f"записано {changed['result'][0]}; ваш компьютер получает {truth}"
+    )
+    # The server's own check names the changed die in Russian too.
+    expect(page.get_by_text(re.compile(r"записано \d+, ключ даёт \d+$"))).to_have_count(1)
+    assert "the key gives" not in page.content()
+    # Nothing the script wrote is left in English.
+    written = [box.inner_text(), *page.locator("td.local").all_inner_texts()]
+    assert [text for text in written if latin.search(text)] == [], written
+    row.scroll_into_view_if_needed()
+    fits(page, PHONE["width"])
+    screenshot(page, "tampered-phone-ru")
+    assert watch.errors == [], watch.errors

@@ -47,7 +47,7 @@ class Setup:
     """One starting layout: units per area per side, stack sizes, and the set-aside pools."""
 
     name: str
-    help: str
+    help: Mapping[str, str]  # by language, "" the English (core.datafile's texts)
     units: Mapping[Side, Mapping[str, int]]
     stacks: Mapping[str, int]
     set_aside: Mapping[Side, int]
@@ -168,6 +168,7 @@ def _setup(
     stacks: Mapping[str, str],
     totals: Mapping[Side, int],
     read: Reader,
+    languages: tuple[str, ...],
 ) -> Setup:
     where = f"setups.{name}"
     units: dict[Side, dict[str, int]] = {}
@@ -191,7 +192,8 @@ def _setup(
             count += sum(stack_sizes.values())
         if count != totals[side]:
             read.problem("setup-total", f"{where}: {side} places {count}, not {totals[side]}")
-    return Setup(name, str(entry.get("help", "")), units, stack_sizes, aside)
+    helps = read.texts(entry, "help", where, languages)
+    return Setup(name, helps, units, stack_sizes, aside)
 
 
 def parse_board(raw: Mapping[str, Any]) -> Board | list[Problem]:
@@ -221,8 +223,9 @@ def parse_board(raw: Mapping[str, Any]) -> Board | list[Problem]:
     totals_table = raw.get("units", {})
     totals: dict[Side, int] = {side: read.count(totals_table, side, "units") for side in SIDES}
     rules = _rules(raw, read)
+    languages = read.languages(raw)
     setups = {
-        name: _setup(name, entry, links, stack_gate, totals, read)
+        name: _setup(name, entry, links, stack_gate, totals, read, languages)
         for name, entry in dict(raw.get("setups", {})).items()
     }
     if "seed" not in setups:

@@ -159,12 +159,13 @@ def play_note(args: str) -> str:
         return _("drawn")
     found = _DISCARDS.fullmatch(args)
     if found is not None:
-        card = _by_english(found["card"])
-        return _("drawn; %(side)s discards %(card)s", side=found["side"], card=card)
+        card = by_english(found["card"])
+        side = side_name(found["side"]) if found["side"] in SIDES else found["side"]
+        return _("drawn; %(side)s discards %(card)s", side=side, card=card)
     return args
 
 
-def _by_english(name: str) -> str:
+def by_english(name: str) -> str:
     """A card the position's notes name in English, as the reader reads it."""
     known = next((card for card in card_data().cards if card.en == name), None)
     return known.name if known is not None else name
@@ -231,7 +232,7 @@ def _events(view: Mapping[str, Any], where: Board) -> list[str]:
                 side=side_name(removal["side"]),
                 units=removal["units"],
                 area=where.label(str(removal["area"])),
-                why=_by_english(str(removal["why"])),
+                why=by_english(str(removal["why"])),
             )
         )
     return lines

@@ -18,7 +18,7 @@ from adjudicator.core.contract import (
     Strength,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import _
+from adjudicator.core.said import SOURCE, _, spoken
 from adjudicator.games.dos_de_mayo import (
     adjudicate,
     codec,
@@ -41,19 +41,30 @@ from adjudicator.games.dos_de_mayo.view import view as view_of
 from adjudicator.games.dos_de_mayo.wording import either
 
 
+def _setup_help(name: str) -> str:
+    """A setup named with what it is, in the reader's language (board.toml's help)."""
+    texts = {code: f"{name}: {text}" for code, text in board().setups[name].help.items()}
+    return said.named(texts.pop(""), **texts)
+
+
 def _options() -> tuple[Option, ...]:
+    # Each option's help is a sentence written anew where it is shown (core.said), made in
+    # English whatever language the module is first imported in.
     the_board = board()
-    setups = "; ".join(f"{name}: {the_board.setups[name].help}" for name in SETUPS)
-    return (
-        Option("setup", "seed", SETUPS, f"where France starts. {setups}."),
-        Option(
-            "half_stays",
-            the_board.rules.half_stays,
-            HALF_STAYS,
-            "Spanish units that stay behind when a group leaves an area holding French units: "
-            "floor(n/2) (a lone unit slips away) or ceil(n/2) (a lone unit is held).",
-        ),
-    )
+    with spoken(SOURCE):
+        setups = said.joined([_setup_help(name) for name in SETUPS])
+        return (
+            Option("setup", "seed", SETUPS, _("where France starts. %(setups)s.", setups=setups)),
+            Option(
+                "half_stays",
+                the_board.rules.half_stays,
+                HALF_STAYS,
+                _(
+                    "Spanish units that stay behind when a group leaves an area holding French "
+                    "units: floor(n/2) (a lone unit slips away) or ceil(n/2) (a lone unit is held)."
+                ),
+            ),
+        )
 
 
 class DosDeMayo(Game[Position]):
@@ -183,6 +194,17 @@ class DosDeMayo(Game[Position]):
 
     def chance_words(self, label: str) -> str:
         return draw_words(label)
+
+    def card_name(self, name: str) -> str:
+        # The records keep a card's English name, which the picture draws.
+        from adjudicator.games.dos_de_mayo.describe import by_english
+
+        return by_english(name)
+
+    def card_note(self, note: str) -> str:
+        from adjudicator.games.dos_de_mayo.describe import play_note
+
+        return play_note(note)
 
     def area_name(self, area: str) -> str:
         # As the position in words names it: the number players order by, then its name.

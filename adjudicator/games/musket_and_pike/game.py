@@ -32,7 +32,7 @@ from adjudicator.core.contract import (
     Resolution,
 )
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import _, joined, language, ngettext
+from adjudicator.core.said import SOURCE, _, joined, language, ngettext, spoken
 from adjudicator.games.musket_and_pike import (
     decisions,
     grammar,
@@ -110,24 +110,36 @@ def _options() -> tuple[Option, ...]:
     # Seats are the game's, not the scenario's: only scenarios with the same two sides are offered.
     names = tuple(n for n in scenario_names() if scenario(n).opening.sides == _seats())
     offered = [n for n in names if n not in TEST_SCENARIOS]
-    return (
-        Option(
-            "scenario",
-            DEFAULT_SCENARIO,
-            names,
-            "the battle: "
-            + "; ".join(
-                f"{n}: {scenario(n).title} ({scenario(n).opening.last_turn} turns)" for n in offered
+    # Each option's help is a sentence written anew where it is shown (core.said), made in
+    # English whatever language the module is first imported in. A battle's title is its name.
+    with spoken(SOURCE):
+        battles = joined(
+            [
+                ngettext(
+                    "%(name)s: %(title)s (%(num)s turn)",
+                    "%(name)s: %(title)s (%(num)s turns)",
+                    scenario(n).opening.last_turn,
+                    name=n,
+                    title=scenario(n).title,
+                )
+                for n in offered
+            ]
+        )
+        return (
+            Option(
+                "scenario",
+                DEFAULT_SCENARIO,
+                names,
+                _("the battle: %(battles)s", battles=battles),
+                unlisted=TEST_SCENARIOS,
             ),
-            unlisted=TEST_SCENARIOS,
-        ),
-        Option(
-            "decision_hours",
-            "24",
-            DECISION_HOURS,
-            "hours a player has for each decision before its default is taken (our rule)",
-        ),
-    )
+            Option(
+                "decision_hours",
+                "24",
+                DECISION_HOURS,
+                _("hours a player has for each decision before its default is taken (our rule)"),
+            ),
+        )
 
 
 def _answer_json(answer: Answer) -> JSON:

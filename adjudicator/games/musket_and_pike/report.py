@@ -362,7 +362,7 @@ def _unit_changes(old: Unit, new: Unit) -> list[str]:
             _("eliminated at %(hex)s", hex=where(old.hex)) if new.sp <= 0 else _("leaves the map")
         )
     elif new.hex != old.hex:
-        said.append(f"{where(old.hex)} → {where(new.hex)}")
+        said.append(_("%(old)s → %(new)s", old=where(old.hex), new=where(new.hex)))
     if new.hex is not None and new.facing != old.facing:
         said.append(_("faces %(direction)s", direction=DIRECTION_NAMES[new.facing]))
     if new.sp != old.sp:
@@ -381,7 +381,7 @@ def _unit_changes(old: Unit, new: Unit) -> list[str]:
 def _leader_changes(old: Leader, new: Leader) -> list[str]:
     said: list[str] = []
     if new.hex != old.hex:
-        said.append(f"{where(old.hex)} → {where(new.hex)}")
+        said.append(_("%(old)s → %(new)s", old=where(old.hex), new=where(new.hex)))
     if new.rating != old.rating:
         said.append(_("rating %(old)s → %(new)s", old=old.rating, new=new.rating))
     if new.finished != old.finished:

@@ -46,22 +46,28 @@ from adjudicator.games.thermopyles.view import view as view_of
 
 def _options() -> tuple[Option, ...]:
     data = card_data()
-    return (
-        Option(
-            key="win_when",
-            default="deck-empty",
-            choices=WIN_WHEN,
-            help="deck-empty: win when the Persian deck runs out (the original wording); "
-            f"all-beaten: only when all {len(data.persians)} Persians are beaten.",
-        ),
-        Option(
-            key="hand_limit",
-            default=str(data.hand_limit),
-            # Never below the opening hand, so one DISCARD a turn always restores the limit.
-            choices=tuple(str(n) for n in range(data.opening_hand, 11)),
-            help="cards a hand may hold before a DISCARD is owed with the next action.",
-        ),
-    )
+    # Each option's help is a sentence written anew where it is shown (core.said), made in
+    # English whatever language the module is first imported in.
+    with said.spoken(said.SOURCE):
+        return (
+            Option(
+                key="win_when",
+                default="deck-empty",
+                choices=WIN_WHEN,
+                help=_(
+                    "deck-empty: win when the Persian deck runs out (the original wording); "
+                    "all-beaten: only when all %(persians)s Persians are beaten.",
+                    persians=len(data.persians),
+                ),
+            ),
+            Option(
+                key="hand_limit",
+                default=str(data.hand_limit),
+                # Never below the opening hand, so one DISCARD a turn always restores the limit.
+                choices=tuple(str(n) for n in range(data.opening_hand, 11)),
+                help=_("cards a hand may hold before a DISCARD is owed with the next action."),
+            ),
+        )
 
 
 class Thermopyles(Game[Position]):
@@ -74,7 +80,9 @@ class Thermopyles(Game[Position]):
     # Solitaire: one seat, one picture a turn, drawn with the player's own cards.
     shared_picture = False
     # A shared deal ranks by the game's score; beside it, how many Persians fell.
-    ranking_axis = RankingAxis("Persians in the Graveyard", 1)
+    # Its label a sentence of core.said (made in English), written in each page's language.
+    with said.spoken(said.SOURCE):
+        ranking_axis = RankingAxis(_("Persians in the Graveyard"), 1)
 
     def seat_title(self, seat: str) -> str:
         return _("the Spartans") if seat == SEAT else super().seat_title(seat)

@@ -4,8 +4,9 @@
 the support, the strength it may reach, the Persian cards it would meet in order, or the
 retreat's step on the front track. ``draw`` draws them with the turn pictures' own renderer: the
 same picture, its result panel saying what the action asks, with marks in the plan colour, all
-in the current reader's language. Nothing is resolved (no die rolled, no card drawn), and only the action itself and what the
-public sees of the position (the battle line, the track, the counts) go into the facts.
+in the current reader's language. Nothing is resolved (no die rolled, no card drawn), and only
+the action itself and what the public sees of the position (the battle line, the track, the
+counts) go into the facts.
 """
 
 from __future__ import annotations

@@ -3,11 +3,26 @@
 // with the browser's Web Crypto. Nothing the server says about its own check is used: each row
 // shows what this machine found. docs/fairness-json.md is the record's format, docs/fairness.md
 // the draws' specification. Every text is set with textContent, never as markup: the record
-// carries what players wrote.
+// carries what players wrote. Every sentence shown comes from the page, in its language (the
+// JSON block #fairness-words, adjudicator/web/fairness_words.py); a {name} in one is filled here.
 (function () {
   "use strict";
   var box = document.getElementById("local-check");
-  if (!box) { return; }
+  var given = document.getElementById("fairness-words");
+  if (!box || !given) { return; }
+  var words = JSON.parse(given.textContent);
+
+  // A sentence of the page's, its {name}s filled from values.
+  function word(key, values) {
+    var text = words[key];
+    if (typeof text !== "string") {  // a sentence by plural category: values.num picks
+      var category = new Intl.PluralRules(document.documentElement.lang).select(values.num);
+      text = text[category] || text.other;
+    }
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && name in values ? String(values[name]) : whole;
+    });
+  }
   var encoder = new TextEncoder();
   var TWO64 = BigInt(1) << BigInt(64);
 
@@ -23,7 +38,7 @@
   }
 
   function fromHex(text) {
-    if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) { throw new Error("the seed is not hex"); }
+    if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) { throw new Error(word("not_hex")); }
     var bytes = new Uint8Array(text.length / 2);
     for (var i = 0; i < bytes.length; i++) { bytes[i] = parseInt(text.substr(i * 2, 2), 16); }
     return bytes;
@@ -58,7 +73,7 @@
   // contribution in seat order, its seat and its words as length-prefixed fields).
   async function chanceKey(seed, scheme, contributions) {
     if (scheme === "v1") { return hmacKey(seed); }
-    if (scheme !== "v2") { throw new Error("unknown chance scheme " + scheme); }
+    if (scheme !== "v2") { throw new Error(word("scheme", {scheme: scheme})); }
     var parts = [encoder.encode("pbem chance v2")];
     contributions.forEach(function (given) { parts.push(field(given.seat), field(given.words)); });
     var derived = await hmac(await hmacKey(seed), joined(parts));
@@ -77,13 +92,13 @@
         if (value < limit) { return Number(value % n); }
       }
     }
-    throw new Error("no draw in 64 steps");
+    throw new Error(word("no_draw"));
   }
 
   async function replay(key, stream, draw) {
     var message = [stream, draw.turn, draw.label, draw.counter].join("|");
     if (draw.kind === "die") { return [(await uniform(key, message, draw.bound)) + 1]; }
-    if (draw.kind !== "shuffle") { throw new Error("unknown kind of draw " + draw.kind); }
+    if (draw.kind !== "shuffle") { throw new Error(word("kind", {kind: draw.kind})); }
     var order = [];
     for (var i = 0; i < draw.bound; i++) { order.push(i); }
     for (var top = draw.bound - 1; top > 0; top--) {  // Fisher-Yates, from the top down
@@ -106,20 +121,20 @@
     cell.textContent = "";
     var sign = document.createElement("span");
     sign.className = ok ? "ok" : "bad";
-    sign.textContent = ok ? "✓ checked on your machine" : "✗ differs";
+    sign.textContent = word(ok ? "checked" : "differs");
     cell.appendChild(sign);
     if (!ok) {
       row.classList.add("mismatch");
       var detail = document.createElement("span");
       detail.className = "detail";
-      detail.textContent = "recorded " + shown(recorded) + "; your machine gives " + shown(replayed);
+      detail.textContent = word("detail", {recorded: shown(recorded), replayed: shown(replayed)});
       cell.appendChild(detail);
     }
   }
 
   async function check(record) {
     if (!record.seed) {
-      say("Nothing to check yet: the seed is revealed when the game ends.", "waiting");
+      say(word("nothing"), "waiting");
       return;
     }
     var seed = fromHex(record.seed);
@@ -138,39 +153,27 @@
       if (!ok) { wrong++; }
       mark(i, ok, draw.result, replayed);
     }
-    var given = (record.contributions || []).length;
-    var how = record.scheme === "v2"
-      ? "the key made from the seed and " + given + " player contribution" +
-        (given === 1 ? "" : "s")
-      : "the seed";
+    // The counts in the page's sentences are the server's, of the same record.
     if (seedOk && wrong === 0) {
-      say("✓ Checked on your machine: the seed hashes to the commitment" +
-        (record.scheme === "v2" ? ", and " + how : " and") +
-        " reproduces all " + draws.length + " recorded draws.", "good");
+      say(word("good"), "good");
     } else {
-      say("✗ Your machine finds a difference: " +
-        (seedOk ? "" : "the seed does not hash to the commitment. ") +
-        (wrong ? wrong + " of " + draws.length + " recorded draws " +
-          (wrong === 1 ? "differs" : "differ") + " from what " + how + " gives (marked below)."
-          : ""), "wrong");
+      say([word("different"), seedOk ? "" : word("seed"), wrong ? word("wrong", {num: wrong}) : ""]
+        .filter(Boolean).join(" "), "wrong");
     }
   }
 
   if (!window.crypto || !crypto.subtle || typeof BigInt === "undefined") {
-    say("Your browser cannot check here: it offers its Web Crypto only to secure (HTTPS) pages," +
-      " or this browser has none. The server's own check is below; `pbem verify --file` checks" +
-      " the record on your computer.", "waiting");
+    say(word("unable"), "waiting");
     return;
   }
-  say("Checking every draw on your machine…", "waiting");
+  say(word("checking"), "waiting");
   fetch(box.getAttribute("data-record"), {cache: "no-store"})
     .then(function (response) {
-      if (!response.ok) { throw new Error("the record answered " + response.status); }
+      if (!response.ok) { throw new Error(word("answered", {answer: response.status})); }
       return response.json();
     })
     .then(check)
     .catch(function (error) {
-      say("Your machine could not check: " + error.message + ". The server's own check is below.",
-        "wrong");
+      say(word("failed", {error: error.message}), "wrong");
     });
 })();
