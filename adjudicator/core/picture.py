@@ -100,10 +100,12 @@ def wrap(text: str, face: Font, width: float) -> list[str]:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One text as a picture drew it: the words and the font size, in picture units."""
+    """One text as a picture drew it: the words, the font size and the box it covers (left,
+    top, right, bottom), in picture units."""
 
     text: str
     size: float
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 _DRAWN: contextvars.ContextVar[list[Drawn] | None] = contextvars.ContextVar("drawn", default=None)
@@ -133,7 +135,9 @@ def label(
     it with ``wrap`` first to keep it to a width, and measure it with ``length`` to follow it."""
     found = _DRAWN.get()
     if found is not None:
-        found.append(Drawn(text, float(getattr(face, "size", 0))))
+        x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+        box = (xy[0] + x0, xy[1] + y0, xy[0] + x1, xy[1] + y1)
+        found.append(Drawn(text, float(getattr(face, "size", 0)), box))
     draw.text(xy, text, fill=fill, font=face, anchor=anchor)
 
 

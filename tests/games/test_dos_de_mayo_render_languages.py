@@ -69,7 +69,9 @@ def test_the_map_is_drawn_in_its_readers_language(lang: str) -> None:
 def test_a_finished_games_header_says_who_won_in_the_readers_words(lang: str) -> None:
     texts, _ = drawn_in(lang, finished_view())
     with i18n.speaking(lang):
-        verdict = i18n.gettext("GAME OVER: %(side)s WINS", lang, side="SPAIN")
+        # The side by its name in the reader's language (ESPAÑA, ИСПАНИЯ), as every text has it.
+        winner = {"es": "ESPAÑA", "ru": "ИСПАНИЯ"}[lang]
+        verdict = i18n.gettext("GAME OVER: %(side)s WINS", lang, side=winner)
         reason = i18n.gettext(words.END_WORDS["loss-limit"], lang)
     assert verdict in texts and "GAME OVER" not in " ".join(texts)
     assert reason in " ".join(texts)
@@ -139,3 +141,27 @@ def test_the_longest_cards_are_drawn_whole_in_every_language(lang: str) -> None:
         wanted += [words.card_name(card) for card in LONGEST_HAND]
     for text in wanted:
         assert text in said, f"{text!r} is not drawn whole"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_no_two_words_of_the_panel_or_the_set_aside_pools_overlap(lang: str) -> None:
+    # The sides' names are longer in some languages ("Франция", "España"): what follows them
+    # (the loss pips, the hand's cards and count, the other pool) moves past them.
+    view = midgame_view("spain")
+    view["hand_sizes"] = {"france": 0, "spain": 8}
+    with i18n.speaking(lang), kit.recording() as drawn:
+        picture.render(view, None)
+    look = picture.load_art()
+    x0, y0, x1, y1 = look.set_aside
+    boxes = [
+        text
+        for text in drawn
+        if text.box[1] >= look.map_bottom
+        or (x0 <= text.box[0] and text.box[2] <= x1 and y0 <= text.box[1] and text.box[3] <= y1)
+    ]
+    assert len(boxes) > 10
+    for index, one in enumerate(boxes):
+        for other in boxes[index + 1 :]:
+            a, b = one.box, other.box
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (lang, one.text, other.text)

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.core.picture import Point, wrap
+from adjudicator.core.picture import Point, length, wrap
 from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo.describe import SIDES, area_order, board, side_name
 from adjudicator.games.dos_de_mayo.render_art import Painter, font
@@ -126,7 +126,14 @@ def units(paint: Painter, view: Mapping[str, Any]) -> None:
             paint.text(((x0 + x1) / 2, y1 - 15), _("empty"), 10, "muted", "mm")
     x0, y0, x1, y1 = look.set_aside
     pools = view["set_aside"]
+    # Both pools on one row where the sides' names fit it (they are longer in some languages),
+    # else one under the other.
+    face = font(11)
+    names = [side_name(side) for side in SIDES]
+    second = max(x0 + 86, x0 + 52 + length(names[0], face))
+    one_row = second + 16 + length(names[1], face) <= x1 - 6
     for index, side in enumerate(SIDES):
-        x = x0 + 22 + index * 64
-        paint.chip((x, y0 + 40), side, str(pools.get(side, 0)))
-        paint.text((x + 16, y0 + 40), side_name(side), 11, anchor="lm")
+        x = (second if index else x0 + 22) if one_row else x0 + 22
+        y = y0 + 40 if one_row else y0 + 31 + index * 20
+        paint.chip((x, y), side, str(pools.get(side, 0)))
+        paint.text((x + 16, y), names[index], 11, anchor="lm")

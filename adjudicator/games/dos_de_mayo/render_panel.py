@@ -170,12 +170,14 @@ def panel(paint: Painter, view: Mapping[str, Any]) -> None:
         lost=losses["france"],
         limit=limit,
     )
+    spain = _("%(side)s %(lost)s", side=side_name("spain"), lost=losses["spain"])
+    # The pips start past the longer of the two lines (the sides' names differ by language).
+    face = font(13, True)
+    pips_x = max(left + 104, left + 8 + max(length(france, face), length(spain, face)))
     paint.text((left, top + 34), france, 13, "france", "lm", True)
-    _pips(
-        paint, left + 104, top + 34, "france", int(losses["france"]), max(limit, losses["france"])
-    )
-    paint.text((left, top + 60), f"Spain {losses['spain']}", 13, "spain", "lm", True)
-    _pips(paint, left + 104, top + 60, "spain", int(losses["spain"]), min(int(losses["spain"]), 6))
+    _pips(paint, pips_x, top + 34, "france", int(losses["france"]), max(limit, losses["france"]))
+    paint.text((left, top + 60), spain, 13, "spain", "lm", True)
+    _pips(paint, pips_x, top + 60, "spain", int(losses["spain"]), min(int(losses["spain"]), 6))
     initiative = str(view["initiative"])
     paint.text((left, top + 112), side_name(initiative), 14, initiative, "lm", True)
     paint.text((left, top + 130), _("wins swap ties, acts first"), 10, "muted", "lm")
@@ -227,12 +229,15 @@ def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
     left, y0, right = paint.art.panel["hand_rect"][:3]
     x0, x1 = left + HAND_PAD, right - HAND_PAD
     sizes = view["hand_sizes"]
+    face = font(12, True)
+    # The cards start past the longer side's name (the names differ by language).
+    start = x0 + max(50, 8 + max(length(side_name(side), face) for side in SIDES))
     for index, side in enumerate(SIDES):
         y = y0 + 34 + index * 20
         paint.text((x0, y), side_name(side), 12, side, "lm", True)
         count = int(sizes.get(side, 0))
         for card in range(min(count, 8)):
-            x = x0 + 50 + card * 13
+            x = start + card * 13
             paint.draw.rounded_rectangle(
                 (x, y - 8, x + 10, y + 8),
                 2,
@@ -240,7 +245,7 @@ def _hands(paint: Painter, view: Mapping[str, Any]) -> None:
                 outline=paint.colour[side],
                 width=1,
             )
-        paint.text((x0 + 54 + min(count, 8) * 13, y), f"{count}", 12, "ink", "lm")
+        paint.text((start + 4 + min(count, 8) * 13, y), f"{count}", 12, "ink", "lm")
     hand = view.get("hand")
     if hand is None:
         return
