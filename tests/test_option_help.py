@@ -40,7 +40,7 @@ def test_the_options_are_described_in_each_language() -> None:
             # Every description reads otherwise than in English (words, not just names).
             assert all(a != b for a, b in zip(described(key, lang), english, strict=True)), key
     setup = described("2demayo", "ru")[0]
-    assert setup.startswith("где начинает France. seed: исходная расстановка"), setup
+    assert setup.startswith("где начинает Франция. seed: исходная расстановка"), setup
     assert "alt: опубликованный вариант" in setup
     assert described("musketpike", "es")[0].startswith("la batalla: braddock-down: ")
     assert "(10 turnos)" in described("musketpike", "es")[0]

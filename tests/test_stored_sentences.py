@@ -227,11 +227,12 @@ def test_the_cards_a_turn_names_read_in_the_pages_language(runtime: Runtime) -> 
     assert "Collaboration (France, drawn; Spain discards Shootings)" in pages["en"]
     assert "(Shootings)" in pages["en"]
     assert (
-        "Colaboración con los franceses (France, взята из колоды; Spain сбрасывает Fusilamientos)"
+        "Colaboración con los franceses (Франция, взята из колоды; "
+        "Испания сбрасывает Fusilamientos)"
         in pages["ru"]
     ), pages["ru"]
     assert "(Fusilamientos)" in pages["ru"] and "(Fusilamientos)" in pages["es"]
-    assert "Colaboración con los franceses (France, " in pages["es"]
+    assert "Colaboración con los franceses (Francia, " in pages["es"]
     for lang in ("ru", "es"):
         assert "Collaboration" not in pages[lang] and "Shootings" not in pages[lang]
 

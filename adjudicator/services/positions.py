@@ -125,7 +125,7 @@ def _picture(
         png = _public(shot, lang)
     else:
         content_id = f"game{game.id}.turn{turn.number}.{seat}@{domain}"
-        png = _render(rules, view, facts, (turn.id, seat, lang))
+        png = _render(rules, view, facts, (turn.id, seat))
     return Picture(content_id, png, alt, f"game{game.id}-turn{turn.number}.png")
 
 
@@ -170,10 +170,11 @@ _PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
 _PICTURES_KEPT = 256
 
 
-def _render(rules: Rules[Any], view: Any, facts: Any, key: tuple[int, str, str]) -> bytes:
+def _render(rules: Rules[Any], view: Any, facts: Any, whose: tuple[int, str]) -> bytes:
     if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
         return rules.render(view, facts)
-    return _kept(key, lambda: rules.render(view, None))
+    # Kept by the language it is drawn in (the current one), whatever the caller says.
+    return _kept((*whose, said.language()), lambda: rules.render(view, None))
 
 
 def _public(shot: Snapshot, lang: str) -> bytes:

@@ -11,6 +11,7 @@ from PIL import Image, ImageChops, ImageStat
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
 from adjudicator.games.thermopyles import GAME, strategy
+from adjudicator.games.thermopyles import render as render_module
 from adjudicator.games.thermopyles.describe import result_lines
 from adjudicator.games.thermopyles.render import (
     BOTTOM,
@@ -199,6 +200,8 @@ def test_a_long_hand_shows_every_card() -> None:
     view = dict(GAME.view(state, "spartans"))
     view["hand"] = list(range(1, 12))
     view["hand_size"] = 11
+    # Card tiles drawn by an earlier test are pasted, not drawn again: draw them all anew.
+    render_module._card.cache_clear()
     with picture.recording() as drawn:
         image = _image(GAME.render(view, None)).convert("RGB")
     texts = [d.text for d in drawn]
