@@ -228,8 +228,7 @@ def test_the_cards_a_turn_names_read_in_the_pages_language(runtime: Runtime) -> 
     assert "(Shootings)" in pages["en"]
     assert (
         "Colaboración con los franceses (Франция, взята из колоды; "
-        "Испания сбрасывает Fusilamientos)"
-        in pages["ru"]
+        "Испания сбрасывает Fusilamientos)" in pages["ru"]
     ), pages["ru"]
     assert "(Fusilamientos)" in pages["ru"] and "(Fusilamientos)" in pages["es"]
     assert "Colaboración con los franceses (Francia, " in pages["es"]
