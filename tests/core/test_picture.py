@@ -65,7 +65,12 @@ def test_recording_lists_each_label_with_its_size_and_only_inside() -> None:
     with picture.recording() as drawn:
         picture.label(draw, (2, 2), "Calle Mayor", face, (0, 0, 0))
     picture.label(draw, (2, 2), "outside", face, (0, 0, 0))
-    assert drawn == [picture.Drawn("Calle Mayor", 12.0)]
+    [one] = drawn
+    assert (one.text, one.size) == ("Calle Mayor", 12.0)
+    # Its box: where the words lie, from the point it was drawn at, as wide as they measure.
+    left, top, right, bottom = one.box
+    assert 2 <= left < 6 and 2 <= top < bottom <= 2 + 16
+    assert right - left == pytest.approx(picture.length("Calle Mayor", face), abs=3)
 
 
 def test_a_canvas_at_scale_two_draws_the_same_picture_twice_as_large() -> None:
