@@ -218,9 +218,19 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
             os.kill(child, signal.SIGKILL)
             how = "pool process"
         # A COMMIT the killed process had already sent is still carried out by the server: give
-        # it a moment before reading what the kill left behind. A lease the dead process still
-        # holds then is an adjudication it was killed inside of.
+        # it a moment, longer while a COMMIT is still running (a loaded machine), before reading
+        # what the kill left behind. A lease the dead process still holds then is an
+        # adjudication it was killed inside of.
         time.sleep(0.5)
+        settle = time.monotonic() + 5
+        while (
+            time.monotonic() < settle
+            and cluster.monitor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state = 'active' AND query ILIKE 'commit%'"
+            ).fetchone()[0]
+        ):
+            time.sleep(0.05)
         now_held = leases_since(cluster, games, datetime.min.replace(tzinfo=UTC))
         cut = [
             game_id
