@@ -44,10 +44,15 @@ class Snapshot:
 
     @functools.cached_property
     def public_digest(self) -> bytes:
-        """What the public picture shows, as the key of its drawings in other languages: the
-        view itself, never the turn's row, which another database or a rollback reuses."""
-        shown = json.dumps(self.public_view, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(shown.encode()).digest()
+        """What the public picture shows, as the key of its drawings in other languages."""
+        return view_digest(self.public_view)
+
+
+def view_digest(view: Any) -> bytes:
+    """A view's digest, the key a picture drawn from it is kept by: what it shows, never the
+    turn's row, which another database or a rollback gives another position."""
+    shown = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(shown.encode()).digest()
 
 
 def snapshot(session: Session, rules: Rules[Any], turn: Turn) -> Snapshot:

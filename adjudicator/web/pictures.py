@@ -11,14 +11,13 @@ it is drawn from.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from adjudicator import i18n
 from adjudicator.games import registry
+from adjudicator.services import positions
 
 ZOOM = 2  # the web's second picture: twice the width and height of the mail's
 KEPT = 48  # pictures kept drawn, a few hundred KB each at most: a few MB a process at most
@@ -64,8 +63,7 @@ def turn_picture(
     rules = registry.get(game_key)
     if rules is None:
         return None
-    shown = json.dumps(view, sort_keys=True, separators=(",", ":")).encode()
-    key = (game_key, lang, scale, hashlib.sha256(shown).digest())
+    key = (game_key, lang, scale, positions.view_digest(view))
 
     def draw() -> bytes:
         with i18n.speaking(lang):

@@ -10,10 +10,15 @@ from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scena
 from adjudicator.games.musket_and_pike.scenario_readers import SideInfo
 
 
+def _by_language(battle: Scenario, text: str) -> dict[str, str]:
+    """``text``, one of the scenario's own words, in each language the scenario gives it in."""
+    return {lang: table[text] for lang, table in battle.words.items() if text in table}
+
+
 def in_words(battle: Scenario, text: str) -> str:
     """``text``, one of the scenario's own words, in the reader's language where the scenario
     gives it one; kept in a sentence made earlier, it is written anew with the sentence."""
-    found = {lang: table[text] for lang, table in battle.words.items() if text in table}
+    found = _by_language(battle, text)
     return named(text, **found) if found else text
 
 
@@ -49,5 +54,5 @@ def side_name(battle: Scenario, info: SideInfo) -> str:
     """A side's whole name, its commander in brackets ("Royalists (Hopton)"), in the reader's
     language: the title in the scenario's words, the commander's name as it is."""
     title, bracket, rest = info.name.partition(" (")
-    found = {lang: table[title] for lang, table in battle.words.items() if title in table}
+    found = _by_language(battle, title)
     return named(info.name, **{lang: f"{text}{bracket}{rest}" for lang, text in found.items()})
