@@ -242,6 +242,27 @@ class Turn(Base):
     rollback_note: Mapped[str] = mapped_column(Text, default="")
 
 
+class GameEvent(Base):
+    """One change in a game's life that players are told of (services/transitions.py): paused,
+    resumed, a deadline moved, a turn rolled back, a player replaced or resigned, the game ended.
+    A turn played is its own row in ``turns``. The notices a change sends are keyed by its id,
+    so a change made twice (a second rollback of the same turn) is told twice, and never once
+    more when the same mail is processed again."""
+
+    __tablename__ = "game_events"
+    id: Mapped[int] = mapped_column(ID, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    # A kind of services.transitions.TABLE: "paused", "rolled-back", ...
+    kind: Mapped[str] = mapped_column(String(32))
+    # The turn it concerns (rolled back; the turn being ordered for the others).
+    turn: Mapped[int] = mapped_column(Integer, default=0)
+    # Who made it: "gm", a seat, or "service" (the clock).
+    by: Mapped[str] = mapped_column(String(32), default="service")
+    # The reason given, told to the players with it.
+    note: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 class InboundMessage(Base):
     """A received message exactly as it arrived, stored before it is read."""
 

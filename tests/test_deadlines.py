@@ -193,9 +193,11 @@ def test_two_workers_at_once_make_one_turn_and_one_report_per_seat(runtime: Runt
         keys = session.scalars(
             select(OutboxMessage.key).where(OutboxMessage.kind == "report")
         ).all()
+        turn = session.scalars(select(Turn.id).where(Turn.game_id == game_id, Turn.number == 1))
+        [turn_id] = turn.all()
     assert sorted(keys) == [
-        f"game:{game_id}:turn:1:france:report",
-        f"game:{game_id}:turn:1:spain:report",
+        f"game:{game_id}:turn:1:{turn_id}:france:report",
+        f"game:{game_id}:turn:1:{turn_id}:spain:report",
     ]
 
 

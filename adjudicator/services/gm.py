@@ -30,6 +30,7 @@ from adjudicator.services import (
     panel_links,
     play,
     reports,
+    transitions,
 )
 from adjudicator.services.runtime import Runtime, Task
 from adjudicator.statuses import GameStatus
@@ -231,6 +232,8 @@ def _process_now(asked: _Asked) -> Answer:
     # Recorded, not only queued: a task lost with its queue (a console's own, or the broker's)
     # is queued again by the tick, which sees the turn is forced.
     game.forced_at = game.forced_at or asked.now
+    turn = play.latest_turn(asked.session, game.id).number + 1
+    transitions.record(asked.session, game, "forced", asked.now, by="gm", turn=turn)
     asked.runtime.later(asked.session, Task.ADJUDICATE, game.id)
     return True, asked._("the turn will be processed at once, with defaults for missing orders")
 
@@ -268,7 +271,7 @@ def _rollback(asked: _Asked) -> Answer:
             turn=turn.number,
         )
     )
-    _announce(asked, back, "rolled-back", {"turn": turn.number}, overtaken=stale)
+    _announce(asked, back, "rolled-back", {"turn": turn.number}, overtaken=stale, note=reason)
     return True, asked._("turn %(turn)s rolled back; it will be played again", turn=turn.number)
 
 
@@ -445,14 +448,21 @@ def _announce(
     what: str,
     words: dict[str, Any] | None = None,
     overtaken: reports.Overtaken | None = None,
+    note: str = "",
 ) -> None:
     """Tell every player what the game master did, each in their own language (``message`` is
-    made with core.said); ``what`` names it in the subject."""
-    asked.session.flush()
-    for seat in asked.game.seats:
-        lang = play.language(seat.player, asked.game)
+    made with core.said); ``what`` is the change's kind (transitions.TABLE) and names it in the
+    subject. The change goes on record first, and each notice is keyed by its id: the same
+    change made again is told again."""
+    session, game = asked.session, asked.game
+    turn = play.latest_turn(session, game.id).number + 1 if game.status != GameStatus.FORMING else 0
+    event = transitions.record(
+        session, game, _KINDS.get(what, what), asked.now, by="gm", turn=turn, note=note
+    )
+    for seat in game.seats:
+        lang = play.language(seat.player, game)
         notice = reports.SeatLetter(
-            key=f"{asked.key}:notice:{seat.seat}",
+            key=transitions.key(event, seat.seat),
             kind="notice",
             template="notice",
             what=what,
@@ -460,9 +470,11 @@ def _announce(
             words=words or {},
             map=what in _SHOWS_MAP,
         )
-        reports.mail_seat(
-            asked.session, asked.runtime, asked.game, seat, notice, overtaken=overtaken
-        )
+        reports.mail_seat(session, asked.runtime, game, seat, notice, overtaken=overtaken)
+
+
+# A notice's subject word where it differs from its change's kind.
+_KINDS = {"over": "ended"}
 
 
 # The notices that carry the map: a rollback changes the position, a new player has never seen

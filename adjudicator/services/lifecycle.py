@@ -26,7 +26,15 @@ from adjudicator.games import registry
 from adjudicator.i18n import N_
 from adjudicator.mail.addresses import single as single_address
 from adjudicator.models import Challenge, Game, Seat, utcnow
-from adjudicator.services import commands, dice, gm_letters, play, replies, reports
+from adjudicator.services import (
+    commands,
+    dice,
+    gm_letters,
+    play,
+    replies,
+    reports,
+    transitions,
+)
 from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -214,9 +222,10 @@ def start_game(
     now = utcnow()
     if invite:
         game.status = GameStatus.FORMING
+        formed = transitions.record(session, game, "formed", now, by="gm", turn=0)
         # No position yet: the opening is dealt once every player has added their words.
         invitation = reports.SeatLetter(
-            key=f"game:{game.id}:invite",
+            key=transitions.stem(formed),
             kind="invitation",
             template="invitation",
             what="invited",
@@ -227,6 +236,7 @@ def start_game(
     for seat in game.seats:
         seat.joined_at = now
     open_deadline(game, now)
+    transitions.record(session, game, "started", now, by="service", turn=1, keyed=False)
     reports.game_started(session, runtime, game)
     return game
 
@@ -313,6 +323,7 @@ def join(
     # A deadline the game master set while the game formed stands, unless it has passed.
     if game.deadline is None or game.deadline <= now:
         open_deadline(game, now)
+    transitions.record(session, game, "started", now, by=seat.seat, turn=1, keyed=False)
     reports.game_started(session, runtime, game, answering)
     return True
 
@@ -423,7 +434,9 @@ def close_idle(runtime: Runtime, game_id: int) -> bool:
             return False
         game = session.get_one(Game, game_id)
         session.refresh(game)
-        closed = reports.SeatLetter(f"game:{game.id}:closed", "closed", "game_over", "over")
+        turn = play.latest_turn(session, game.id).number + 1
+        event = transitions.record(session, game, "abandoned", utcnow(), by="service", turn=turn)
+        closed = reports.SeatLetter(transitions.stem(event), "closed", "game_over", "over")
         _tell_idle(session, runtime, game, closed)
         gm_letters.tell_gm(session, runtime, game)
         return True

@@ -21,7 +21,7 @@ from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import mint_message_id
 from adjudicator.models import Challenge, Game, Player, Seat, Submission, Turn, utcnow
-from adjudicator.services import dice, read_once, reasons
+from adjudicator.services import dice, read_once, reasons, transitions
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -295,6 +295,10 @@ def apply_orders(
         # The sentence too, so a page writes it in its reader's language (shown_result).
         game.result_said = said.stored(outcome.summary) if outcome.summary else None
         game.score = list(outcome.score)
+        # Told in the turn's reports, keyed by the turn: written with the caller's next write.
+        transitions.record(
+            session, game, "finished", game.finished_at, by=reason, turn=turn.number, keyed=False
+        )
     # Not flushed here: the caller's next read does, in one UPDATE of the game row with what
     # the caller still changes in it (the next deadline, the lease given back).
     return turn, resolution

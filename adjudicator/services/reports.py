@@ -29,6 +29,7 @@ from adjudicator.services import (
     play,
     reasons,
     subjects,
+    transitions,
 )
 from adjudicator.services.answers import away, command_context, line_json
 from adjudicator.services.gm_letters import tell_gm
@@ -439,7 +440,8 @@ def turn_report(
         )
         report = answering.report if answering else None
         letter = SeatLetter(
-            key=f"game:{game.id}:turn:{turn.number}:{seat.seat}:report",
+            # By the turn's row: a turn played again after a rollback is reported again.
+            key=f"{transitions.turn_prefix(turn)}{seat.seat}:report",
             kind="report",
             template="turn_report",
             what=report_subject(rules, game),

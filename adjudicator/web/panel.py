@@ -28,7 +28,7 @@ from flask.typing import ResponseReturnValue
 
 from adjudicator.core import numbers, said
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import panel, panel_links
+from adjudicator.services import game_life, panel, panel_links
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import csrf, languages
 from adjudicator.web.converters import ID_MAX
@@ -135,6 +135,18 @@ def manage(game_id: int) -> ResponseReturnValue:
     return render_template(
         "manage.html", panel=shown, csrf_field=csrf.FIELD, csrf_token=csrf.token()
     )
+
+
+@blueprint.get("/games/<int:game_id>/manage/life")
+def life(game_id: int) -> ResponseReturnValue:
+    """The game's changes so far, who was told of each and when, and what comes next."""
+    stop = _gate(game_id)
+    if stop is not None:
+        return stop
+    shown = game_life.view(_runtime(), game_id)
+    if shown is None:
+        abort(404)
+    return render_template("manage_life.html", life=shown)
 
 
 def _guard_post(game_id: int) -> ResponseReturnValue | panel.Panel:
