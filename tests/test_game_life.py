@@ -122,6 +122,9 @@ def test_the_game_masters_page_shows_each_change_who_was_told_and_what_comes_nex
     # Who was told of each: both seats, by name and address, and when it was sent.
     rollback = page[places[-1] :]
     assert f"France <{FRANCE}>: sent" in rollback and f"Spain <{SPAIN}>: sent" in rollback
+    start = page[places[1] : places[2]]
+    assert f"France <{FRANCE}>: sent" in start and f"Spain <{SPAIN}>: sent" in start
+    assert f"you, the game master <{GM}>: sent" in start
     turn = page[places[3] : places[4]]
     assert f"France <{FRANCE}>: sent" in turn and f"Spain <{SPAIN}>: sent" in turn
     # What comes next: turn 1 again at its deadline, and each seat's reminder before it.

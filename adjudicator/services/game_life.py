@@ -41,6 +41,8 @@ class Change:
     by: str  # in words
     note: str
     told: list[Told]
+    # Where those it concerns read of it when no mail was its own.
+    silent: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,12 +83,19 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Life | 
                     Told(who.get(mail.to, mail.to), mail.to, mail.written, mail.sent, mail.status)
                     for mail in item.told
                 ],
+                silent=_silent(item.kind, lang),
             )
             for item in transitions.history(session, game)
         ]
         return Life(
             game.id, rules.title, changes, _coming(session, runtime, game, now), game.timezone
         )
+
+
+def _silent(kind: str, lang: str) -> str:
+    if transitions.TABLE[kind].seats in (transitions.Told.REPORT, transitions.Told.END):
+        return i18n.gettext("The players read it in the turn's report.", lang)
+    return i18n.gettext("No mail of its own: those it concerns read it in their next mail.", lang)
 
 
 def _recipients(game: Game) -> dict[str, str]:

@@ -223,6 +223,14 @@ def prefix(event: GameEvent) -> str:
     return f"{stem(event)}:"
 
 
+# The changes whose mails are keyed by the game alone, since a game makes each change once: what
+# their outbox keys begin with ({game}: the game's id).
+_OTHER_KEYS_BY_GAME = {
+    "started": ("game:{game}:start:", "game:{game}:gm:started"),
+    "finished": ("game:{game}:gm:over",),
+}
+
+
 def turn_prefix(turn: Turn) -> str:
     """What the outbox keys of a played turn's reports begin with: its row's id, so a turn
     played again after a rollback is reported again."""
@@ -268,7 +276,12 @@ def history(session: Session, game: Game) -> list[Happened]:
         .order_by(OutboxMessage.id)
     ).all()
 
-    def told(start: str) -> list[Telling]:
+    others = {
+        kind: tuple(stem.format(game=game.id) for stem in stems)
+        for kind, stems in _OTHER_KEYS_BY_GAME.items()
+    }
+
+    def told(start: str | tuple[str, ...]) -> list[Telling]:
         return [
             Telling(to, kind, written, sent, str(status))
             for mail_key, to, kind, written, sent, status in mails
@@ -276,7 +289,7 @@ def history(session: Session, game: Game) -> list[Happened]:
         ]
 
     happened = [
-        Happened(e.at, e.kind, e.turn, e.by, e.note, told(prefix(e)))
+        Happened(e.at, e.kind, e.turn, e.by, e.note, told(others.get(e.kind, prefix(e))))
         for e in session.scalars(
             select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
         )
