@@ -129,6 +129,9 @@ def test_help_in_a_game_and_help_for_one_game_at_help(runtime: Runtime) -> None:
     assert "THERMOPYLES - ORDERS BY MAIL" not in text
     assert "COMMANDS (one per line" in text and "VACATION UNTIL 2027-01-03" in text
     assert "FORMAT TEXT" in text and "ORDERS " in text
+    # What a player is told of their game's life, in words (services/transitions.py).
+    told = text.split("WHAT YOU ARE TOLD\n", 1)[1]
+    assert told.startswith("One mail for each change of your game, and only one")
     deliver_mail(runtime, compose(LEONIDAS, "help@pbem.localhost", "help 2 de mayo\nSTATUS"))
     text = answer(runtime, LEONIDAS)
     assert "2 DE MAYO - ORDERS BY MAIL" in text and "NEW 2DEMAYO" in text
