@@ -12,8 +12,13 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from playbymail import outbox_files, parsed
+from click.testing import CliRunner
+from playbymail import outbox_files, parsed, sent
 from test_serve_e2e import Service, launch
+
+from adjudicator import bootstrap, cli
+from adjudicator.services import play
+from adjudicator.services.runtime import Runtime
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 # Well under the claim lease (2 minutes) after which the service's tick would send a mail
@@ -52,3 +57,25 @@ def test_console_commands_deliver_their_mail_at_once(service: Service) -> None:
     notices = arrived(service, 5)[3:]
     assert sorted(str(m["To"]) for m in notices) == sorted([FRANCE, SPAIN])
     assert all("deadline moved" in str(m["Subject"]) for m in notices)
+
+
+def test_process_now_from_the_console_plays_the_turn_and_mails_its_reports(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command does the work its transaction queued itself: the turn PROCESS NOW forces is
+    played and its reports are in the outbox when the command returns, with no worker and no
+    tick (the test's queue is left untouched)."""
+    monkeypatch.setattr(bootstrap, "runtime", lambda *a, **k: runtime)
+    seats = ["--seat", f"france={FRANCE}", "--seat", f"spain={SPAIN}"]
+    made = CliRunner().invoke(cli.main, ["game", "new", "2demayo", *seats])
+    assert made.exit_code == 0, made.output
+    assert sorted(str(m["To"]) for m in sent(runtime)) == [SPAIN, FRANCE]
+    before = len(sent(runtime))
+    forced = CliRunner().invoke(cli.main, ["game", "command", "1", "PROCESS NOW"])
+    assert forced.exit_code == 0, forced.output
+    with runtime.db.session() as session:
+        assert play.latest_turn(session, 1).number == 1
+    reports = sent(runtime, before)
+    assert sorted(str(m["To"]) for m in reports) == [SPAIN, FRANCE]
+    assert all("turn 1 results" in str(m["Subject"]) for m in reports)
+    assert runtime.enqueue.items == []  # type: ignore[attr-defined]
