@@ -366,6 +366,7 @@ def game_new(
     """Start a game with deadlines and mail every player their welcome and reply address.
 
     The settings are read by the same rules as the lines under a NEW mail."""
+    from adjudicator import console
     from adjudicator.services import lifecycle
 
     def pairs(items: tuple[str, ...], what: str) -> dict[str, str]:
@@ -382,13 +383,14 @@ def game_new(
     )
     if isinstance(settings, Refusal):
         raise click.ClickException(settings.reason)
-    runtime = _runtime()
+    runtime, queued = console.working(_runtime())
     with runtime.db.session() as session:
         made = lifecycle.start_game(session, runtime, settings)
         if isinstance(made, Refusal):
             raise click.ClickException(made.reason)
         due = f"turn 1 due {made.deadline:%Y-%m-%d %H:%M} UTC" if made.deadline else "no deadline"
-        click.echo(f"game {made.id} started; {due}")
+    console.do(runtime, queued)  # the welcomes (or invitations) go out now
+    click.echo(f"game {made.id} started; {due}")
 
 
 @game.command("command")
@@ -398,16 +400,18 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
     """Game-master commands from the console, e.g. pbem game command 3 "EXTEND 24h" PAUSE."""
     import time
 
+    from adjudicator import console
     from adjudicator.models import Game, utcnow
     from adjudicator.services import gm
 
-    runtime = _runtime()
+    runtime, queued = console.working(_runtime())
     with runtime.db.session() as session:
         found = session.get(Game, game_id)
         if found is None:
             raise click.ClickException(f"there is no game {game_id}")
         key = f"console:{game_id}:{time.time_ns()}"
         results = gm.run(session, runtime, found, list(lines), key, utcnow())
+    console.do(runtime, queued)  # the notices go out now, and a turn PROCESS NOW forces is played
     for result in results:
         click.echo(f"{'done' if result.done else 'NOT DONE'}: {result.line}: {result.message}")
     if not all(result.done for result in results):

@@ -8,10 +8,11 @@ wall-clock time the schedule names even where the reader's software knows no zon
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from icalendar import Alarm, Calendar, Event
+from icalendar import Alarm, Calendar, Event, Timezone, TimezoneDaylight, TimezoneStandard
 
 PRODID = "-//pbem//adjudicator//EN"
 # RFC 5546: an entry sent with PUBLISH has an organizer and no attendees; the organizer may later
@@ -21,6 +22,9 @@ CANCEL = "CANCEL"
 # The entry is a short slot ending at the deadline, with a reminder well before it.
 LENGTH = timedelta(minutes=15)
 REMINDER = timedelta(hours=2)
+# How finely a zone's year is searched for its clock changes; each is then found to the second.
+# No zone changes its clocks twice within three hours, back and forth.
+SCAN = timedelta(hours=3)
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ def deadline_event(entry: Entry, *, description: str, url: str, stamp: datetime)
     alarm.add("trigger", -REMINDER)
     alarm.add("description", entry.summary)
     event.add_component(alarm)
-    return _calendar(PUBLISH, event, entry.deadline)
+    return _calendar(PUBLISH, event, entry)
 
 
 def withdrawal(entry: Entry, *, stamp: datetime) -> bytes:
@@ -63,17 +67,19 @@ def withdrawal(entry: Entry, *, stamp: datetime) -> bytes:
     """
     event = _event(entry, stamp)
     event.add("status", "CANCELLED")
-    return _calendar(CANCEL, event, entry.deadline)
+    return _calendar(CANCEL, event, entry)
 
 
 def _event(entry: Entry, stamp: datetime) -> Event:
-    local = entry.deadline.astimezone(_zone(entry.zone))
+    zone = _zone(entry.zone)
     event = Event()
     event.add("uid", entry.uid)
     event.add("sequence", entry.sequence)
     event.add("dtstamp", stamp.astimezone(UTC))
-    event.add("dtstart", local - LENGTH)
-    event.add("dtend", local)
+    # Subtracted in UTC: an aware datetime's own arithmetic is on the wall clock, which across a
+    # clock change names a time that never was (or an hour off).
+    event.add("dtstart", (entry.deadline - LENGTH).astimezone(zone))
+    event.add("dtend", entry.deadline.astimezone(zone))
     event.add("summary", entry.summary)
     if entry.organizer:
         event.add("organizer", f"mailto:{entry.organizer}")
@@ -91,15 +97,98 @@ def _zone(name: str) -> tzinfo:
         return UTC
 
 
-def _calendar(method: str, event: Event, deadline: datetime) -> bytes:
+def _calendar(method: str, event: Event, entry: Entry) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
     calendar.add("method", method)
+    zone = _zone(entry.zone)
+    if isinstance(zone, ZoneInfo):
+        # The zone's rules for the deadline's years only: the whole zone history would be long,
+        # and an entry never reaches outside them (deadlines are bounded ahead, limits.AHEAD).
+        start = (entry.deadline - LENGTH - REMINDER - timedelta(days=1)).year
+        end = (entry.deadline + timedelta(days=1)).year + 1
+        calendar.add_component(vtimezone(zone.key, start, end))
     calendar.add_component(event)
-    # The zone's rules for the deadline's years only: the whole zone history would be long, and
-    # an entry never reaches outside them (deadlines are bounded ahead, limits.AHEAD).
-    start = (deadline - LENGTH - REMINDER - timedelta(days=1)).year
-    end = (deadline + timedelta(days=1)).year + 1
-    calendar.add_missing_timezones(first_date=date(start, 1, 1), last_date=date(end, 1, 1))
     return bytes(calendar.to_ical())
+
+
+@dataclass(frozen=True)
+class _Observance:
+    """A zone's clock at one moment: its offset from UTC, whether that is summer time, its name."""
+
+    offset: timedelta
+    daylight: bool
+    name: str
+
+
+def _observed(zone: ZoneInfo, instant: datetime) -> _Observance:
+    local = instant.astimezone(zone)
+    offset, dst = local.utcoffset(), local.dst()
+    assert offset is not None  # a ZoneInfo always knows both
+    return _Observance(offset, bool(dst), local.tzname() or "")
+
+
+def _changes(
+    zone: ZoneInfo, first: datetime, last: datetime
+) -> list[tuple[datetime, _Observance, _Observance]]:
+    """Every clock change of ``zone`` from ``first`` to ``last`` (UTC instants): its instant,
+    the observance before it and the one from it on."""
+    found = []
+    moment, before = first, _observed(zone, first)
+    while moment < last:
+        step = min(moment + SCAN, last)
+        after = _observed(zone, step)
+        if after != before:
+            low, high = moment, step  # the change is after low, at or before high
+            while high - low > timedelta(seconds=1):
+                middle = low + (high - low) / 2
+                if _observed(zone, middle) == before:
+                    low = middle
+                else:
+                    high = middle
+            high = high.replace(microsecond=0)  # zones change on whole seconds
+            found.append((high, before, _observed(zone, high)))
+            before = _observed(zone, high)
+            step = high
+        moment = step
+    return found
+
+
+def vtimezone(name: str, start: int, end: int) -> Timezone:
+    """The VTIMEZONE of zone ``name`` from 1 January of ``start`` to 1 January of ``end``: the
+    observance in force at the start, then one per clock change.
+
+    RFC 5545 reads an onset's DTSTART as local time in the offset in force before it
+    (TZOFFSETFROM): Madrid's spring change, at 01:00 UTC, is 02:00 there, though clocks then
+    show 03:00. Written from the change's instant, not from the wall clock after it."""
+    timezone = Timezone()
+    timezone.add("tzid", name)
+    for instant, before, after in _onsets(name, start, end):
+        timezone.add_component(_onset(instant, before, after))
+    return timezone
+
+
+@lru_cache(maxsize=64)
+def _onsets(
+    name: str, start: int, end: int
+) -> tuple[tuple[datetime, _Observance, _Observance], ...]:
+    """The observance in force on 1 January of ``start`` (from and to the same), then every
+    clock change until 1 January of ``end``; searched once per process and zone's years."""
+    zone = ZoneInfo(name)
+    first = datetime(start, 1, 1, tzinfo=zone).astimezone(UTC)
+    last = datetime(end, 1, 1, tzinfo=zone).astimezone(UTC)
+    opening = _observed(zone, first)
+    return ((first, opening, opening), *_changes(zone, first, last))
+
+
+def _onset(
+    instant: datetime, before: _Observance, after: _Observance
+) -> TimezoneDaylight | TimezoneStandard:
+    part = TimezoneDaylight() if after.daylight else TimezoneStandard()
+    part.add("dtstart", (instant + before.offset).replace(tzinfo=None))
+    part.add("tzoffsetfrom", before.offset)
+    part.add("tzoffsetto", after.offset)
+    if after.name:
+        part.add("tzname", after.name)
+    return part

@@ -8,6 +8,7 @@ or a second worker finds nothing to do; a worker that dies leaves a lease that e
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,9 +17,11 @@ from sqlalchemy import exists, func, or_, select, update
 from sqlalchemy.orm import Session, contains_eager
 
 from adjudicator import i18n, limits
+from adjudicator.core.contract import Decision
+from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
-from adjudicator.models import Game, Player, Seat, Submission, Turn, utcnow
+from adjudicator.models import Game, OutboxMessage, Player, Seat, Submission, Turn, utcnow
 from adjudicator.services import (
     isolation,
     lifecycle,
@@ -239,8 +242,13 @@ def _resolve_turn(
     return Adjudicated(game.id, turn.number, why, tuple(defaulted))
 
 
+# The mails that tell a seat its deadline as they open or move it: the welcome, a turn's (or
+# step's) report, the game master's notices. A reminder soon after one of them says nothing new.
+TELLING = ("start", "report", "notice")
+
+
 def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
-    """Remind each seat still without orders, once per deadline (again if the deadline moves).
+    """Remind each seat still owing near its deadline, once per deadline (again if it moves).
 
     The seats are picked in SQL (a deadline within the longest lead time anyone asks for, not yet
     reminded for it) and their lead time checked before any game's position is loaded, so that a
@@ -270,24 +278,62 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
             )
             .order_by(Game.id, Seat.id)
         ).all()
-        due: dict[Game, list[Seat]] = {}
-        for seat in near:
-            game = seat.game
-            assert game.deadline is not None
-            # The player's own lead time wins over the game's; 0 means never.
-            lead = seat.player.reminder_hours
-            lead = limits.REMIND.bounded(game.reminder_hours if lead is None else lead)
-            if lead <= 0 or game.deadline - timedelta(hours=lead) > now:
-                continue
-            # Not marked as reminded: a player back before the deadline is reminded then.
-            if preferences.on_vacation(seat.player, now):
-                continue
-            due.setdefault(game, []).append(seat)
-        for game, seats in due.items():
+        for game, seats in _due(session, near, now).items():
             # A savepoint each: a game whose reminders fail leaves no half of them behind.
             with isolation.apart("reminders", game.id), session.begin_nested():
                 reminded += _remind(session, runtime, game, seats)
     return reminded
+
+
+def _due(session: Session, near: Sequence[Seat], now: datetime) -> dict[Game, list[Seat]]:
+    """Of the seats whose deadline is near, those whose reminder is due now, by game."""
+    leads: dict[Seat, timedelta] = {}
+    for seat in near:
+        # The player's own lead time wins over the game's; 0 means never.
+        lead = seat.player.reminder_hours
+        lead = limits.REMIND.bounded(seat.game.reminder_hours if lead is None else lead)
+        assert seat.game.deadline is not None
+        if lead <= 0 or seat.game.deadline - timedelta(hours=lead) > now:
+            continue
+        # Not marked as reminded: a player back before the deadline is reminded then.
+        if preferences.on_vacation(seat.player, now):
+            continue
+        leads[seat] = timedelta(hours=lead)
+    told = _told(session, list(leads))
+    due: dict[Game, list[Seat]] = {}
+    for seat, ahead in leads.items():
+        deadline = seat.game.deadline
+        assert deadline is not None
+        if remind_at(deadline, ahead, told.get((seat.game_id, seat.player.address))) <= now:
+            due.setdefault(seat.game, []).append(seat)
+    return due
+
+
+def _told(session: Session, seats: list[Seat]) -> dict[tuple[int, str], datetime]:
+    """When each seat's player (game, address) was last told its deadline by a mail (TELLING)."""
+    if not seats:
+        return {}
+    rows = session.execute(
+        select(OutboxMessage.game_id, OutboxMessage.to_address, func.max(OutboxMessage.created_at))
+        .where(
+            OutboxMessage.game_id.in_({seat.game_id for seat in seats}),
+            OutboxMessage.kind.in_(TELLING),
+        )
+        .group_by(OutboxMessage.game_id, OutboxMessage.to_address)
+    ).all()
+    return {(game_id, address): when for game_id, address, when in rows if game_id is not None}
+
+
+def remind_at(deadline: datetime, lead: timedelta, told: datetime | None) -> datetime:
+    """When a seat still owing is reminded of ``deadline``: ``lead`` before it, but never in the
+    first half of the time between the mail that ``told`` the seat this deadline and the
+    deadline. A decision whose whole span is shorter than the lead (one decision at a time, an
+    extension near the end) is thus reminded of once, half-way, and not seconds after its mail,
+    which said all the reminder would."""
+    at = deadline - lead
+    if told is None or told >= deadline:
+        return at
+    return max(at, told + (deadline - told) / 2)
 
 
 def _remind(
@@ -298,23 +344,20 @@ def _remind(
     rules = play.rules_for(game)
     # Only seats that owe something now: in a game of one decision at a time, the other
     # player has nothing to send and must not be nagged.
-    owed = set(rules.pending(rules.load(turn.state)))
+    owed = rules.pending(rules.load(turn.state))
     reminded = []
     for seat in seats:
         if seat.seat not in owed or seat.seat in filed:
             continue
         seat.reminded_sequence = game.deadline_sequence
+        lang = play.language(seat.player, game)
+        decision = owed[seat.seat] if rules.resolves_on_receipt else None
         letter = reports.SeatLetter(
             key=f"game:{game.id}:remind:{game.deadline_sequence}:{seat.seat}",
             kind="reminder",
             template="notice",
-            what="reminder",
-            extra={
-                "message": i18n.gettext(
-                    "a reminder: we have no orders from you for this turn yet.",
-                    play.language(seat.player, game),
-                )
-            },
+            what="reminder" if decision is None else "decision-reminder",
+            extra={"message": _reminder_text(rules, decision, lang)},
             map=False,  # nothing has moved since the mail that showed this position
         )
         reports.mail_seat(session, runtime, game, seat, letter)
@@ -326,3 +369,13 @@ def _remind(
             extra={"game_id": game.id, "seat": seat.seat},
         )
     return reminded
+
+
+def _reminder_text(rules: Rules[Any], decision: Decision | None, lang: str) -> str:
+    """What the reminder says is owed, in the game's words: a turn's orders, or the one decision
+    a game of one decision at a time waits for ("choose the first wing")."""
+    if decision is None:
+        return i18n.gettext("a reminder: we have no orders from you for this turn yet.", lang)
+    _ = i18n.translator(lang)
+    what = i18n.localized(decision.brief, lang) or _("your next %(noun)s", noun=_(rules.turn_noun))
+    return _("a reminder: we have no answer from you yet to your decision: %(what)s.", what=what)

@@ -35,6 +35,7 @@ PHRASES: Mapping[str, str] = {
     "refused": N_("orders not accepted"),
     "answered": N_("answer to your mail"),
     "reminder": N_("reminder: {noun} {next} orders due"),
+    "decision-reminder": N_("reminder: your decision for {noun} {next} is due"),
     "deadline-moved": N_("deadline moved"),
     "paused": N_("game paused"),
     "resumed": N_("game resumed"),
