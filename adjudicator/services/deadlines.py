@@ -287,26 +287,47 @@ def send_reminders(runtime: Runtime, now: datetime) -> list[tuple[int, str]]:
 
 def _due(session: Session, near: Sequence[Seat], now: datetime) -> dict[Game, list[Seat]]:
     """Of the seats whose deadline is near, those whose reminder is due now, by game."""
-    leads: dict[Seat, timedelta] = {}
-    for seat in near:
-        # The player's own lead time wins over the game's; 0 means never.
-        lead = seat.player.reminder_hours
-        lead = limits.REMIND.bounded(seat.game.reminder_hours if lead is None else lead)
-        assert seat.game.deadline is not None
-        if lead <= 0 or seat.game.deadline - timedelta(hours=lead) > now:
-            continue
-        # Not marked as reminded: a player back before the deadline is reminded then.
-        if preferences.on_vacation(seat.player, now):
-            continue
-        leads[seat] = timedelta(hours=lead)
-    told = _told(session, list(leads))
+    # The lead's own window first: no look at the outbox for seats not near their lead.
+    # Not marked as reminded when away: a player back before the deadline is reminded then.
+    leads = [
+        seat
+        for seat in near
+        if lead(seat) > timedelta(0)
+        and seat.game.deadline is not None
+        and seat.game.deadline - lead(seat) <= now
+        and not preferences.on_vacation(seat.player, now)
+    ]
     due: dict[Game, list[Seat]] = {}
-    for seat, ahead in leads.items():
-        deadline = seat.game.deadline
-        assert deadline is not None
-        if remind_at(deadline, ahead, told.get((seat.game_id, seat.player.address))) <= now:
+    for seat, when in reminders_at(session, leads).items():
+        if when <= now:
             due.setdefault(seat.game, []).append(seat)
     return due
+
+
+def lead(seat: Seat) -> timedelta:
+    """How long before a deadline the seat's player is reminded: their own lead time, else the
+    game's (bounded); zero means never."""
+    hours = seat.player.reminder_hours
+    return timedelta(
+        hours=limits.REMIND.bounded(seat.game.reminder_hours if hours is None else hours)
+    )
+
+
+def reminders_at(session: Session, seats: Sequence[Seat]) -> dict[Seat, datetime]:
+    """When each seat (with a deadline and a lead) is reminded if it still owes then: what the
+    tick acts on, and what the game master's page says is coming."""
+    told = _told(session, list(seats))
+    return {
+        seat: remind_at(
+            seat.game.deadline, lead(seat), told.get((seat.game_id, seat.player.address))
+        )
+        for seat in seats
+        if seat.game.deadline is not None and lead(seat) > timedelta(0)
+    }
+
+
+def _whom(seat: Seat) -> tuple[int, str]:
+    return seat.game_id, seat.player.address
 
 
 def _told(session: Session, seats: list[Seat]) -> dict[tuple[int, str], datetime]:

@@ -13,11 +13,19 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from adjudicator import i18n, limits
+from adjudicator import i18n
 from adjudicator.core import said
 from adjudicator.i18n import N_
 from adjudicator.models import Game, utcnow
-from adjudicator.services import asks, play, positions, preferences, reasons, transitions
+from adjudicator.services import (
+    asks,
+    deadlines,
+    play,
+    positions,
+    preferences,
+    reasons,
+    transitions,
+)
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -154,18 +162,13 @@ def _coming(session: Session, runtime: Runtime, game: Game, now: datetime) -> li
         )
     ]
     owed = positions.snapshot(session, rules, turn).owed
-    for seat in game.seats:
-        lead = seat.player.reminder_hours
-        lead = limits.REMIND.bounded(game.reminder_hours if lead is None else lead)
-        at = game.deadline - timedelta(hours=lead)
-        if (
-            seat.seat in owed
-            and lead > 0
-            and seat.reminded_sequence != game.deadline_sequence
-            and not preferences.on_vacation(seat.player, max(at, now))
-        ):
-            title = asks.named(rules, seat)
-            coming.append(
-                Next(_("%(seat)s is reminded, if still owing.", seat=title), max(at, now))
-            )
+    waiting = [
+        seat
+        for seat in game.seats
+        if seat.seat in owed and seat.reminded_sequence != game.deadline_sequence
+    ]
+    for seat, at in deadlines.reminders_at(session, waiting).items():
+        if not preferences.on_vacation(seat.player, max(at, now)):
+            reminded = _("%(seat)s is reminded, if still owing.", seat=asks.named(rules, seat))
+            coming.append(Next(reminded, max(at, now)))
     return sorted(coming, key=lambda item: item.when or now)
