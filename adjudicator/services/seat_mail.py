@@ -460,12 +460,7 @@ def send_receipt(context: SeatMail) -> Verdict | None:
 # 14.
 def adjudicate_early(context: SeatMail) -> Verdict:
     game, session = context.game, context.session
-    if (
-        game.early
-        and not game.paused
-        and game.early_delay_minutes == 0
-        and on_file.everyone_submitted(session, game)
-    ):
+    if game.early_delay_minutes == 0 and on_file.owed(session, game).resolves_early(utcnow()):
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
         # (With a delay, the tick starts it once the last orders are old enough.)
         context.runtime.later(session, Task.ADJUDICATE, game.id)
