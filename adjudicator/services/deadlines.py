@@ -288,7 +288,7 @@ def _remind(
     session: Session, runtime: Runtime, game: Game, seats: list[Seat]
 ) -> list[tuple[int, str]]:
     turn = play.latest_turn(session, game.id)
-    filed = on_file.current_orders(session, game, turn.number + 1)
+    filed = on_file.owed(session, game, turn).on_file
     rules = play.rules_for(game)
     # Only seats that owe something now: in a game of one decision at a time, the other
     # player has nothing to send and must not be nagged.

@@ -18,7 +18,7 @@ Read top to bottom, ``STEPS`` is the whole of what the service does with a playe
 11. the order set filed
 12. a game that resolves on receipt: the turn played, and every seat told
 13. the receipt
-14. early adjudication, once every seat has orders on file
+14. early adjudication, once every seat has a whole set on file (on_file.owed)
 """
 
 from __future__ import annotations
