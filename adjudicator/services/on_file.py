@@ -92,8 +92,10 @@ class Owed:
         return self.last_filed + self.delay
 
     def resolves_early(self, now: datetime) -> bool:
+        """Whether the turn may be played now, before its deadline (without a DELAY, as soon as
+        the last set is whole, whatever the clocks of the workers say)."""
         at = self.early_at
-        return at is not None and at <= now
+        return at is not None and (self.delay <= timedelta(0) or at <= now)
 
 
 def owed(session: Session, game: Game, turn: Turn | None = None) -> Owed:
