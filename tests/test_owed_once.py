@@ -10,7 +10,7 @@ import html
 import re
 from datetime import timedelta
 
-from playbymail import compose, deliver_mail, drain, sent, text_of
+from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select
 
 from adjudicator.models import Game, utcnow
@@ -139,6 +139,9 @@ def test_orders_shows_the_refused_lines_apart_from_the_set_that_counts(runtime: 
         "YOUR ORDERS ON FILE FOR TURN 1\nThe set that counts:\n  9-4\n"
         "Refused, not in the set that counts:\n  drwa\n" in answer
     ), answer
+    shown = html.unescape(html_of([m for m in sent(runtime) if str(m["To"]) == SPAIN][-1]))
+    assert "<p>The set that counts:</p><pre>9-4</pre>" in shown, shown
+    assert "<p>Refused, not in the set that counts:</p><pre>drwa</pre>" in shown, shown
     send(runtime, SPAIN, addresses, "9-99")  # refused whole: the earlier set still counts
     answer = send(runtime, SPAIN, addresses, "ORDERS")
     assert (
