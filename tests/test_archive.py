@@ -265,6 +265,7 @@ def test_the_api_gives_the_same_public_data(runtime: Runtime) -> None:
             "submitted": True,
             "title": "France",
             "owed": "",
+            "refused": 0,
         },
         {
             "seat": "spain",
@@ -274,6 +275,7 @@ def test_the_api_gives_the_same_public_data(runtime: Runtime) -> None:
             "submitted": False,
             "title": "Spain",
             "owed": "",
+            "refused": 0,
         },
     ]
     assert [turn["number"] for turn in game["turns"]] == [0, 1]

@@ -11,7 +11,7 @@ from datetime import timedelta
 from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from test_operations import FRANCE, SPAIN, seat_address, start_2demayo
 
-from adjudicator.models import Game
+from adjudicator.models import Game, utcnow
 from adjudicator.services import deadlines, on_file, play
 from adjudicator.services.runtime import Runtime
 
@@ -39,7 +39,7 @@ def test_the_accepted_lines_stand_without_the_refused_one(runtime: Runtime) -> N
         filed = on_file.current_orders(session, game, 1)
         assert [move["path"] for move in filed["spain"]["moves"]] == [["4", "3"]]
         # France's complete set beside Spain's partial one: no early turn.
-        assert not on_file.everyone_submitted(session, game)
+        assert not on_file.owed(session, game).resolves_early(utcnow())
     deliver_mail(runtime, compose(FRANCE, seat_address(runtime, game_id, "france"), "NODRAW"))
     assert turn_played(runtime, game_id) == (0, "start")
     with runtime.db.session() as session:

@@ -14,10 +14,8 @@ from adjudicator.core import said
 from adjudicator.core.contract import LineReport
 from adjudicator.i18n import N_
 from adjudicator.models import Game, Seat
-from adjudicator.services import commands, play, preferences
-from adjudicator.services.on_file import orders_on_file
+from adjudicator.services import commands, on_file, play, preferences
 from adjudicator.services.runtime import Runtime
-from adjudicator.statuses import GameStatus
 
 # A line's status as the receipt names it (email/_lines.*), translated where it is shown.
 LINE_STATUSES = (N_("accepted"), N_("rejected"), N_("ignored"))
@@ -51,7 +49,7 @@ def command_context(
     turn = play.latest_turn(session, game.id)
     lang = play.language(seat.player, game)
     _ = i18n.translator(lang)
-    on_file = None
+    shown: dict[str, Any] | None = None
     for command in reading.commands:
         if command.word == "STATUS":
             sent = who_sent(session, game, lang)
@@ -66,33 +64,40 @@ def command_context(
                 command, _("how to write orders for %(title)s is below", title=rules.title)
             )
         elif command.word == "ORDERS":
-            on_file = orders_on_file(session, game, seat.seat, turn.number + 1, lang)
-            sections.did(command, on_file["summary"])
+            shown = on_file.orders_on_file(session, game, seat.seat, turn.number + 1, lang)
+            sections.did(command, shown["summary"])
     place = {commands.shown(command): index for index, command in enumerate(reading.commands)}
     sections.done.sort(key=lambda entry: place.get(entry.line, len(place)))
     return {
         "sections": sections.json(),
         "help": rules.help_text(game.options) if reading.has("HELP") else "",
-        "on_file": on_file,
+        "on_file": shown,
     }
 
 
 def who_sent(session: Session, game: Game, lang: str = i18n.SOURCE) -> str:
-    """Which seats owing orders for the coming turn have a set on file (never what it says),
-    as a clause for STATUS in ``lang``; empty for games that move on receipt."""
+    """Which seats owing orders for the coming turn have a set on file (never what it says), and
+    which of those sets have refused lines, as a clause for STATUS in ``lang``; empty for games
+    that move on receipt."""
     rules = play.rules_for(game)
-    if rules.resolves_on_receipt or game.status != GameStatus.ACTIVE:
+    owed = on_file.owed(session, game)
+    if not owed.seats:
         return ""
-    turn = play.latest_turn(session, game.id)
-    owed = sorted(rules.pending(rules.load(turn.state)))
-    sent = play.seats_with_orders(session, game.id, turn.number + 1)
-    if not owed:
-        return ""
-    have = [rules.seat_title(seat) for seat in owed if seat in sent]
-    waiting = [rules.seat_title(seat) for seat in owed if seat not in sent]
+    titles = {seat: rules.seat_title(seat) for seat in sorted(owed.seats)}
+    whole = [titles[seat] for seat in titles if owed.seats[seat].filed is on_file.Filed.WHOLE]
+    partial = [titles[seat] for seat in titles if seat in owed.incomplete]
+    waiting = [titles[seat] for seat in titles if seat in owed.missing]
     parts = []
-    if have:
-        parts.append(i18n.gettext("orders on file from %(names)s", lang, names=", ".join(have)))
+    if whole:
+        parts.append(i18n.gettext("orders on file from %(names)s", lang, names=", ".join(whole)))
+    if partial:
+        parts.append(
+            i18n.gettext(
+                "orders on file without a refused line from %(names)s",
+                lang,
+                names=", ".join(partial),
+            )
+        )
     if waiting:
         parts.append(i18n.gettext("still waiting for %(names)s", lang, names=", ".join(waiting)))
     return "; " + "; ".join(parts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -20,7 +20,8 @@ from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import agreeing, listed
 from adjudicator.models import Game, Seat, Turn
-from adjudicator.services import play
+from adjudicator.services import on_file, play
+from adjudicator.services.on_file import Filed, Owed
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -40,12 +41,12 @@ class Ask:
 
 @dataclass(frozen=True)
 class Moment:
-    """What the ask is read against: the turn being ordered, the seats owing a decision and
-    those with orders on file for it, and the reader's clock and zone."""
+    """What the ask is read against: the turn being ordered, the seats owing a decision, what
+    each has on file for it (``on_file.owed``), and the reader's clock and zone."""
 
     next_turn: int
     pending: Mapping[str, Decision]
-    on_file: frozenset[str]
+    owed: Owed
     now: datetime
     zone: str
     idle_close_days: int
@@ -69,7 +70,7 @@ def moment(
     return Moment(
         next_turn=turn.number + 1,
         pending=pending,
-        on_file=frozenset(play.seats_with_orders(session, game.id, turn.number + 1)),
+        owed=on_file.owed(session, game, turn),
         now=now,
         zone=zone,
         idle_close_days=runtime.config.idle_close_days,
@@ -127,18 +128,13 @@ def _orders(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str)
     """A game of simultaneous orders: each seat owes its set for the turn by the deadline."""
     _ = i18n.translator(moment.language)
     turn = moment.next_turn
-    waiting = [
-        named(rules, other)
-        for other in game.seats
-        if other.seat in moment.pending and other.seat not in moment.on_file
-    ]
-    if seat.seat not in moment.pending:
-        return Ask(
-            False,
-            _("Nothing is owed by you for turn %(turn)s.", turn=turn),
-            _waiting(waiting, moment.language),
-        )
-    if seat.seat in moment.on_file:
+    mine = moment.owed.seats.get(seat.seat)
+    others = _outlook(rules, game, moment, due, seat.seat)
+    if seat.seat not in moment.pending or mine is None:
+        return Ask(False, _("Nothing is owed by you for turn %(turn)s.", turn=turn), others)
+    if mine.filed is Filed.PARTIAL:
+        return Ask(True, _incomplete(moment, mine.refused, due), others)
+    if mine.filed is Filed.WHOLE:
         until = (
             _("You may change them until %(due)s.", due=due)
             if due
@@ -147,8 +143,7 @@ def _orders(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str)
         return Ask(
             False,
             _("Your orders for turn %(turn)s are on file: nothing more is owed by you.", turn=turn),
-            f"{until} "
-            + (_waiting(waiting, moment.language) or _("Every player's orders are in.")),
+            f"{until} {others}".strip(),
         )
     default = moment.pending[seat.seat].default.replace("\n", ", ")
     return Ask(
@@ -162,10 +157,145 @@ def _orders(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str)
     )
 
 
+def _incomplete(moment: Moment, refused: int, due: str) -> str:
+    """The reader's own set on file without its ``refused`` lines: what that means for the turn,
+    and how to put it right."""
+    lang, turn = moment.language, moment.next_turn
+    due = due or i18n.gettext("none set", lang)
+    if moment.owed.holds:
+        return i18n.ngettext(
+            "Your orders for turn %(turn)s are on file except one refused line: the turn waits "
+            "for its deadline, %(due)s, unless you send it corrected with ADD, or send a whole "
+            "new set.",
+            "Your orders for turn %(turn)s are on file except %(num)s refused lines: the turn "
+            "waits for its deadline, %(due)s, unless you send them corrected with ADD, or send "
+            "a whole new set.",
+            refused,
+            lang,
+            turn=turn,
+            due=due,
+        )
+    return i18n.ngettext(
+        "Your orders for turn %(turn)s are on file except one refused line: the set stands "
+        "without it at its deadline, %(due)s, unless you send it corrected with ADD, or send a "
+        "whole new set.",
+        "Your orders for turn %(turn)s are on file except %(num)s refused lines: the set stands "
+        "without them at its deadline, %(due)s, unless you send them corrected with ADD, or "
+        "send a whole new set.",
+        refused,
+        lang,
+        turn=turn,
+        due=due,
+    )
+
+
+def _outlook(rules: Rules[Any], game: Game, moment: Moment, due: str, me: str | None = None) -> str:
+    """What the turn waits for besides the reader's own seat ``me`` (every seat for the game
+    master and the pages, whose sentence names the turn and its deadline), and when it is
+    played once nothing holds it: in words for any reader of ``moment.language``."""
+    owed, lang = moment.owed, moment.language
+    others = [seat for seat in game.seats if seat.seat in owed.seats and seat.seat != me]
+    missing = [
+        named(rules, seat) for seat in others if owed.seats[seat.seat].filed is Filed.NOTHING
+    ]
+    partial = [seat for seat in others if owed.seats[seat.seat].filed is Filed.PARTIAL]
+    said = []
+    if missing and me is not None:
+        said.append(_waiting(missing, lang))
+    elif missing:
+        said.append(_missing(missing, moment, due))
+    if partial:
+        refused = sum(owed.seats[seat.seat].refused for seat in partial)
+        said.append(_refused([named(rules, seat) for seat in partial], refused, moment))
+    if owed.seats and not owed.waiting_on:
+        said.append(_when_played(moment, due))
+    return " ".join(said)
+
+
 def _waiting(seats: list[str], language: str = "en") -> str:
     if not seats:
         return ""
     return i18n.gettext("Waiting for %(names)s.", language, names=i18n.listed(seats, language))
+
+
+def _missing(names: list[str], moment: Moment, due: str) -> str:
+    """The seats with no orders on file, as the game master and the pages read it."""
+    _ = i18n.translator(moment.language)
+    shown, turn = i18n.listed(names, moment.language), moment.next_turn
+    if due:
+        return _(
+            "Waiting for orders for turn %(turn)s from %(names)s, due %(due)s.",
+            turn=turn,
+            names=shown,
+            due=due,
+        )
+    return _("Waiting for orders for turn %(turn)s from %(names)s.", turn=turn, names=shown)
+
+
+def _refused(names: list[str], refused: int, moment: Moment) -> str:
+    """Seats whose set on file has ``refused`` lines: the turn waits for them where it would
+    otherwise be played early; else they are only named."""
+    lang, turn = moment.language, moment.next_turn
+    shown = i18n.listed(names, lang)
+    if moment.owed.holds:
+        return i18n.ngettext(
+            "Waiting for %(names)s to put right a refused line of its orders for turn %(turn)s; "
+            "until then the turn waits for its deadline.",
+            "Waiting for %(names)s to put right refused lines of their orders for turn %(turn)s; "
+            "until then the turn waits for its deadline.",
+            refused,
+            lang,
+            names=shown,
+            turn=turn,
+        )
+    return i18n.ngettext(
+        "The orders for turn %(turn)s from %(names)s are on file except a refused line.",
+        "The orders for turn %(turn)s from %(names)s are on file except refused lines.",
+        refused,
+        lang,
+        names=shown,
+        turn=turn,
+    )
+
+
+def _when_played(moment: Moment, due: str) -> str:
+    """Every set is on file: when the turn is played (at once, after the game's DELAY, or at
+    its deadline with EARLY off or a WAIT on file)."""
+    owed, lang, turn = moment.owed, moment.language, moment.next_turn
+    _ = i18n.translator(lang)
+    if owed.early_at is not None and owed.delay <= timedelta(0):
+        return _("Every player's orders for turn %(turn)s are in.", turn=turn)
+    if owed.early_at is not None:
+        return i18n.ngettext(
+            "All orders for turn %(turn)s are in; the turn is played %(when)s, %(num)s minute "
+            "after the last orders came.",
+            "All orders for turn %(turn)s are in; the turn is played %(when)s, %(num)s minutes "
+            "after the last orders came.",
+            int(owed.delay.total_seconds() // 60),
+            lang,
+            turn=turn,
+            when=i18n.shown(owed.early_at, moment.zone, moment.now, lang),
+        )
+    if owed.early and owed.waited:
+        if due:
+            return _(
+                "All orders for turn %(turn)s are in, but a player asked to WAIT: the turn is "
+                "played at its deadline, %(due)s.",
+                turn=turn,
+                due=due,
+            )
+        return _(
+            "All orders for turn %(turn)s are in, but a player asked to WAIT: the turn is "
+            "played at its deadline.",
+            turn=turn,
+        )
+    if due:
+        return _(
+            "All orders for turn %(turn)s are in; the turn is played at its deadline, %(due)s.",
+            turn=turn,
+            due=due,
+        )
+    return _("All orders for turn %(turn)s are in; the turn is played at its deadline.", turn=turn)
 
 
 def _decision(rules: Rules[Any], game: Game, seat: Seat, moment: Moment, due: str) -> Ask:
@@ -246,19 +376,7 @@ def waiting_for(rules: Rules[Any], game: Game, moment: Moment, due: str = "") ->
         # A sentence may open with a title that does not begin with a capital.
         said = _owed_by(rules, owing, moment, due)
         return f"{said[:1].upper()}{said[1:]}." if owing else ""
-    missing = [named(rules, seat) for seat in owing if seat.seat not in moment.on_file]
-    turn = moment.next_turn
-    if not missing:
-        return _("Every player's orders for turn %(turn)s are in.", turn=turn)
-    names = i18n.listed(missing, lang)
-    if due:
-        return _(
-            "Waiting for orders for turn %(turn)s from %(names)s, due %(due)s.",
-            turn=turn,
-            names=names,
-            due=due,
-        )
-    return _("Waiting for orders for turn %(turn)s from %(names)s.", turn=turn, names=names)
+    return _outlook(rules, game, moment, due)
 
 
 @dataclass(frozen=True)
@@ -284,9 +402,13 @@ def owing(rules: Rules[Any], game: Game, moment: Moment) -> Owing | None:
         brief = i18n.localized(made, moment.language)
         what = brief or _("the next %(noun)s", noun=_(rules.turn_noun))
         return Owing([named(rules, s) for s in seats], what)
-    missing = [named(rules, s) for s in seats if s.seat not in moment.on_file]
-    what = _("orders for turn %(turn)s", turn=moment.next_turn)
-    return Owing(missing, what) if missing else None
+    owed = moment.owed
+    held = [named(rules, seat) for seat in game.seats if seat.seat in owed.waiting_on]
+    if not held:
+        return None
+    if owed.missing:
+        return Owing(held, _("orders for turn %(turn)s", turn=moment.next_turn))
+    return Owing(held, _("to put right a refused line, turn %(turn)s", turn=moment.next_turn))
 
 
 def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:

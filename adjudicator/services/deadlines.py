@@ -108,15 +108,9 @@ def grace_of(minutes: int | None) -> timedelta:
 
 
 def early_and_quiet(session: Session, game: Game, now: datetime) -> bool:
-    """Everyone has orders on file and the last set is at least the game's delay old."""
-    if not (game.early and on_file.everyone_submitted(session, game)):
-        return False
-    delay = limits.DELAY.bounded(game.early_delay_minutes)
-    if delay <= 0:
-        return True
-    turn = play.latest_turn(session, game.id)
-    filed = [row for row in play.submissions(session, game.id, turn.number + 1) if row.accepted]
-    return bool(filed) and filed[-1].created_at + timedelta(minutes=delay) <= now
+    """Every set on file is whole, nobody asked to WAIT, and the last set is at least the
+    game's delay old (``on_file.owed``)."""
+    return on_file.owed(session, game).resolves_early(now)
 
 
 def adjudicate(
@@ -361,7 +355,7 @@ def _remind(
     session: Session, runtime: Runtime, game: Game, seats: list[Seat]
 ) -> list[tuple[int, str]]:
     turn = play.latest_turn(session, game.id)
-    filed = on_file.current_orders(session, game, turn.number + 1)
+    filed = on_file.owed(session, game, turn).on_file
     rules = play.rules_for(game)
     # Only seats that owe something now: in a game of one decision at a time, the other
     # player has nothing to send and must not be nagged.

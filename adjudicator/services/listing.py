@@ -90,16 +90,13 @@ def _filtered(
 
 
 def _owed_by_player(game: Game, moment: asks.Moment, player_id: int | None) -> bool:
-    """Whether one of the player's seats owes something now (orders not yet on file, or the
-    decision of a game played one decision at a time)."""
+    """Whether one of the player's seats owes something now (orders not yet on file, a set
+    whose refused lines hold the turn, or the decision of a game played one decision at a
+    time)."""
     if player_id is None or game.status != GameStatus.ACTIVE or game.paused:
         return False
-    return any(
-        seat.player_id == player_id
-        and seat.seat in moment.pending
-        and seat.seat not in moment.on_file
-        for seat in game.seats
-    )
+    owing = moment.owed.waiting_on if moment.owed.seats else tuple(moment.pending)
+    return any(seat.player_id == player_id and seat.seat in owing for seat in game.seats)
 
 
 def game_rows(session: Session, filters: Filters | None = None, limit: int = 200) -> list[GameRow]:

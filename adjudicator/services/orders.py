@@ -42,8 +42,9 @@ def read(
     subject_only: bool = False,
 ) -> OrderSet:
     """Parse ``lines`` (a mail's lines less its commands) for ``seat``; ``earlier`` is the
-    accepted set on file for the coming turn, and ``subject_only`` says the lines are the
-    Subject of a mail with an empty body."""
+    accepted set on file for the coming turn, its accepted lines alone (so a set joined to it
+    with ADD leaves a refused line behind and may be whole; ``on_file.orders_text_on_file``),
+    and ``subject_only`` says the lines are the Subject of a mail with an empty body."""
     if not lines:
         return OrderSet(None, "", False)
     trial = rules.parse_orders(state, seat, "\n".join(lines))

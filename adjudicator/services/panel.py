@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 from adjudicator import schedule
 from adjudicator.core import numbers
-from adjudicator.models import Game, Submission, utcnow
-from adjudicator.services import asks, gm, gm_letters, play
+from adjudicator.models import Game, utcnow
+from adjudicator.services import asks, gm, gm_letters, on_file, play, positions
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
@@ -78,9 +78,10 @@ class SeatLine:
     address: str
     joined: bool
     owes: bool
-    submitted: bool
+    submitted: bool  # a set on file, whole or not
     # The seat as players read it, with its player's name ("France (Joachim Murat)").
     shown: str = ""
+    refused: int = 0  # the lines left out of its set on file as refused
 
 
 @dataclass(frozen=True)
@@ -123,20 +124,11 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
         rules = play.rules_for(game)
         latest = play.latest_turn(session, game.id)
         next_turn: int | None = None
-        owed: set[str] = set()
-        on_file: set[str] = set()
+        owes: set[str] = set()
+        owed = on_file.owed(session, game)
         if game.status == GameStatus.ACTIVE:
-            next_turn = latest.number + 1
-            owed = set(rules.pending(rules.load(latest.state)))
-            on_file = set(
-                session.scalars(
-                    select(Submission.seat).where(
-                        Submission.game_id == game.id,
-                        Submission.turn_number == next_turn,
-                        Submission.accepted.is_(True),
-                    )
-                )
-            )
+            next_turn = owed.turn
+            owes = set(positions.snapshot(session, rules, latest).owed)
         gm_zone = game.gm.timezone if game.gm is not None else ""
         default_zone = gm_zone or game.timezone or "UTC"
         deadline = game.deadline if game.status == GameStatus.ACTIVE else None
@@ -163,9 +155,10 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
                     seat.seat,
                     seat.player.address,
                     seat.joined_at is not None,
-                    seat.seat in owed,
-                    seat.seat in on_file,
+                    seat.seat in owes,
+                    seat.seat in owed.on_file,
                     asks.named(play.rules_for(game), seat),
+                    owed.seats[seat.seat].refused if seat.seat in owed.seats else 0,
                 )
                 for seat in game.seats
             ],

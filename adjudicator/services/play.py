@@ -327,11 +327,6 @@ def shown_result(game: Game) -> str:
     return reasons.game_result(game.result, said.language()) or ""
 
 
-def seats_with_orders(session: Session, game_id: int, turn_number: int) -> set[str]:
-    """The seats with an accepted order set on file for a turn (whether, never what)."""
-    return {row.seat for row in submissions(session, game_id, turn_number) if row.accepted}
-
-
 def seed_revealed(game: Game) -> bool:
     """A solo game's seed is public once it ends; a shared deal's once its challenge ends."""
     if game.challenge is not None:

@@ -22,7 +22,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn, utcnow
-from adjudicator.services import asks, play, reasons
+from adjudicator.services import asks, on_file, play, positions, reasons
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -125,22 +125,18 @@ def _report_gist(report: str) -> str:
 
 def now_owed(session: Session, game: Game) -> asks.Moment:
     """What the game waits for now, as the mails' asks read it: the decisions owed after its
-    latest turn and the seats with orders on file. Read in UTC: pages write the deadline as a
-    <time> the browser puts in its reader's zone."""
+    latest turn and what each seat has on file (``on_file.owed``). Read in UTC: pages write the
+    deadline as a <time> the browser puts in its reader's zone."""
     rules = play.rules_for(game)
     pending: dict[str, Decision] = {}
-    next_turn = 0
+    owed = on_file.owed(session, game)
     if game.status == GameStatus.ACTIVE:
         latest = play.latest_turn(session, game.id)
-        next_turn = latest.number + 1
-        pending = dict(rules.pending(rules.load(latest.state)))
-    # A game resolving each order on receipt never has orders waiting on file.
-    waits = pending and not rules.resolves_on_receipt
-    on_file = play.seats_with_orders(session, game.id, next_turn) if waits else set()
+        pending = dict(positions.snapshot(session, rules, latest).owed)
     # idle_close_days only words a mail's "no deadline" line, which no page writes.
     # In the language of the page's reader (the web holds i18n.speaking for each request).
     lang = said.language()
-    return asks.Moment(next_turn, pending, frozenset(on_file), utcnow(), "UTC", 0, lang)
+    return asks.Moment(owed.turn, pending, owed, utcnow(), "UTC", 0, lang)
 
 
 def seat_holder(session: Session, game_id: int, seat: str) -> tuple[int, int] | None:
@@ -262,6 +258,7 @@ class SeatRow:
     submitted: bool  # an accepted order set is on file for the coming turn
     title: str = ""  # the seat as players read it (Game.seat_title)
     owed: str = ""  # the decision the seat owes, in words, in a game of one decision at a time
+    refused: int = 0  # the lines left out of its set on file as refused
 
 
 @dataclass(frozen=True)
@@ -299,11 +296,16 @@ def _seat_rows(session: Session, game: Game, moment: asks.Moment) -> list[SeatRo
             player=public_name(seat.player, rules.seat_title(seat.seat)),
             joined=seat.joined_at is not None,
             owes=seat.seat in moment.pending,
-            submitted=seat.seat in moment.on_file,
+            submitted=seat.seat in moment.owed.on_file,
+            refused=_refused(moment.owed.seats.get(seat.seat)),
             owed=_owed_words(moment.pending.get(seat.seat)),
         )
         for seat in game.seats
     ]
+
+
+def _refused(owes: on_file.SeatOwes | None) -> int:
+    return owes.refused if owes is not None else 0
 
 
 def _owed_words(decision: Decision | None) -> str:

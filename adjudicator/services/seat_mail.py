@@ -18,7 +18,7 @@ Read top to bottom, ``STEPS`` is the whole of what the service does with a playe
 11. the order set filed
 12. a game that resolves on receipt: the turn played, and every seat told
 13. the receipt
-14. early adjudication, once every seat has orders on file
+14. early adjudication, once every seat has a whole set on file (on_file.owed)
 """
 
 from __future__ import annotations
@@ -460,12 +460,7 @@ def send_receipt(context: SeatMail) -> Verdict | None:
 # 14.
 def adjudicate_early(context: SeatMail) -> Verdict:
     game, session = context.game, context.session
-    if (
-        game.early
-        and not game.paused
-        and game.early_delay_minutes == 0
-        and on_file.everyone_submitted(session, game)
-    ):
+    if game.early_delay_minutes == 0 and on_file.owed(session, game).resolves_early(utcnow()):
         # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
         # (With a delay, the tick starts it once the last orders are old enough.)
         context.runtime.later(session, Task.ADJUDICATE, game.id)
