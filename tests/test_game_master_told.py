@@ -156,6 +156,8 @@ def test_the_games_options_are_shown_back_with_their_meaning(runtime: Runtime) -
     game_id, _ = formed(runtime)
     half_stays = "half_stays=ceil: Spanish units that stay behind when a group leaves an area"
     schedule = "SCHEDULE 48h: how long each turn runs, or the weekly times its deadlines fall on"
+    # One option or setting a line, as NEW writes it, then its meaning.
+    assert "\n  half_stays=ceil: Spanish units" in last_to(runtime, GM)
     formed_mail = flat(last_to(runtime, GM))
     assert "THIS GAME'S OPTIONS AND SETTINGS" in formed_mail
     assert half_stays in formed_mail and schedule in formed_mail
