@@ -10,7 +10,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 from zoneinfo import ZoneInfo
 
-from playbymail import compose, deliver_mail, sent, text_of
+from playbymail import compose, deliver_mail, html_of, sent, text_of
 from sqlalchemy import select
 from test_game_master import FRANCE, GM, NEW, SPAIN, formed, last_to, started
 
@@ -70,6 +70,8 @@ def test_the_game_master_is_mailed_each_turn_as_the_players_saw_it(runtime: Runt
     assert "France: 16-14 x1: 1 unit moved" in report and "Spain: 9-4: 1 unit moved" in report
     assert "POSITION AFTER TURN 1" in report and "Orders for turn 2 are due" in report
     assert any(part.get_content_type() == "image/png" for part in mail.walk())
+    page = html_of(mail)
+    assert "<h3>What happened</h3>" in page and f'<img src="cid:game{game_id}.turn1@' in page
     # Never a seat's hidden information: France's start card, a hand.
     assert "MURAT" not in report and "Your hand" not in report
     # A rolled-back turn played again is a result of its own.
