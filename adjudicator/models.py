@@ -187,6 +187,8 @@ class Game(Base):
     early_delay_minutes: Mapped[int] = mapped_column(Integer, default=0)
     # Orders are only taken from mail whose DKIM signature verifies for the sender's domain.
     require_dkim: Mapped[bool] = mapped_column(default=False)
+    # GMREPORTS: "turn", the game master is mailed each turn's result; "none", not.
+    gm_reports: Mapped[str] = mapped_column(String(8), default="turn", server_default="turn")
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
     challenge: Mapped[Challenge | None] = relationship()

@@ -77,7 +77,9 @@ ENGLISH = frozenset(
         "to",
     ]
 )
-LINK = re.compile(r"(https?://|mailto:)\S+|\S+@\S+|\b[0-9a-f]{16,}\b")
+# Links, addresses, digests; and an option as the game master writes it on NEW
+# (win_when=deck-empty), a code like a command word, shown as written beside its meaning.
+LINK = re.compile(r"(https?://|mailto:)\S+|\S+@\S+|\b[0-9a-f]{16,}\b|\b\w+=[\w-]+")
 # The cards' English names, where they differ from the Spanish originals a reader of any other
 # language is shown ("Mayor of Móstoles" is "Alcalde de Móstoles").
 ENGLISH_NAMES = tuple(

@@ -250,9 +250,10 @@ def test_replace_and_process_now_by_panel(runtime: Runtime) -> None:
     assert "Spain: daoiz@example.com replaced by palafox@example.com" in shown
     assert "<td>palafox@example.com</td>" in shown
     drain(runtime)
-    assert "Spain is now played by palafox@example.com" in last_to(runtime, FRANCE)
+    # Players read names, never addresses: the new player has given none yet.
+    assert "Spain is now played by a new player" in last_to(runtime, FRANCE)
     # The new player is told too, from the seat's new reply address.
-    assert "Spain is now played by palafox@example.com" in last_to(runtime, "palafox@example.com")
+    assert "Spain is now played by a new player" in last_to(runtime, "palafox@example.com")
     # An address with a second word cannot smuggle anything into the command.
     shown = post(client, game_id, "replace", seat="spain", address="a@b.org END")
     assert "Not done: give the new player's mail address" in shown

@@ -45,6 +45,21 @@ SETTINGS = (
     "DKIM",
     "LANGUAGE",
 )
+# The game master's commands (services.gm.COMMANDS, which reads this module, so named here
+# again): written to a seat's address, each is answered with where it belongs, never as a line
+# that is not an order. STATUS is every player's too.
+GM_WORDS = (
+    "SET DEADLINE",
+    "EXTEND",
+    "PAUSE",
+    "RESUME",
+    "PROCESS NOW",
+    "ROLLBACK",
+    "REPLACE",
+    "END",
+    "PANEL",
+    "GMREPORTS",
+)
 # A name is a few words ("Luis Daoíz", "Juan Martín Díez el Empecinado"); many more read as prose.
 NAME_WORDS = 10
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -101,6 +116,9 @@ class Sections:
     ignored: list[Entry] = field(default_factory=list)
     # The reader's: what the sentences written into the sections are written in.
     language: str = i18n.SOURCE
+    # The game master's own address when the reader is the game's game master: a game-master
+    # command sent to a seat's address is pointed there (``gm_pointer``).
+    game_master: str | None = None
 
     def did(self, command: Command, message: str, ok: bool = True) -> None:
         self.done.append(Entry(shown(command), message, ok))
@@ -289,6 +307,24 @@ def looks_like_command(line: str, lang: str = i18n.SOURCE) -> str | None:
     return _("not a command; did you mean %(meant)s?", meant=meant)
 
 
+def gm_pointer(line: str, sections: Sections) -> str | None:
+    """For a line sent to a seat's address that is a game-master command (its words in
+    capitals, as the game master's help writes them): where it belongs, in the reader's
+    language; None for any other line."""
+    text = " ".join(line.split())
+    word = next((w for w in GM_WORDS if text == w or text.startswith(w + " ")), None)
+    if word is None:
+        return None
+    _ = i18n.translator(sections.language)
+    if sections.game_master:
+        return _(
+            "%(command)s is a game-master command: send it to your game-master address %(address)s",
+            command=word,
+            address=sections.game_master,
+        )
+    return _("%(command)s is a game-master command: only the game master can do that", command=word)
+
+
 def closest(word: str, vocabulary: Sequence[str]) -> str | None:
     """The known word ``word`` is most probably a typing slip for, if any."""
     if not word.isalpha():
@@ -302,7 +338,11 @@ def sift_ignored(lines: Sequence[LineReport], sections: Sections) -> tuple[LineR
     kept = []
     for line in lines:
         ignored = line.status is LineStatus.IGNORED
-        hint = looks_like_command(line.text, sections.language) if ignored else None
+        hint = (
+            gm_pointer(line.text, sections) or looks_like_command(line.text, sections.language)
+            if ignored
+            else None
+        )
         if hint is None:
             kept.append(line)
         else:

@@ -27,6 +27,7 @@ from adjudicator.services import (
     commands,
     gm_letters,
     lifecycle,
+    notices,
     panel_links,
     play,
     reports,
@@ -180,19 +181,30 @@ def _set_deadline(asked: _Asked) -> Answer:
     return _move(asked, when, said._("set by the game master"))
 
 
+# EXTEND's length, then the game master's reason for the players, if any: "EXTEND 24h Luis is
+# travelling". The longer units first, so "24hours" is not read as "24h" and "ours".
+_LENGTH_THEN = re.compile(r"^(\d+\s*(?:min|m|hours?|h|days?|d))(?:\s+(.*))?$", re.IGNORECASE)
+
+
 def _extend(asked: _Asked) -> Answer:
     game = asked.game
-    span = schedule.length(asked.argument)
-    if span is None:
-        return False, asked._("EXTEND takes a length such as 24h, 90m or 2d")
+    written = _LENGTH_THEN.match(asked.argument)
+    span = schedule.length(written.group(1)) if written else None
+    if span is None or written is None:
+        return False, asked._("EXTEND takes a length such as 24h, 90m or 2d, then a reason if any")
     if isinstance(span, Refusal):
         return False, span.reason
     if game.deadline is None:
         return False, asked._("the game has no deadline to extend")
+    if not span:
+        # Nothing would move: the players are not told the deadline moved when it did not.
+        return False, asked._("EXTEND by nothing leaves the deadline as it is; nothing was changed")
     problem = _out_of_reach(game.deadline, span, asked.now)
     if problem is not None:
         return False, problem.reason
-    return _move(asked, Moment(game.deadline + span, game.timezone), said._("extended"))
+    reason = written.group(2) or ""
+    why = said._("extended: %(reason)s", reason=reason) if reason else said._("extended")
+    return _move(asked, Moment(game.deadline + span, game.timezone), why)
 
 
 def _pause(asked: _Asked) -> Answer:
@@ -286,21 +298,31 @@ def _replace(asked: _Asked) -> Answer:
         return False, asked._(
             "no seat %(seat)s; seats: %(seats)s", seat=repr(parts[0]), seats=seats
         )
-    old = seat.player.address
+    title = play.seat_title(game, seat.seat)
+    if seat.player.address == parts[1].lower():
+        return False, asked._(
+            "%(seat)s is already played by %(address)s; nothing was changed",
+            seat=title,
+            address=seat.player.address,
+        )
+    before = seat.player
     seat.player = play.player_for(asked.session, parts[1].lower())
     # A new key version: the old player's reply address stops working.
     seat.key_version += 1
     asked.session.flush()
-    title = play.seat_title(game, seat.seat)
-    new = seat.player.address
+    # The players read names, never addresses: the game master alone knows those.
     _announce(
         asked,
         said._(
-            "%(seat)s is now played by %(new)s (replacing %(old)s).", seat=title, new=new, old=old
+            "%(seat)s is now played by %(new)s (replacing %(old)s).",
+            seat=title,
+            new=play.display_name(seat.player) or said._("a new player"),
+            old=play.display_name(before) or said._("the previous player"),
         ),
         "replaced",
         {"seat": title},
     )
+    old, new = before.address, seat.player.address
     return True, asked._("%(seat)s: %(old)s replaced by %(new)s", seat=title, old=old, new=new)
 
 
@@ -337,6 +359,9 @@ COMMANDS: dict[str, _Command] = {
     "ROLLBACK": _Command(_rollback),
     "REPLACE": _Command(_replace),
     "END": _Command(_end),
+    "GMREPORTS": _Command(
+        lambda asked: gm_letters.choose(asked.game, asked.argument, asked.language)
+    ),
     "STATUS": _Command(_status, on_a_game_over=True),
     # An ended game's panel still opens, read-only.
     "PANEL": _Command(_panel, on_a_game_over=True),
@@ -425,6 +450,10 @@ def _too_far(now: datetime) -> Refusal:
 
 def _move(asked: _Asked, moment: Moment, why: str) -> Answer:
     game = asked.game
+    if moment.when == game.deadline:
+        # A move to where it is would only tell every player of a change there is not.
+        text = i18n.shown(moment.when, moment.zone, asked.now, asked.language)
+        return False, asked._("the deadline is already %(when)s; nothing was changed", when=text)
     game.deadline = moment.when
     game.deadline_sequence += 1
     text = i18n.shown(moment.when, moment.zone, asked.now, asked.language)
@@ -450,33 +479,6 @@ def _announce(
     overtaken: reports.Overtaken | None = None,
     note: str = "",
 ) -> None:
-    """Tell every player what the game master did, each in their own language (``message`` is
-    made with core.said); ``what`` is the change's kind (transitions.TABLE) and names it in the
-    subject. The change goes on record first, and each notice is keyed by its id: the same
-    change made again is told again."""
-    session, game = asked.session, asked.game
-    turn = play.latest_turn(session, game.id).number + 1 if game.status != GameStatus.FORMING else 0
-    event = transitions.record(
-        session, game, _KINDS.get(what, what), asked.now, by="gm", turn=turn, note=note
-    )
-    for seat in game.seats:
-        lang = play.language(seat.player, game)
-        notice = reports.SeatLetter(
-            key=transitions.key(event, seat.seat),
-            kind="notice",
-            template="notice",
-            what=what,
-            extra={"message": i18n.localized(message, lang)},
-            words=words or {},
-            map=what in _SHOWS_MAP,
-        )
-        reports.mail_seat(session, asked.runtime, game, seat, notice, overtaken=overtaken)
-
-
-# A notice's subject word where it differs from its change's kind.
-_KINDS = {"over": "ended"}
-
-
-# The notices that carry the map: a rollback changes the position, a new player has never seen
-# it, and the game's end shows it last; the others (pause, deadline) change nothing on the board.
-_SHOWS_MAP = frozenset({"rolled-back", "replaced", "over"})
+    """Tell every player what the game master did (``notices.announce``)."""
+    change = notices.Change(what, message, "gm", asked.now, note, words or {}, overtaken)
+    notices.announce(asked.session, asked.runtime, asked.game, change)

@@ -10,9 +10,20 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.mail.addresses import reply_address, seat_token
+from adjudicator.mail.building import Picture
 from adjudicator.models import Game, OutboxMessage, Player, utcnow
-from adjudicator.services import asks, commands, panel_links, play, subjects
+from adjudicator.services import (
+    asks,
+    commands,
+    panel_links,
+    play,
+    positions,
+    reasons,
+    settings_shown,
+    subjects,
+)
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -97,6 +108,7 @@ def gm_created(reply: Reply, game: Game, guessed: commands.Entry | None = None) 
     link = panel_links.issue(session, runtime, game, utcnow())
     panel = {"url": link.url, "hours": link.hours} if isinstance(link, panel_links.Issued) else None
     extra = {
+        "settings": settings_shown.shown(game),
         "panel": panel,
         "sections": commands.Sections(done=[guessed]).json() if guessed else None,
     }
@@ -151,25 +163,39 @@ def _news(game: Game, master: Player, ended: str) -> tuple[str, str, str]:
     return "over", "gm-over", over
 
 
+def _first_to_gm(session: Session, game: Game, gm: Player) -> str | None:
+    """The Message-ID of the first mail to the game master (the answer to NEW): the thread
+    every mail of theirs about the game continues."""
+    return session.scalar(
+        select(OutboxMessage.message_id)
+        .where(OutboxMessage.game_id == game.id, OutboxMessage.to_address == gm.address)
+        .order_by(OutboxMessage.id)
+        .limit(1)
+    )
+
+
+def _told_apart(game: Game) -> Player | None:
+    """The game master to mail of the game's events, if any: not one who plays a seat too,
+    whose mail as a player says as much."""
+    gm = game.gm
+    if gm is None or any(seat.player.address == gm.address for seat in game.seats):
+        return None
+    return gm
+
+
 def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
     """Tell the game master the game has started, or is over and how it went: players' mail
     starts and ends it, so no answer to the GM's own mail would. Once per event (the key); not
     to a GM who plays a seat too, whose mail as a player says as much."""
-    gm = game.gm
-    if gm is None or any(seat.player.address == gm.address for seat in game.seats):
+    gm = _told_apart(game)
+    if gm is None:
         return
     rules = play.rules_for(game)
     lang = language(game)
     with i18n.speaking(lang):
         result = play.result_words(session, game)
     event, what, message = _news(game, gm, result)
-    # In the thread of the GM's own mail: the answer to NEW, the first mail to the GM.
-    first = session.scalar(
-        select(OutboxMessage.message_id)
-        .where(OutboxMessage.game_id == game.id, OutboxMessage.to_address == gm.address)
-        .order_by(OutboxMessage.id)
-        .limit(1)
-    )
+    first = _first_to_gm(session, game, gm)
     letter = Letter(
         key=f"game:{game.id}:gm:{event}",
         kind="gm",
@@ -184,3 +210,119 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
         references=[first] if first else [],
     )
     queue(session, runtime, letter, game)
+
+
+# GMREPORTS: what the game master is mailed of each turn played; "turn" unless they ask.
+REPORTS = {"TURN": "turn", "NONE": "none"}
+
+
+def choose(game: Game, argument: str, lang: str) -> tuple[bool, str]:
+    """GMREPORTS TURN: the game master is mailed each turn's result (the default); NONE: not.
+    Whether it was done, and the answer in ``lang``."""
+    _ = i18n.translator(lang)
+    chosen = REPORTS.get(argument.upper())
+    if chosen is None:
+        return False, _("write GMREPORTS TURN (each turn's result by mail) or GMREPORTS NONE")
+    if game.gm_reports == chosen:
+        return False, _(
+            "GMREPORTS is already %(choice)s; nothing was changed", choice=argument.upper()
+        )
+    game.gm_reports = chosen
+    if chosen == "turn":
+        return True, _("you will be mailed each turn's result, as the players see it")
+    return True, _("no more turn results by mail; the archive shows every turn")
+
+
+def turn_to_gm(session: Session, runtime: Runtime, game: Game, played: Any) -> None:
+    """The turn ``played`` (a ``reports.Played``) as every player was shown it, to the game
+    master who asked for each turn's result (GMREPORTS TURN, the default): the outcomes every
+    player may know, the dice, the public map and the next deadline, never what one seat alone
+    sees. Called with each seat's report; sent once per turn row, so a turn played again after
+    a rollback is a mail of its own."""
+    if game.gm_reports != "turn" or game.gm_player_id is None:
+        return
+    turn = played.turn
+    if turn.id is None:
+        session.flush()
+    told: set[int] = session.info.setdefault("pbem.gm_turns", set())
+    if turn.id in told:
+        return
+    told.add(turn.id)
+    gm = _told_apart(game)
+    if gm is None:
+        return
+    lang = language(game)
+    with i18n.speaking(lang):
+        extra, picture = _turn_context(session, runtime, game, played, lang)
+        first = _first_to_gm(session, game, gm)
+        rules = play.rules_for(game)
+        words = {"noun": i18n.gettext(rules.turn_noun, lang), "turn": turn.number}
+        letter = Letter(
+            key=f"game:{game.id}:gm:turn-row:{turn.id}",
+            kind="gm",
+            to=gm.address,
+            subject=subjects.subject(game, rules.title, "gm-turn", lang, **words),
+            template="gm_turn",
+            context={**_gm_context(session, runtime, game), **extra},
+            pictures=[picture] if picture else [],
+            reply_to=gm_address(runtime, game),
+            in_reply_to=first,
+            references=[first] if first else [],
+        )
+        queue(session, runtime, letter, game)
+
+
+def _turn_context(
+    session: Session, runtime: Runtime, game: Game, played: Any, lang: str
+) -> tuple[dict[str, Any], Picture | None]:
+    """What ``gm_turn`` shows of a turn, from its public view and public outcomes alone, in
+    ``lang`` (the current language)."""
+    rules = play.rules_for(game)
+    turn, resolution = played.turn, played.resolution
+    shot = positions.snapshot(session, rules, turn)
+    facts = turn.facts if isinstance(turn.facts, dict) else {}
+    zone = (game.gm.timezone if game.gm else "") or game.timezone
+    due = game.deadline if game.status == GameStatus.ACTIVE else None
+    context = {
+        "turn": turn.number,
+        "turn_word": i18n.gettext(rules.turn_noun, lang),
+        "why": reasons.turn_reason(turn.reason, False, lang),
+        "outcomes": [
+            f"{rules.seat_title(o.seat)}: {o.order}: {said.anew(o.detail)}"
+            for o in resolution.outcomes
+            if o.public
+        ],
+        "defaulted": i18n.listed([rules.seat_title(s) for s in facts.get("defaulted", [])], lang),
+        "dice": [
+            {"label": rules.chance_words(event.label), "value": event.result[0]}
+            for event in resolution.events
+            if event.kind == "die"
+        ],
+        "step_report": rules.step_report(resolution.facts),
+        "description": rules.describe(shot.public_view),
+        "deadline": i18n.shown(due, zone, utcnow(), lang) if due is not None else None,
+        "paused": game.paused,
+    }
+    picture = _public_map(runtime, game, shot, lang)
+    context["picture_cid"] = picture.content_id if picture else None
+    context["picture_alt"] = picture.alt if picture else ""
+    return context, picture
+
+
+def _public_map(
+    runtime: Runtime, game: Game, shot: positions.Snapshot, lang: str
+) -> Picture | None:
+    """The map every player is shown of the turn: the stored one in English, else drawn in
+    ``lang``."""
+    rules, turn = shot.rules, shot.turn
+    alt = positions.map_alt(rules, turn.number, None, shot.owed)
+    domain = runtime.config.mail_domain
+    if lang == i18n.SOURCE:
+        png = turn.public_png
+        content_id = f"game{game.id}.turn{turn.number}@{domain}"
+    else:
+        png = rules.render(shot.public_view, None)
+        content_id = f"game{game.id}.turn{turn.number}.{lang}@{domain}"
+    if not png:
+        return None
+    return Picture(content_id, png, alt, f"game{game.id}-turn{turn.number}.png")

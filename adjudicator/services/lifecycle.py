@@ -63,6 +63,7 @@ class GameSettings:
     early_delay_minutes: int = 0
     require_dkim: bool = False  # seat mail is acted on only when its DKIM signature verifies
     language: str = ""  # LANGUAGE: the mail of a player without a language of their own
+    gm_name: str = ""  # the game master's name as their mail gives it (never their address)
 
 
 def read_settings(
@@ -229,6 +230,7 @@ def start_game(
             kind="invitation",
             template="invitation",
             what="invited",
+            extra=_who(game),
             map=False,
         )
         reports.mail_all_seats(session, runtime, game, invitation)
@@ -241,6 +243,22 @@ def start_game(
     return game
 
 
+def _who(game: Game) -> dict[str, Any]:
+    """Who an invitation names: the game master and every seat's player, by the names they gave
+    (never an address: "" where none is known); each reader's mail leaves out their own seat."""
+    return {
+        "game_master": play.display_name(game.gm) if game.gm is not None else "",
+        "players": [
+            {
+                "seat": seat.seat,
+                "title": play.seat_title(game, seat.seat),
+                "name": play.display_name(seat.player),
+            }
+            for seat in game.seats
+        ],
+    }
+
+
 def _settle(session: Session, game: Game, settings: GameSettings) -> None:
     """The game master's clock and rules of conduct, onto the game's row."""
     game.schedule, game.timezone = settings.schedule_text, settings.timezone
@@ -250,7 +268,10 @@ def _settle(session: Session, game: Game, settings: GameSettings) -> None:
     game.require_dkim = settings.require_dkim
     game.language = settings.language
     if settings.gm_address:
-        game.gm_player_id = play.player_for(session, settings.gm_address).id
+        master = play.player_for(session, settings.gm_address)
+        # The name of the NEW mail's From line: what the invitations call the game master.
+        play.note_name(master, settings.gm_name)
+        game.gm_player_id = master.id
 
 
 def deal_sides(session: Session, game: Game) -> None:

@@ -450,7 +450,9 @@ def start_gm_game(
     made = (
         settings
         if isinstance(settings, Refusal)
-        else lifecycle.start_game(session, runtime, settings, invite=True)
+        else lifecycle.start_game(
+            session, runtime, replace(settings, gm_name=mail.sender_name), invite=True
+        )
     )
     if isinstance(made, Game):
         # The game master's language guessed as a player's is (their NEW's words, or its

@@ -28,11 +28,12 @@ from adjudicator.services import (
     dice,
     play,
     reasons,
+    settings_shown,
     subjects,
     transitions,
 )
 from adjudicator.services.answers import away, command_context, line_json
-from adjudicator.services.gm_letters import tell_gm
+from adjudicator.services.gm_letters import tell_gm, turn_to_gm
 from adjudicator.services.mailer import Letter, queue, thread_headers
 from adjudicator.services.positions import position, snapshot
 from adjudicator.services.runtime import Runtime
@@ -350,6 +351,7 @@ def game_started(
             extra={
                 "sections": answering.sections.json() if answering and answers else None,
                 "variant": rules.variant_text(game.options),
+                "settings": settings_shown.shown(game),
                 "contributions": contribution_lines(game, play.language(seat.player, game)),
             },
             # The first seat's welcome is the thread's root; the others reply to it.
@@ -474,6 +476,7 @@ def turn_report(
             replying_to=replying_to,
             overtaken=overtaken,
         )
+        turn_to_gm(session, runtime, game, played)
         if game.status != GameStatus.ACTIVE:
             tell_gm(session, runtime, game)
 

@@ -231,7 +231,11 @@ def read_commands(context: SeatMail) -> Verdict | None:
     # In the language this mail chose or was guessed to be in, when it did.
     lang = play.language(player, game)
     ignored = commands.in_language(reading.ignored, lang)
-    context.sections = commands.Sections(ignored=ignored, language=lang)
+    # Compared by id: the game master's row is not loaded for a player's mail.
+    master = (
+        gm_letters.gm_address(context.runtime, game) if game.gm_player_id == player.id else None
+    )
+    context.sections = commands.Sections(ignored=ignored, language=lang, game_master=master)
     for command, (done, message) in zip(personal, answers, strict=True):
         context.sections.did(command, message, done)
     if guessed is not None:

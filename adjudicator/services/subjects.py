@@ -48,6 +48,7 @@ PHRASES: Mapping[str, str] = {
     "gm-answer": N_("your commands (game master)"),
     "gm-started": N_("game started (game master)"),
     "gm-over": N_("game over: {result} (game master)"),
+    "gm-turn": N_("{noun} {turn} results (game master)"),
 }
 
 

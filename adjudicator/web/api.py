@@ -13,9 +13,10 @@ from flask.typing import ResponseReturnValue
 from adjudicator import jsondata
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
-from adjudicator.services import listing, queries, verification
+from adjudicator.services import listing, queries, settings_shown, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
+from adjudicator.web import languages
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -129,6 +130,9 @@ def game(game_id: int) -> ResponseReturnValue:
             positions_shown=page.visible,
             next_turn=page.next_turn,
             seats=[asdict(seat) for seat in page.seats],
+            # Each option and setting with its value and meaning, in the language the request
+            # asks for (?lang=, Accept-Language); the rest of the API is English.
+            settings=settings_shown.json(found, languages.asked()),
             turns=[_turn(found.id, turn, full=False) for turn in page.turns],
             feed=f"/games/{found.id}/feed.atom",
             fairness=f"/games/{found.id}/fairness",

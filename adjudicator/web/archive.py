@@ -29,7 +29,7 @@ from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.services import listing, play, queries, verification
+from adjudicator.services import listing, play, queries, settings_shown, verification
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, fairness_words, feeds, languages, pictures
@@ -138,6 +138,8 @@ def game_page(game_id: int) -> ResponseReturnValue:
             deadline_local=in_zone(deadline, page.game.timezone) if deadline else None,
             from_now=_from_now(),
             strength_alt=charts.strength_alt(strength) if strength else None,
+            # Each option with what it means, in the page's language (core.said sentences).
+            settings=settings_shown.shown(page.game),
         )
 
 
