@@ -178,6 +178,9 @@ class Game(Base):
     # When the game master asked for the turn to be processed at once (PROCESS NOW), until it is:
     # recorded so that the tick queues it again whatever became of the task.
     forced_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # When the game master last rolled a turn back: the sets on file from before it stand at the
+    # deadline, but only a set sent after it makes the replayed turn early (services.on_file).
+    rolled_back_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # The game master, who made the game and may move deadlines, pause, force or end it.
     gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     # Remind seats without orders this many hours before a deadline (0: never).

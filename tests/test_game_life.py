@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 
 from flask.testing import FlaskClient
-from playbymail import compose, deliver_mail, gm_command, reply_to, sent
+from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent, text_of
 from sqlalchemy import select
 
-from adjudicator.models import GameEvent, OutboxMessage
-from adjudicator.services import transitions
+from adjudicator.models import Game, GameEvent, OutboxMessage
+from adjudicator.services import on_file, play, ticks, transitions
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -129,10 +129,11 @@ def test_the_game_masters_page_shows_each_change_who_was_told_and_what_comes_nex
     assert f"you, the game master <{GM}>: sent" in start
     turn = page[places[3] : places[4]]
     assert f"France <{FRANCE}>: sent" in turn and f"Spain <{SPAIN}>: sent" in turn
-    # What comes next: turn 1 again at its deadline, and each seat's reminder before it.
+    # What comes next: turn 1 again at its deadline; the sets kept from before the rollback
+    # stand then, so nobody is reminded and nothing plays the turn early.
     coming = page.split("What happens next", 1)[1].split("What has happened", 1)[0]
     assert "Turn 1 is played at its deadline" in coming
-    assert "France is reminded, if still owing." in coming
+    assert "reminded" not in coming and "Every order is in" not in coming
     gm_command(runtime, game_id, "PAUSE")
     coming = life_page(client, game_id).split("What happens next", 1)[1]
     assert coming.split("What has happened", 1)[0].strip() == "Nothing until you resume the game."
@@ -162,3 +163,49 @@ def test_the_architecture_document_prints_the_table_as_it_is() -> None:
         assert row in document, row
     rows = re.findall(r"^\| `([a-z-]+)` \|", document, flags=re.MULTILINE)
     assert rows == list(transitions.TABLE)
+
+
+def test_what_comes_next_reads_the_orders_on_file_as_the_scheduler_does(runtime: Runtime) -> None:
+    """With a DELAY, the page says when the turn is played once every order is in, and nobody
+    with orders on file is to be reminded."""
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW + "DELAY 30\n"))
+    welcome = [m for m in sent(runtime) if str(m["To"]) == GM][-1]
+    found = LINK.search(welcome.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    assert found
+    for player in (FRANCE, SPAIN):
+        deliver_mail(runtime, compose(player, reply_to(runtime, player), "JOIN"))
+    with runtime.db.session() as session:
+        [game_id] = session.scalars(select(GameEvent.game_id).where(GameEvent.kind == "started"))
+    client = logged_in(runtime, found.group(1))
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
+    coming = life_page(client, game_id).split("What has happened", 1)[0]
+    assert "Spain is reminded, if still owing." in coming
+    assert "France is reminded" not in coming and "Every order is in" not in coming
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "9-14"))
+    coming = life_page(client, game_id).split("What has happened", 1)[0]
+    assert "Every order is in: turn 1 is played then." in coming
+    assert "reminded" not in coming
+
+
+def test_a_rolled_back_turn_is_played_early_only_once_a_set_is_sent_after_the_rollback(
+    runtime: Runtime,
+) -> None:
+    """The sets kept from before a rollback stand at the deadline: the tick does not play the
+    turn again at once, unchanged, and the mails say it waits for its deadline; a set sent since
+    makes it early as usual."""
+    game_id, _ = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "9-14"))
+    gm_command(runtime, game_id, "ROLLBACK a misread map")
+    ticks.tick(runtime)
+    drain(runtime)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert play.latest_turn(session, game_id).number == 0
+        assert on_file.owed(session, game).early_at is None
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "ORDERS"))
+    answer = [m for m in sent(runtime) if str(m["To"]) == SPAIN][-1]
+    assert "is played at its deadline" in text_of(answer)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
+    with runtime.db.session() as session:
+        assert play.latest_turn(session, game_id).number == 1

@@ -20,6 +20,7 @@ from adjudicator.models import Game, utcnow
 from adjudicator.services import (
     asks,
     deadlines,
+    on_file,
     play,
     positions,
     preferences,
@@ -161,7 +162,16 @@ def _coming(session: Session, runtime: Runtime, game: Game, now: datetime) -> li
             due,
         )
     ]
-    owed = positions.snapshot(session, rules, turn).owed
+    # The seats the tick would remind: owing, with nothing on file, not yet reminded.
+    filed = on_file.owed(session, game, turn)
+    early = filed.early_at
+    if early is not None:
+        coming.append(
+            Next(
+                _("Every order is in: turn %(turn)s is played then.", turn=number), max(early, now)
+            )
+        )
+    owed = set(positions.snapshot(session, rules, turn).owed) - filed.on_file
     waiting = [
         seat
         for seat in game.seats

@@ -263,7 +263,7 @@ def _rollback(asked: _Asked) -> Answer:
         return False, asked._("no turn has been played yet")
     # The turn after it is not due any more (the rolled-back turn is, under its own entry).
     stale = reports.overtaken(game, turn.number + 1, now)
-    turn.rolled_back_at = now
+    turn.rolled_back_at = game.rolled_back_at = now
     turn.rollback_note = reason or "no reason given"
     session.flush()
     lifecycle.open_deadline(game, now)

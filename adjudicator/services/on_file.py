@@ -116,13 +116,17 @@ def owed(session: Session, game: Game, turn: Turn | None = None) -> Owed:
             waits.add(row.seat)
         elif row.accepted:
             latest[row.seat] = row
+    last = max((row.created_at for row in latest.values()), default=None)
+    # After a rollback the sets kept from before it stand at the deadline; a set sent since is
+    # what makes the replayed turn early (else it would be played again at once, unchanged).
+    kept = game.rolled_back_at is not None and (last is None or last <= game.rolled_back_at)
     return Owed(
         number,
         {seat: _seat_owes(latest.get(seat), seat in waits) for seat in pending},
-        early=game.early and not game.paused,
+        early=game.early and not game.paused and not kept,
         delay=timedelta(minutes=limits.DELAY.bounded(game.early_delay_minutes)),
         waited=bool(waits),
-        last_filed=max((row.created_at for row in latest.values()), default=None),
+        last_filed=last,
     )
 
 

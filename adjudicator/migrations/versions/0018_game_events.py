@@ -1,4 +1,5 @@
-"""game_events: the changes in a game's life that its players were told of
+"""game_events: the changes in a game's life that its players were told of; when a game last
+rolled a turn back
 
 Revision ID: 0018
 Revises: 0017
@@ -31,8 +32,12 @@ def upgrade() -> None:
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_game_events_game_id", "game_events", ["game_id"])
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("rolled_back_at", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("rolled_back_at")
     op.drop_index("ix_game_events_game_id", "game_events")
     op.drop_table("game_events")
