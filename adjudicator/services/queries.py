@@ -22,7 +22,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn, utcnow
-from adjudicator.services import asks, on_file, play, positions, reasons
+from adjudicator.services import asks, on_file, play, positions, reasons, turn_pictures
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -59,6 +59,10 @@ class TurnPage:
     area_names: dict[str, str] = field(default_factory=dict)  # Game.area_name of each area shown
     # Game.card_name of each card the records name, Game.card_note of each card's arguments.
     card_words: dict[str, str] = field(default_factory=dict)
+    # The address of this version's picture without ".png" (``turn_pictures.path``): it names what
+    # the picture shows, so a turn played again after a rollback has a picture address of its
+    # own, and each may be cached for ever.
+    picture: str = ""
 
     @property
     def title(self) -> str:
@@ -220,6 +224,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
         area_names=_area_names(rules, shown),
         card_words=_card_words(rules, shown) if turn.number else {},
+        picture=turn_pictures.path(turn.game_id, turn.number, view),
     )
 
 
@@ -362,44 +367,6 @@ def turn_versions(session: Session, game_id: int, number: int) -> TurnVersions |
         previous=max((n for n in numbers if n < number), default=None),
         following=min((n for n in numbers if n > number), default=None),
     )
-
-
-def turn_picture(session: Session, game_id: int, number: int) -> bytes | None:
-    """The public picture of a turn, or None when there is none or it may not be shown yet."""
-    game = session.get(Game, game_id)
-    if game is None or not play.public_turns_visible(game):
-        return None
-    return session.scalar(
-        select(Turn.public_png).where(
-            Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
-        )
-    )
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """What a turn's picture is drawn from at another scale: its game and the public view of
-    the live turn, the one its stored picture was drawn from."""
-
-    game_key: str
-    view: Any
-
-
-def turn_view(session: Session, game_id: int, number: int) -> TurnView | None:
-    """The public view of a live turn, or None when there is none or it may not be shown yet
-    (as ``turn_picture``)."""
-    game = session.get(Game, game_id)
-    if game is None or not play.public_turns_visible(game):
-        return None
-    turn = session.scalar(
-        select(Turn).where(
-            Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
-        )
-    )
-    if turn is None:
-        return None
-    rules = play.rules_for(game)
-    return TurnView(rules.key, rules.view(rules.load(turn.state), None))
 
 
 @dataclass(frozen=True)

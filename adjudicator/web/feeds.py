@@ -64,6 +64,8 @@ def game_feed(page: GamePage, base_url: str, domain: str) -> bytes:
         _sub(entry, "updated", _stamp(turn.created_at))
         href = f"{base}/games/{game.id}/turns/{turn.number}"
         _sub(entry, "link", rel="alternate", type="text/html", href=href)
+        # At the address of what it shows: a turn played again links its own picture.
+        _sub(entry, "link", rel="enclosure", type="image/png", href=f"{base}{turn.picture}.png")
         _sub(entry, "summary", turn.description, type="text")
     body: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
     return body

@@ -1,0 +1,163 @@
+"""A turn's picture has an address of its own per version: what it shows. A turn rolled back
+and played again to another position has its picture at another address, the rolled-back
+version's stays at its own, and only such addresses are cached for ever. Through the real
+pipeline and the web, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import html
+import re
+from email.message import EmailMessage
+
+from icalendar import Calendar, Event
+from playbymail import compose, deliver_mail, html_of, reply_to, text_of
+from sqlalchemy import select
+
+from adjudicator.models import Game, Player
+from adjudicator.services import gm_letters
+from adjudicator.services.runtime import Runtime
+from adjudicator.web import create_app
+
+GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
+ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
+LEONIDAS = "leonidas@example.com"
+ATOM = "{http://www.w3.org/2005/Atom}"
+# What a mail that offers a move says; no mail of an ended game may say any of it.
+OFFERS = ("Legal now", "WHAT YOU CAN DO NOW", "What you can do now", "Send one action")
+
+
+def new_by_gm(runtime: Runtime, body: str, players: tuple[str, ...]) -> int:
+    """A game a game master makes by mail, every player JOINed: its id."""
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
+    for address in players:
+        deliver_mail(runtime, compose(address, reply_to(runtime, address), "JOIN"))
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game).order_by(Game.id.desc())).first()
+        assert game is not None and game.status == "active"
+        return game.id
+
+
+def dos_de_mayo(runtime: Runtime) -> int:
+    body = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\n"
+    return new_by_gm(runtime, body, (FRANCE, SPAIN))
+
+
+def musket_and_pike(runtime: Runtime) -> int:
+    body = f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {ROYALIST}\nPARLIAMENT {PARLIAMENT}\n"
+    return new_by_gm(runtime, body, (ROYALIST, PARLIAMENT))
+
+
+def thermopyles(runtime: Runtime) -> int:
+    deliver_mail(runtime, compose(LEONIDAS, "new@pbem.localhost", "NEW THERMOPYLES"))
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game).order_by(Game.id.desc())).first()
+        assert game is not None
+        return game.id
+
+
+def speaks(runtime: Runtime, address: str, language: str) -> None:
+    with runtime.db.session() as session:
+        player = session.scalars(select(Player).where(Player.address == address)).one()
+        player.language = language
+
+
+def mails_to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:
+    return [mail for mail in mails if str(mail["To"]) == address]
+
+
+def plain(mail: EmailMessage) -> str:
+    return text_of(mail).replace("\r\n", "\n")
+
+
+def calendars(mail: EmailMessage) -> dict[str, Event]:
+    """The mail's calendar entries by their part's method."""
+    found = {}
+    for part in mail.iter_attachments():
+        if part.get_content_type() == "text/calendar":
+            [event] = Calendar.from_ical(part.get_payload(decode=True)).walk("VEVENT")
+            found[str(part.get_param("method"))] = event
+    return found
+
+
+def has_map(mail: EmailMessage) -> bool:
+    return any(part.get_content_type() == "image/png" for part in mail.walk())
+
+
+def seed_of(runtime: Runtime, game_id: int) -> str:
+    with runtime.db.session() as session:
+        return session.get_one(Game, game_id).seed.hex()
+
+
+def read_as_ended(mail: EmailMessage, result: str, seed: str, game_id: int) -> None:
+    """An end mail, as its reader reads it: how the game ended, the map, the seed and where to
+    check it, and nothing that asks for a move or a calendar entry for a turn to come."""
+    for text in (plain(mail), html.unescape(html_of(mail))):
+        assert result in text, text
+        assert seed in text and f"/games/{game_id}/verify" in text, text
+        for offer in OFFERS:
+            assert offer not in text, (offer, text)
+        assert "in play." not in text, text  # the position as the game words a running one
+    assert has_map(mail)
+    assert "PUBLISH" not in calendars(mail)
+
+
+def turn_one_played(runtime: Runtime) -> tuple[int, str]:
+    """A 2 de Mayo game whose turn 1 both players' orders played: its id and the game master's
+    address."""
+    game_id = dos_de_mayo(runtime)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "9-14"))
+    with runtime.db.session() as session:
+        return game_id, gm_letters.gm_address(runtime, session.get_one(Game, game_id))
+
+
+PICTURE = re.compile(r"/games/(\d+)/turns/(\d+)/([0-9a-f]{20})((?:\.[a-z]{2})?(?:@2x)?)\.png")
+
+
+def pictures_of(text: str, game_id: int, number: int) -> set[str]:
+    """The addresses of turn ``number``'s pictures that ``text`` links."""
+    return {
+        found.group(0)
+        for found in PICTURE.finditer(text)
+        if (int(found.group(1)), int(found.group(2))) == (game_id, number)
+    }
+
+
+def test_a_turn_played_again_has_pictures_at_addresses_of_their_own(runtime: Runtime) -> None:
+    game_id, master = turn_one_played(runtime)
+    client = create_app(runtime).test_client()
+    first_page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    [first] = {address for address in pictures_of(first_page, game_id, 1) if "@" not in address}
+    first_png = client.get(first).data
+    first_2x = client.get(first.replace(".png", "@2x.png"))
+    assert first_2x.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    # The address by number alone leads to the live version's, and is not kept.
+    old = client.get(f"/games/{game_id}/turns/1.png")
+    assert old.status_code == 302 and old.headers["Location"].endswith(first)
+    assert "immutable" not in old.headers.get("Cache-Control", "")
+    deliver_mail(runtime, compose(GM, master, "ROLLBACK France meant one unit"))
+    assert client.get(f"/games/{game_id}/turns/1.png").status_code == 404  # none live now
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x1"))
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    [again] = {address for address in pictures_of(page, game_id, 1) if "@" not in address}
+    assert again != first and first not in page.split('id="turn-1-rolled-back"')[0]
+    served = client.get(again)
+    assert served.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert served.data != first_png
+    # The rolled-back version's picture keeps its address and its bytes.
+    assert client.get(first).data == first_png
+    assert client.get(f"/games/{game_id}/turns/1.png").headers["Location"].endswith(again)
+    # Every place that links the turn's picture links the live version's own address.
+    turn_page = client.get(f"/games/{game_id}/turns/1").get_data(as_text=True)
+    assert again in turn_page and again.replace(".png", "@2x.png") in turn_page
+    assert first in turn_page  # the struck version shows its own picture
+    spanish = client.get(f"/games/{game_id}?lang=es").get_data(as_text=True)
+    assert again.replace(".png", ".es.png") in spanish
+    assert client.get(again.replace(".png", ".es@2x.png")).status_code == 200
+    shown = client.get(f"/api/games/{game_id}").get_json()
+    live = [turn for turn in shown["turns"] if turn["number"] == 1 and not turn["rolled_back"]]
+    assert live[0]["picture"] == again
+    feed = client.get(f"/games/{game_id}/feed.atom").get_data(as_text=True)
+    assert again in feed and first not in feed
+    # An address naming no version of the turn names no picture.
+    assert client.get(again.replace(again.split("/")[-1], "0" * 20 + ".png")).status_code == 404
