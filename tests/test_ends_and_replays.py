@@ -1,7 +1,7 @@
-"""A turn's picture has an address of its own per version: what it shows. A turn rolled back
-and played again to another position has its picture at another address, the rolled-back
-version's stays at its own, and only such addresses are cached for ever. Through the real
-pipeline and the web, on SQLite and PostgreSQL."""
+"""A turn played again after a rollback reaches every seat as a new report, and has pictures at
+addresses of its own. Read as each player and a web reader would: mails in text and HTML, in
+English and one other language, the pages, the API and the Atom feed. Through the real pipeline,
+on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 from email.message import EmailMessage
 
 from icalendar import Calendar, Event
-from playbymail import compose, deliver_mail, html_of, reply_to, text_of
+from playbymail import compose, deliver_mail, html_of, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.models import Game, Player
@@ -109,6 +109,35 @@ def turn_one_played(runtime: Runtime) -> tuple[int, str]:
     deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "9-14"))
     with runtime.db.session() as session:
         return game_id, gm_letters.gm_address(runtime, session.get_one(Game, game_id))
+
+
+def test_a_turn_played_again_after_a_rollback_reaches_every_seat(runtime: Runtime) -> None:
+    game_id, master = turn_one_played(runtime)
+    speaks(runtime, SPAIN, "es")
+    deliver_mail(runtime, compose(GM, master, "ROLLBACK France misread the map"))
+    notices = {str(mail["To"]): mail for mail in sent(runtime)[-3:]}
+    withdrawn = calendars(notices[FRANCE])["CANCEL"]
+    assert withdrawn["UID"] == f"game-{game_id}-turn-2@pbem.localhost"
+    # France's new orders, with Spain's still on file, play the turn again at once.
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x1"))
+    mails = sent(runtime, before)
+    [france] = [mail for mail in mails_to(mails, FRANCE) if "resolved" in plain(mail)]
+    [spain] = mails_to(mails, SPAIN)
+    english = plain(france).replace("\n", " ")
+    assert "turn 1 resolved (everyone had sent orders)" in english, english
+    assert (
+        "This report replaces the earlier report of turn 1: the game master rolled that turn "
+        "back (France misread the map), and it has been played again." in english
+    ), english
+    spanish = html.unescape(html_of(spain))
+    assert "Este informe sustituye al informe anterior del turno 1" in spanish, spanish
+    assert "(France misread the map)" in spanish
+    # Turn 2's entry, withdrawn by the rollback, comes back newer than its cancel.
+    for mail in (france, spain):
+        entry = calendars(mail)["PUBLISH"]
+        assert entry["UID"] == withdrawn["UID"]
+        assert int(entry["SEQUENCE"]) > int(withdrawn["SEQUENCE"])
 
 
 PICTURE = re.compile(r"/games/(\d+)/turns/(\d+)/([0-9a-f]{20})((?:\.[a-z]{2})?(?:@2x)?)\.png")
