@@ -1,20 +1,23 @@
-"""A turn played again after a rollback reaches every seat as a new report, and has pictures at
-addresses of its own. Read as each player and a web reader would: mails in text and HTML, in
-English and one other language, the pages, the API and the Atom feed. Through the real pipeline,
-on SQLite and PostgreSQL."""
+"""A game's end reaches everyone, truthfully, and a turn played again after a rollback reaches
+every seat as a new report; a turn's picture has an address of its own per version. Read as each
+player, the game master and a web reader would: mails in text and HTML, in English and one other
+language, the pages, the API and the Atom feed. Through the real pipeline, on SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
 import html
 import re
 from email.message import EmailMessage
+from xml.etree import ElementTree as ET
 
+from fairness_games import finished_thermopyles
 from icalendar import Calendar, Event
 from playbymail import compose, deliver_mail, html_of, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.models import Game, Player
-from adjudicator.services import gm_letters
+from adjudicator.services import gm_letters, play
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -99,6 +102,122 @@ def read_as_ended(mail: EmailMessage, result: str, seed: str, game_id: int) -> N
         assert "in play." not in text, text  # the position as the game words a running one
     assert has_map(mail)
     assert "PUBLISH" not in calendars(mail)
+
+
+def test_a_resignation_ends_the_game_for_both_players_and_the_game_master(
+    runtime: Runtime,
+) -> None:
+    game_id = dos_de_mayo(runtime)
+    speaks(runtime, FRANCE, "es")
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "RESIGN"))
+    mails = sent(runtime, before)
+    seed = seed_of(runtime, game_id)
+    [spain] = mails_to(mails, SPAIN)
+    [france] = mails_to(mails, FRANCE)
+    [master] = mails_to(mails, GM)
+    read_as_ended(spain, "Spain resigned; France wins", seed, game_id)
+    assert "you resigned; game" in plain(spain)
+    read_as_ended(france, "España se ha rendido; gana Francia", seed, game_id)
+    # The turn that was due will not be played: its calendar entry is withdrawn.
+    for mail in (spain, france):
+        assert calendars(mail)["CANCEL"]["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
+    gm_text = plain(master)
+    assert "Spain resigned; France wins" in gm_text and seed in gm_text, gm_text
+    assert f"/games/{game_id}/verify" in gm_text and has_map(master)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.status == "finished" and game.result == "Spain resigned; France wins"
+        assert game.result_said is not None and game.score == [1]
+    # Later mail to the game: it has ended, nothing in it is played.
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x1"))
+    [late] = sent(runtime, before)
+    assert "ha terminado" in plain(late), plain(late)
+
+
+def test_a_solo_resignation_offers_nothing_more(runtime: Runtime) -> None:
+    game_id = thermopyles(runtime)
+    speaks(runtime, LEONIDAS, "ru")
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(LEONIDAS, reply_to(runtime, LEONIDAS), "RETREAT\nRESIGN"))
+    [ending] = sent(runtime, before)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.status == "finished" and game.score == [0]
+        result = play.shown_result(game)
+    read_as_ended(ending, "Спартанцы сдаются", seed_of(runtime, game_id), game_id)
+    text = plain(ending)
+    assert "RETREAT\n     -> не прочитано: вы сдались в этом же письме" in text, text
+    # The position is worded as a game that has ended: no move is legal in it any more.
+    assert "Thermopyles, ход 0: партия окончена." in text, text
+    assert result == "the Spartans resigned", result
+
+
+def test_a_resignation_in_musket_and_pike_names_the_winning_side(runtime: Runtime) -> None:
+    game_id = musket_and_pike(runtime)
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(PARLIAMENT, reply_to(runtime, PARLIAMENT), "RESIGN"))
+    mails = sent(runtime, before)
+    seed = seed_of(runtime, game_id)
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        assert game.score == [1], game.score  # the first seat, the Royalists, won
+        result = game.result
+    assert re.fullmatch(r".+ resigned; .+ wins?", result), result
+    for address in (ROYALIST, PARLIAMENT):
+        [mail] = mails_to(mails, address)
+        read_as_ended(mail, result, seed, game_id)
+    assert mails_to(mails, GM)
+
+
+def feed_entries(runtime: Runtime, game_id: int) -> list[ET.Element]:
+    feed = create_app(runtime).test_client().get(f"/games/{game_id}/feed.atom")
+    assert feed.status_code == 200
+    return ET.fromstring(feed.data).findall(f"{ATOM}entry")
+
+
+def end_entry(runtime: Runtime, game_id: int) -> tuple[str, str]:
+    """The feed's newest entry, which must be the game's end: its title and summary."""
+    newest = feed_entries(runtime, game_id)[0]
+    assert str(newest.findtext(f"{ATOM}id")).endswith(f"game-{game_id}-end")
+    return str(newest.findtext(f"{ATOM}title")), str(newest.findtext(f"{ATOM}summary"))
+
+
+def test_a_resigned_game_shows_its_end_on_the_page_the_api_and_the_feed(runtime: Runtime) -> None:
+    game_id = dos_de_mayo(runtime)
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "RESIGN"))
+    client = create_app(runtime).test_client()
+    page = html.unescape(client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert "The game is over: Spain resigned; France wins." in page
+    assert "Final position" in page and "in play." not in page, page
+    assert "Turn 1 of 10: the game has ended." in page
+    spanish = html.unescape(client.get(f"/games/{game_id}?lang=es").get_data(as_text=True))
+    assert "España se ha rendido; gana Francia" in spanish and "Posición final" in spanish
+    shown = client.get(f"/api/games/{game_id}").get_json()
+    assert shown["status"] == "finished" and shown["result"] == "Spain resigned; France wins"
+    assert shown["finished_at"] and shown["seed"] == seed_of(runtime, game_id)
+    title, summary = end_entry(runtime, game_id)
+    assert title == "Game over: Spain resigned; France wins", title
+    assert "Turn 1 of 10: the game has ended." in summary and "in play." not in summary
+
+
+def test_the_feed_ends_with_the_end_however_it_came(runtime: Runtime) -> None:
+    game_id = dos_de_mayo(runtime)
+    with runtime.db.session() as session:
+        master = gm_letters.gm_address(runtime, session.get_one(Game, game_id))
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(GM, master, "END"))
+    title, _ = end_entry(runtime, game_id)
+    assert title == "Game over: ended by the game master", title
+    for mail in mails_to(sent(runtime, before), FRANCE):
+        for offer in OFFERS:
+            assert offer not in plain(mail)
+    ruled = finished_thermopyles(runtime)
+    with runtime.db.session() as session:
+        result = session.get_one(Game, ruled).result
+    title, summary = end_entry(runtime, ruled)
+    assert title == f"Game over: {result}" and "Legal now" not in summary
 
 
 def turn_one_played(runtime: Runtime) -> tuple[int, str]:

@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session
 
 from adjudicator import i18n
 from adjudicator.mail.addresses import reply_address, seat_token
+from adjudicator.mail.building import Picture
 from adjudicator.models import Game, OutboxMessage, Player, utcnow
-from adjudicator.services import asks, commands, panel_links, play, subjects
+from adjudicator.services import asks, commands, panel_links, play, positions, subjects
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -170,6 +171,7 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
         .order_by(OutboxMessage.id)
         .limit(1)
     )
+    ending, pictures = _ending(session, runtime, game, lang) if event == "over" else ({}, [])
     letter = Letter(
         key=f"game:{game.id}:gm:{event}",
         kind="gm",
@@ -178,9 +180,29 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
             game, rules.title, what, lang, result=subjects.short_result(result)
         ),
         template="gm_notice",
-        context={**_gm_context(session, runtime, game), "message": message},
+        context={**_gm_context(session, runtime, game), "message": message, "ending": ending},
+        pictures=pictures,
         reply_to=gm_address(runtime, game),
         in_reply_to=first,
         references=[first] if first else [],
     )
     queue(session, runtime, letter, game)
+
+
+def _ending(
+    session: Session, runtime: Runtime, game: Game, lang: str
+) -> tuple[dict[str, Any], list[Picture]]:
+    """What the game master's mail at the game's end shows, as the players' end mails do: the
+    last position in words and on the map, and the seed with where to check it, once revealed."""
+    rules = play.rules_for(game)
+    with i18n.speaking(lang):
+        shot = positions.snapshot(session, rules, play.latest_turn(session, game.id))
+        shown, picture = positions.public_position(runtime, game, shot)
+        noun = i18n.gettext(rules.turn_noun, lang)
+    revealed = play.seed_revealed(game)
+    return {
+        **shown,
+        "turn_word": noun,
+        "seed": game.seed.hex() if revealed else None,
+        "verify_url": f"{runtime.config.base_url}/games/{game.id}/verify",
+    }, [picture]

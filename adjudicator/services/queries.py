@@ -63,6 +63,8 @@ class TurnPage:
     # the picture shows, so a turn played again after a rollback has a picture address of its
     # own, and each may be cached for ever.
     picture: str = ""
+    # The last position of a game ended from outside its rules, worded so (Game.ended_view).
+    ended: bool = False
 
     @property
     def title(self) -> str:
@@ -79,6 +81,8 @@ class TurnPage:
         """The turn the position is played from, as the map's title counts it ("turn 2 of 10"),
         where the view counts turns that way; "" where it does not (or the game is over)."""
         turn, turns = self.view.get("turn"), self.view.get("turns")
+        if self.ended:  # no turn is to come
+            return ""
         if self.noun != "turn" or not isinstance(turn, int) or turn != self.number + 1:
             return ""
         if isinstance(turns, int) and turn > turns:
@@ -194,8 +198,11 @@ def _card_words(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
     return {**words, **{note: rules.card_note(note) for note in notes if note}}
 
 
-def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
+def _turn_page(rules: Rules[Any], turn: Turn, ended: bool = False) -> TurnPage:
+    """A stored turn as the pages show it; ``ended``: the last position of a game ended from
+    outside its rules, whose words say so."""
     view = rules.view(rules.load(turn.state), None)
+    worded = rules.ended_view(view) if ended else view
     shown: dict[str, Any] = view if isinstance(view, dict) else {}
     # Stored sentences read back as sentences (said.restored), written anew for the page.
     facts = said.restored(turn.facts) if isinstance(turn.facts, dict) else {}
@@ -210,7 +217,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
             for o in said.restored(turn.outcomes)
             if o.get("public", True)
         ],
-        description=rules.describe(view),
+        description=rules.describe(worded),
         dice=_dice(rules, turn.events),
         rolled_back=turn.rolled_back_at is not None,
         rollback_note=turn.rollback_note,
@@ -225,6 +232,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         area_names=_area_names(rules, shown),
         card_words=_card_words(rules, shown) if turn.number else {},
         picture=turn_pictures.path(turn.game_id, turn.number, view),
+        ended=ended,
     )
 
 
@@ -232,7 +240,12 @@ def public_turns(session: Session, game: Game) -> list[TurnPage]:
     """Every turn as the public may see it: the public view in words, never a hand or a deck."""
     rules = play.rules_for(game)
     turns = select(Turn).where(Turn.game_id == game.id).order_by(Turn.number, Turn.id)
-    return [_turn_page(rules, turn) for turn in session.scalars(turns)]
+    rows = list(session.scalars(turns))
+    live = [turn for turn in rows if turn.rolled_back_at is None]
+    last = live[-1] if live and game.status in (GameStatus.FINISHED, GameStatus.CLOSED) else None
+    # The game's last position, where the game ended from outside its rules, is worded so.
+    ended = last is not None and not rules.outcome(rules.load(last.state)).finished
+    return [_turn_page(rules, turn, ended and turn is last) for turn in rows]
 
 
 def challenge_games(session: Session, name: str) -> tuple[Challenge, list[Game]] | None:
