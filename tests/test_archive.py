@@ -138,7 +138,8 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
     # Every turn as one line: its picture small, what was decided and lost, a link to its page.
     for number in (0, 1):
         assert f'id="turn-{number}"' in page and f'href="/games/{game_id}/turns/{number}"' in page
-        assert f'src="/games/{game_id}/turns/{number}.png"' in page
+        # At the address of what it shows (services/turn_pictures.py).
+        assert re.search(rf'src="/games/{game_id}/turns/{number}/[0-9a-f]{{20}}\.png"', page)
         assert f"<pre>{public[number]}</pre>" not in page
     assert "France: 16-14 x1, DRAW; Spain: 9-14, NODRAW." in page
     # The losses as the turn's combats and removals record them (the dice vary by seed).
@@ -202,13 +203,17 @@ def test_each_turn_has_a_permanent_page_and_a_rollback_is_struck(runtime: Runtim
     struck = text(client, f"/games/{game_id}/turns/1")
     assert '<section class="turn rolled-back" id="turn-1-rolled-back-1">' in struck
     assert "After turn 1 — rolled back" in struck and "France misread the map" in struck
-    assert f"/games/{game_id}/turns/1.png" not in struck  # no live picture for it any more
+    # The struck version keeps its own picture, at the address of what it shows; the address by
+    # number alone names no live picture any more.
+    own = re.search(rf'src="(/games/{game_id}/turns/1/[0-9a-f]{{20}}\.png)"', struck)
+    assert own is not None and client.get(own.group(1)).status_code == 200
     assert client.get(f"/games/{game_id}/turns/1.png").status_code == 404
     deadlines.adjudicate(runtime, game_id, force=True)
     drain(runtime)
     again = text(client, f"/games/{game_id}/turns/1")
     assert 'id="turn-1"' in again and "After turn 1 — rolled back" in again
-    assert client.get(f"/games/{game_id}/turns/1.png").status_code == 200
+    live = client.get(f"/games/{game_id}/turns/1.png")
+    assert live.status_code == 302 and client.get(live.headers["Location"]).status_code == 200
 
 
 def test_the_feed_is_atom_with_one_entry_per_turn(runtime: Runtime) -> None:

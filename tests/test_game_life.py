@@ -209,3 +209,13 @@ def test_a_rolled_back_turn_is_played_early_only_once_a_set_is_sent_after_the_ro
     deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
     with runtime.db.session() as session:
         assert play.latest_turn(session, game_id).number == 1
+
+
+def test_a_resignation_on_the_life_page_names_everyone_it_told(runtime: Runtime) -> None:
+    game_id, link = started(runtime)
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "RESIGN"))
+    page = life_page(logged_in(runtime, link), game_id)
+    resigned = page.split("a player resigned and the game ended (Spain)", 1)[1]
+    for told in (f"France <{FRANCE}>: sent", f"Spain <{SPAIN}>: sent", f"<{GM}>: sent"):
+        assert told in resigned, resigned
+    assert "Nothing: the game is over." in page

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game
-from adjudicator.services import deadlines, lifecycle
+from adjudicator.services import deadlines, idle
 from adjudicator.services.runtime import Runtime
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
@@ -219,7 +219,7 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
         with runtime.db.session() as session:  # a warning of its own each time
             game = session.get_one(Game, game_id)
             game.last_activity = game.last_activity - timedelta(seconds=days)
-        assert lifecycle.warn_idle(Runtime(config, runtime.db, runtime.enqueue), game_id)
+        assert idle.warn_idle(Runtime(config, runtime.db, runtime.enqueue), game_id)
         drain(runtime)
         [warning] = mails_to(runtime, FRANCE, before)
         text = read(warning)
@@ -233,7 +233,7 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
         assert english_left(text) == [], english_left(text)
 
     before = len(sent(runtime))
-    assert lifecycle.close_idle(runtime, game_id)
+    assert idle.close_idle(runtime, game_id)
     drain(runtime)
     [closed] = mails_to(runtime, FRANCE, before)
     text = read(closed)

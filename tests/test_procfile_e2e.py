@@ -118,7 +118,7 @@ def test_procfile_processes_play_a_game(deployment: Deployment) -> None:
     deployment.mail("a@example.com", reply_to.group(1), "RETREAT")
     assert "turn 1 resolved" in deployment.wait_for_mail(2)
     page = requests.get(f"http://127.0.0.1:{deployment.web_port}/games/1", timeout=10)
-    assert page.status_code == 200 and "/games/1/turns/1.png" in page.text
+    assert page.status_code == 200 and re.search(r"/games/1/turns/1/[0-9a-f]{20}\.png", page.text)
     # Work the broker never saw (stored while it was away) is found by beat's tick.
     database = Database(deployment.env["PBEM_DATABASE_URL"])
     raw = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select
@@ -53,10 +54,19 @@ def test_archive_lists_games_and_shows_every_turn(runtime: Runtime) -> None:
     assert f'href="/games/{game.id}"' in index and "Thermopyles" in index
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert "Opening position" in page and "After turn 1" in page
-    assert f"/games/{game.id}/turns/0.png" in page and f"/games/{game.id}/turns/1.png" in page
+    # Each turn's picture at the address of what it shows (services/turn_pictures.py).
+    addresses = {
+        number: re.search(rf"/games/{game.id}/turns/{number}/[0-9a-f]{{20}}\.png", page)
+        for number in (0, 1)
+    }
+    assert all(addresses.values()), addresses
     assert game.commitment in page
-    picture = client.get(f"/games/{game.id}/turns/1.png")
+    one = addresses[1]
+    assert one is not None
+    picture = client.get(one.group(0))
     assert picture.status_code == 200 and picture.data.startswith(b"\x89PNG")
+    # The address by number alone leads there.
+    assert client.get(f"/games/{game.id}/turns/1.png").headers["Location"] == one.group(0)
     with runtime.db.session() as session:
         stored = session.scalar(
             select(Turn.public_png).where(Turn.game_id == game.id, Turn.number == 1)

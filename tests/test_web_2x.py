@@ -22,7 +22,7 @@ from test_musket_and_pike_by_mail import start as start_musket_and_pike
 from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, play
+from adjudicator.services import deadlines, play, turn_pictures
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app, pictures
 
@@ -96,6 +96,14 @@ def live_state(runtime: Runtime, game_id: int, number: int) -> object:
         return play.rules_for(game).load(turn.state)
 
 
+def picture_of(runtime: Runtime, game_id: int, number: int) -> str:
+    """Where the live turn's picture is, without ".png": at the address of what it shows."""
+    with runtime.db.session() as session:
+        rules = play.rules_for(session.get_one(Game, game_id))
+    view = rules.view(live_state(runtime, game_id, number), None)
+    return turn_pictures.path(game_id, number, view)
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_every_turn_picture_has_a_2x_twice_its_size_that_the_pages_offer(
     runtime: Runtime, key: str
@@ -107,20 +115,20 @@ def test_every_turn_picture_has_a_2x_twice_its_size_that_the_pages_offer(
         last = session.scalar(select(func.max(Turn.number)).where(Turn.game_id == game_id))
     assert last
     for number in (0, last):
-        base = f"/games/{game_id}/turns/{number}"
+        base = picture_of(runtime, game_id, number)
         one, two = png(client, f"{base}.png"), png(client, f"{base}@2x.png")
         assert two.size == (2 * one.width, 2 * one.height), key
         # The same public view the stored picture was drawn from, drawn at twice the size.
         view = rules.view(live_state(runtime, game_id, number), None)
         assert client.get(f"{base}@2x.png").data == rules.render(view, None, 2)
         wanted = f"{base}.png 1x, {base}@2x.png 2x"
-        turn_page = page(client, base)
+        turn_page = page(client, f"/games/{game_id}/turns/{number}")
         assert (
             wanted in srcsets(turn_page) and f'<a href="{base}@2x.png">full size</a>' in turn_page
         )
     # The game page's current position offers it too.
     game_page = page(client, f"/games/{game_id}")
-    latest = f"/games/{game_id}/turns/{last}"
+    latest = picture_of(runtime, game_id, last)
     assert f"{latest}.png 1x, {latest}@2x.png 2x" in srcsets(game_page)
     assert client.get(f"/games/{game_id}/turns/9@2x.png").status_code == 404
     assert client.get(f"/games/{game_id + 99}/turns/0@2x.png").status_code == 404
@@ -142,7 +150,8 @@ def test_a_2x_picture_shows_the_public_view_never_the_players_own(runtime: Runti
     game_id = thermopyles(runtime)
     rules = registry.games()["thermopyles"]
     state = live_state(runtime, game_id, 1)
-    served = create_app(runtime).test_client().get(f"/games/{game_id}/turns/1@2x.png").data
+    at = picture_of(runtime, game_id, 1)
+    served = create_app(runtime).test_client().get(f"{at}@2x.png").data
     assert served == rules.render(rules.view(state, None), None, 2)
     assert served != rules.render(rules.view(state, "spartans"), None, 2)
 
@@ -158,18 +167,21 @@ def test_a_running_shared_deal_has_no_2x_pictures(runtime: Runtime) -> None:
     assert client.get(f"/games/{game_id}/turns/0@2x.png").status_code == 404
 
 
-def test_a_rolled_back_turn_has_no_2x_picture_and_its_replay_draws_its_own(
+def test_a_rolled_back_turn_keeps_its_2x_picture_and_its_replay_draws_its_own(
     runtime: Runtime,
 ) -> None:
     game_id = dos_de_mayo(runtime)
     rules = registry.games()["2demayo"]
     client = create_app(runtime).test_client()
-    assert client.get(f"/games/{game_id}/turns/1@2x.png").status_code == 200
+    first = picture_of(runtime, game_id, 1)
+    drawn = client.get(f"{first}@2x.png").data
     gm_command(runtime, game_id, "ROLLBACK France misread the map")
+    # The address by number alone names no live turn; the version's own still names its own.
     assert client.get(f"/games/{game_id}/turns/1@2x.png").status_code == 404
+    assert client.get(f"{first}@2x.png").data == drawn
     deadlines.adjudicate(runtime, game_id, force=True)
     drain(runtime)
-    replayed = client.get(f"/games/{game_id}/turns/1@2x.png")
+    replayed = client.get(f"{picture_of(runtime, game_id, 1)}@2x.png")
     view = rules.view(live_state(runtime, game_id, 1), None)
     assert replayed.status_code == 200 and replayed.data == rules.render(view, None, 2)
 
@@ -196,8 +208,8 @@ def test_a_page_in_another_language_shows_its_maps_in_that_language(
     game_id = dos_de_mayo(runtime)
     rules = registry.games()["2demayo"]
     client = create_app(runtime).test_client()
-    base = f"/games/{game_id}/turns/1"
-    turn_page = page(client, f"{base}?lang={lang}")
+    base = picture_of(runtime, game_id, 1)
+    turn_page = page(client, f"/games/{game_id}/turns/1?lang={lang}")
     # Each language's pictures at addresses of their own: the answers are cached for ever.
     assert f"{base}.{lang}.png 1x, {base}.{lang}@2x.png 2x" in srcsets(turn_page)
     assert f'<a href="{base}.{lang}@2x.png">' in turn_page
@@ -213,7 +225,7 @@ def test_a_page_in_another_language_shows_its_maps_in_that_language(
     assert one.data != stored and two.data != client.get(f"{base}@2x.png").data
     # The game's page (its history's small pictures and its latest map) and the help board.
     game_page = page(client, f"/games/{game_id}?lang={lang}")
-    assert f'src="/games/{game_id}/turns/0.{lang}.png"' in game_page
+    assert f'src="{picture_of(runtime, game_id, 0)}.{lang}.png"' in game_page
     assert f'src="{base}.{lang}.png"' in game_page and f'src="{base}.png"' not in game_page
     board = f"/help/2demayo/board.{lang}"
     assert f"{board}.png 1x, {board}@2x.png 2x" in srcsets(
@@ -223,7 +235,8 @@ def test_a_page_in_another_language_shows_its_maps_in_that_language(
     assert large.size == (2 * small.width, 2 * small.height)
     assert client.get(f"{board}.png").data != client.get("/help/2demayo/board.png").data
     # An English page keeps the stored picture; a language without a catalog names no picture.
-    assert f"{base}.png 1x, {base}@2x.png 2x" in srcsets(page(client, f"{base}?lang=en"))
+    english = page(client, f"/games/{game_id}/turns/1?lang=en")
+    assert f"{base}.png 1x, {base}@2x.png 2x" in srcsets(english)
     for code in ("en", "xx", "fr"):
         assert client.get(f"{base}.{code}.png").status_code == 404
         assert client.get(f"/help/2demayo/board.{code}@2x.png").status_code == 404

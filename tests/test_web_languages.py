@@ -211,7 +211,9 @@ def test_pictures_and_the_api_do_not_depend_on_the_language(runtime: Runtime) ->
     game_id = played_game(runtime)
     client = create_app(runtime).test_client()
     russian = {"Accept-Language": "ru"}
-    for path in (f"/games/{game_id}/turns/1.png", "/help/thermopyles/board.png", "/api/games"):
+    # A turn's picture at the address of what it shows, where the address by number leads.
+    picture = client.get(f"/games/{game_id}/turns/1.png").headers["Location"]
+    for path in (picture, "/help/thermopyles/board.png", "/api/games"):
         response = client.get(path, headers=russian)
         assert response.status_code == 200, path
         assert "Content-Language" not in response.headers, path

@@ -40,7 +40,7 @@ from adjudicator.games.thermopyles import orders as th_orders
 from adjudicator.games.thermopyles import rules as th_rules
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, lifecycle
+from adjudicator.services import deadlines, idle
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -360,7 +360,7 @@ def play_thermopyles(runtime: Runtime, check_pages: list[tuple[str, str]]) -> in
     orders = ("FIGHT NOBODY", "DISCARD X\nFLY", "RETREAT\nRETREAT", "RETREAT")
     check_pages += private_checks(runtime, link.group(1), "spartans", orders)
     deliver_mail(runtime, compose(LEONIDAS, address, "FIGHT NOBODY\nHELP"))
-    lifecycle.warn_idle(runtime, game_id)
+    idle.warn_idle(runtime, game_id)
     drain(runtime)
     for _ in range(200):
         state = position(runtime, game_id)

@@ -257,6 +257,13 @@ class Game(abc.ABC, Generic[StateT]):
     def describe(self, view: JSON) -> str:
         """The picture in words: alt text for the image and the plain-text mail."""
 
+    def ended_view(self, view: JSON) -> JSON:
+        """``view`` of the last position of a game ended from outside its rules (a player
+        resigned, the game master ended it, it was closed), as ``describe`` is to word it: it
+        must say the game has ended and offer no move. The view as it is by default, for a game
+        whose words of a position offer nothing and call no game running."""
+        return view
+
     @abc.abstractmethod
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         """The order syntax with examples, for HELP and the web help page. Given a game's

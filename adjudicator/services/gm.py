@@ -31,6 +31,7 @@ from adjudicator.services import (
     panel_links,
     play,
     reports,
+    rollbacks,
     transitions,
 )
 from adjudicator.services.runtime import Runtime, Task
@@ -264,14 +265,17 @@ def _rollback(asked: _Asked) -> Answer:
     # The turn after it is not due any more (the rolled-back turn is, under its own entry).
     stale = reports.overtaken(game, turn.number + 1, now)
     turn.rolled_back_at = game.rolled_back_at = now
-    turn.rollback_note = reason or "no reason given"
+    # Kept with the turn: the archive shows it, and the turn's new report says it replaces
+    # this one and why (rollbacks.replaced).
+    turn.rollback_note = rollbacks.note(reason)
     session.flush()
     lifecycle.open_deadline(game, now)
     back = (
         said._(
             "The game master has rolled back turn %(turn)s (%(why)s). The position is as it was "
             "before it; the orders you had on file for turn %(turn)s stay, and you may change "
-            "them until the new deadline.",
+            "them until the new deadline. When it is played again, its new report replaces the "
+            "earlier one.",
             turn=turn.number,
             why=reason,
         )
@@ -279,7 +283,8 @@ def _rollback(asked: _Asked) -> Answer:
         else said._(
             "The game master has rolled back turn %(turn)s. The position is as it was before it; "
             "the orders you had on file for turn %(turn)s stay, and you may change them until "
-            "the new deadline.",
+            "the new deadline. When it is played again, its new report replaces the earlier "
+            "one.",
             turn=turn.number,
         )
     )

@@ -196,6 +196,7 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
         result = play.result_words(session, game)
     event, what, message = _news(game, gm, result)
     first = _first_to_gm(session, game, gm)
+    ending, pictures = _ending(session, runtime, game, lang) if event == "over" else ({}, [])
     letter = Letter(
         key=f"game:{game.id}:gm:{event}",
         kind="gm",
@@ -204,7 +205,8 @@ def tell_gm(session: Session, runtime: Runtime, game: Game) -> None:
             game, rules.title, what, lang, result=subjects.short_result(result)
         ),
         template="gm_notice",
-        context={**_gm_context(session, runtime, game), "message": message},
+        context={**_gm_context(session, runtime, game), "message": message, "ending": ending},
+        pictures=pictures,
         reply_to=gm_address(runtime, game),
         in_reply_to=first,
         references=[first] if first else [],
@@ -326,3 +328,22 @@ def _public_map(
     if not png:
         return None
     return Picture(content_id, png, alt, f"game{game.id}-turn{turn.number}.png")
+
+
+def _ending(
+    session: Session, runtime: Runtime, game: Game, lang: str
+) -> tuple[dict[str, Any], list[Picture]]:
+    """What the game master's mail at the game's end shows, as the players' end mails do: the
+    last position in words and on the map, and the seed with where to check it, once revealed."""
+    rules = play.rules_for(game)
+    with i18n.speaking(lang):
+        shot = positions.snapshot(session, rules, play.latest_turn(session, game.id))
+        shown, picture = positions.public_position(runtime, game, shot)
+        noun = i18n.gettext(rules.turn_noun, lang)
+    revealed = play.seed_revealed(game)
+    return {
+        **shown,
+        "turn_word": noun,
+        "seed": game.seed.hex() if revealed else None,
+        "verify_url": f"{runtime.config.base_url}/games/{game.id}/verify",
+    }, [picture]

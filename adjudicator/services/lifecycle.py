@@ -21,20 +21,13 @@ from adjudicator.core import said
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.words import agreeing, listed
 from adjudicator.db import changed
 from adjudicator.games import registry
 from adjudicator.i18n import N_
 from adjudicator.mail.addresses import single as single_address
 from adjudicator.models import Challenge, Game, Seat, utcnow
-from adjudicator.services import (
-    commands,
-    dice,
-    gm_letters,
-    play,
-    replies,
-    reports,
-    transitions,
-)
+from adjudicator.services import commands, dice, gm_letters, play, reports, transitions
 from adjudicator.services.mailer import Reply
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -350,15 +343,57 @@ def join(
 
 
 def resign(reply: Reply, game: Game, seat: Seat, sections: commands.Sections | None = None) -> None:
-    """The seat's player gives up in the mail ``reply`` answers: the game is over, and they and
-    the game master are told."""
-    game.status = GameStatus.FINISHED
-    game.finished_at = utcnow()
-    game.result = f"{play.seat_title(game, seat.seat)} resigned"
-    game.score = [-1]
-    reply.session.flush()
-    replies.game_over(reply, game, seat, sections)
-    gm_letters.tell_gm(reply.session, reply.runtime, game)
+    """The seat's player gives up in the mail ``reply`` answers: the game is over for everyone.
+    Every seat gets the game's end mail naming the winner, the position it ended at and the
+    seed (the resigner's answers their mail, with ``sections``), the game master is told, and
+    the entry of the turn that will not be played leaves the players' calendars."""
+    session, runtime, now = reply.session, reply.runtime, utcnow()
+    due = play.latest_turn(session, game.id).number + 1
+    stale = reports.overtaken(game, due, now)
+    rules = play.rules_for(game)
+    winners = [other for other in rules.seats if other != seat.seat]
+    with i18n.speaking(i18n.SOURCE):  # stored in English, written anew for each reader
+        result = resigned(rules, seat.seat, winners)
+    game.status, game.finished_at, game.deadline = GameStatus.FINISHED, now, None
+    game.result, game.result_said = str(result), said.stored(result)
+    # As the rules score an end: its first entry says whether the first seat won.
+    game.score = [1 if winners == list(rules.seats[:1]) else 0]
+    # On record, its end mails keyed by it (transitions.TABLE: "resigned").
+    event = transitions.record(session, game, "resigned", now, by=seat.seat, turn=due)
+    for each in game.seats:
+        answered = each.id == seat.id
+        letter = reports.SeatLetter(
+            key=transitions.key(event, each.seat),
+            kind="game-over",
+            template="game_over",
+            what="over",
+            extra={"sections": sections.json() if sections and answered else None},
+        )
+        replying_to = reply.mail.message_id if answered else None
+        reports.mail_seat(
+            session, runtime, game, each, letter, replying_to=replying_to, overtaken=stale
+        )
+    gm_letters.tell_gm(session, runtime, game)
+
+
+def resigned(rules: Rules[Any], seat: str, winners: list[str]) -> str:
+    """The result of ``seat``'s resignation in the current language: who resigned and who wins
+    (every other seat; none in a game of one). Each verb agrees with its side's title, which may
+    be plural (a title such as "Royalists")."""
+    title = rules.seat_title(seat)
+    gave_up = said.ngettext("%(side)s resigned", "%(side)s resigned", _count([title]), side=title)
+    if not winners:
+        return gave_up
+    names = [rules.seat_title(winner) for winner in winners]
+    won = said.ngettext(
+        "%(winner)s wins", "%(winner)s win", _count(names), winner=said.joined(names, ", ")
+    )
+    return said.joined([gave_up, won])
+
+
+def _count(titles: list[str]) -> int:
+    """How many the titles count as for a verb: a title such as "Royalists" is plural."""
+    return 2 if len(titles) > 1 or agreeing(listed(titles), "is", "are").endswith(" are") else 1
 
 
 def leaderboard(session: Session, challenge: Challenge) -> list[Game]:
@@ -424,49 +459,3 @@ def _ranking(ranking: list[Game], lang: str) -> list[dict[str, Any]]:
         }
         for rank, game in enumerate(ranking, start=1)
     ]
-
-
-def warn_idle(runtime: Runtime, game_id: int) -> bool:
-    with runtime.db.session() as session:
-        game = session.get_one(Game, game_id)
-        if game.status != GameStatus.ACTIVE:
-            return False
-        game.idle_warned_at = utcnow()
-        key = f"game:{game.id}:idle-warning:{int(game.last_activity.timestamp())}"
-        # Idle means nothing has moved: the player has this map already.
-        warning = reports.SeatLetter(key, "idle-warning", "idle_warning", "idle", map=False)
-        _tell_idle(session, runtime, game, warning)
-        return True
-
-
-def close_idle(runtime: Runtime, game_id: int) -> bool:
-    with runtime.db.session() as session:
-        won = changed(
-            session,
-            update(Game)
-            .where(Game.id == game_id, Game.status == GameStatus.ACTIVE)
-            .values(
-                status=GameStatus.CLOSED,
-                finished_at=utcnow(),
-                result=f"closed after {runtime.config.idle_close_days} days without an order",
-            ),
-        )
-        if not won:
-            return False
-        game = session.get_one(Game, game_id)
-        session.refresh(game)
-        turn = play.latest_turn(session, game.id).number + 1
-        event = transitions.record(session, game, "abandoned", utcnow(), by="service", turn=turn)
-        closed = reports.SeatLetter(transitions.stem(event), "closed", "game_over", "over")
-        _tell_idle(session, runtime, game, closed)
-        gm_letters.tell_gm(session, runtime, game)
-        return True
-
-
-def _tell_idle(session: Session, runtime: Runtime, game: Game, letter: reports.SeatLetter) -> None:
-    """Mail every seat the idle warning or the closing, quoting the idle limits."""
-    days = {
-        "idle_close_days": runtime.config.idle_close_days,
-        "idle_warning_days": runtime.config.idle_warning_days,
-    }
-    reports.mail_all_seats(session, runtime, game, replace(letter, extra=days))

@@ -309,6 +309,9 @@ def result_words(session: Session, game: Game) -> str:
     summary written anew (the stored result is its English); any other end as
     ``reasons.game_result`` words it."""
     own = reasons.game_result(game.result, said.language()) or ""
+    stored = game.result_said
+    if isinstance(stored, dict) and stored.get("said") == game.result:
+        return str(said.anew(said.restored(stored)))  # a sentence stored with it (a resignation)
     if not game.result or game.status != GameStatus.FINISHED:
         return own
     rules = rules_for(game)

@@ -22,6 +22,7 @@ from adjudicator.mail.building import Picture
 from adjudicator.models import Game, Seat, Turn
 from adjudicator.services import subjects
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 
 class Snapshot:
@@ -36,6 +37,12 @@ class Snapshot:
     @functools.cached_property
     def owed(self) -> dict[str, Decision]:
         return dict(self.rules.pending(self.state))
+
+    @functools.cached_property
+    def finished(self) -> bool:
+        """Whether the rules ended the game at this position (else a game over at it was ended
+        from outside them: a resignation, the game master's END, a game closed)."""
+        return self.rules.outcome(self.state).finished
 
     @functools.cached_property
     def public_view(self) -> Any:
@@ -81,15 +88,22 @@ def position(
     next; ``facts``: the moves a turn report's picture shows. Its words are in the current
     reader's language (``i18n.speaking``), the decision's prompt written anew in it (a
     snapshot's decisions are worked out once for every reader)."""
-    turn, owed = shot.turn, shot.owed
+    turn = shot.turn
     view = rules.view(shot.state, seat.seat)
+    # A game that is over owes nothing and offers no move, whatever the position would offer;
+    # one ended from outside its rules is worded as ended (Game.ended_view).
+    over = game.status in (GameStatus.FINISHED, GameStatus.CLOSED)
+    ended = over and not shot.finished
+    if ended:
+        view = rules.ended_view(view)
+    owed = {} if over else shot.owed
     decision = owed.get(seat.seat)
     shared = rules.shared_picture
     # The picture's alt text and Content-Description name it in one sentence: the mail gives
     # the whole position in words beside it, and a screen reader would read it twice.
     alt = map_alt(rules, turn.number, None if shared else seat.seat, owed)
     whose = (shot, None if shared else seat.seat)
-    picture = _picture(runtime, game, whose, (view, facts), alt) if drawn else None
+    picture = _picture(runtime, game, whose, (view, facts, ended), alt) if drawn else None
     context = {
         "turn": turn.number,
         "description": rules.describe(view),
@@ -106,11 +120,24 @@ def position(
     return context, picture
 
 
+def public_position(runtime: Runtime, game: Game, shot: Snapshot) -> tuple[dict[str, Any], Picture]:
+    """The position every player is shown, in words and as the public picture, for the game
+    master's mail at the game's end; in the current reader's language."""
+    rules, number = shot.rules, shot.turn.number
+    view = shot.public_view
+    if game.status in (GameStatus.FINISHED, GameStatus.CLOSED) and not shot.finished:
+        view = rules.ended_view(view)
+    alt = map_alt(rules, number, None, {})
+    picture = _picture(runtime, game, (shot, None), (shot.public_view, None, False), alt)
+    words = {"turn": number, "description": rules.describe(view)}
+    return {**words, "picture_cid": picture.content_id, "picture_alt": alt}, picture
+
+
 def _picture(
     runtime: Runtime,
     game: Game,
     whose: tuple[Snapshot, str | None],
-    drawing: tuple[Any, Any],
+    drawing: tuple[Any, Any, bool],
     alt: str,
 ) -> Picture:
     """The turn's picture for one seat, or the public one every seat shares (seat None), in
@@ -118,10 +145,11 @@ def _picture(
     the turn was stored, never again (Turn.public_png, perhaps a deferred column: read here
     only, so a mail without the map never loads it); in another language it is drawn once for
     every reader of that language (``_public``), under a content id of its own.
-    ``drawing``: the seat's view and the facts its own picture is drawn from."""
+    ``drawing``: the seat's view and the facts its own picture is drawn from, and whether that
+    view is the one of a game ended from outside its rules (a drawing of its own)."""
     shot, seat = whose
     turn, rules = shot.turn, shot.rules
-    view, facts = drawing
+    view, facts, ended = drawing
     domain, lang = runtime.config.mail_domain, said.language()
     if seat is None and lang == i18n.SOURCE:
         content_id, png = f"game{game.id}.turn{turn.number}@{domain}", turn.public_png
@@ -130,7 +158,7 @@ def _picture(
         png = _public(shot, lang)
     else:
         content_id = f"game{game.id}.turn{turn.number}.{seat}@{domain}"
-        png = _render(rules, view, facts, (turn.id, seat))
+        png = _render(rules, view, facts, (turn.id, seat, ended))
     return Picture(content_id, png, alt, f"game{game.id}-turn{turn.number}.png")
 
 
@@ -175,7 +203,7 @@ _PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
 _PICTURES_KEPT = 256
 
 
-def _render(rules: Rules[Any], view: Any, facts: Any, whose: tuple[int, str]) -> bytes:
+def _render(rules: Rules[Any], view: Any, facts: Any, whose: tuple[int, str, bool]) -> bytes:
     if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
         return rules.render(view, facts)
     # Kept by the language it is drawn in (the current one), whatever the caller says.

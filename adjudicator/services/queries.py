@@ -22,7 +22,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn, utcnow
-from adjudicator.services import asks, on_file, play, positions, reasons
+from adjudicator.services import asks, on_file, play, positions, reasons, turn_pictures
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -59,6 +59,12 @@ class TurnPage:
     area_names: dict[str, str] = field(default_factory=dict)  # Game.area_name of each area shown
     # Game.card_name of each card the records name, Game.card_note of each card's arguments.
     card_words: dict[str, str] = field(default_factory=dict)
+    # The address of this version's picture without ".png" (``turn_pictures.path``): it names what
+    # the picture shows, so a turn played again after a rollback has a picture address of its
+    # own, and each may be cached for ever.
+    picture: str = ""
+    # The last position of a game ended from outside its rules, worded so (Game.ended_view).
+    ended: bool = False
 
     @property
     def title(self) -> str:
@@ -75,6 +81,8 @@ class TurnPage:
         """The turn the position is played from, as the map's title counts it ("turn 2 of 10"),
         where the view counts turns that way; "" where it does not (or the game is over)."""
         turn, turns = self.view.get("turn"), self.view.get("turns")
+        if self.ended:  # no turn is to come
+            return ""
         if self.noun != "turn" or not isinstance(turn, int) or turn != self.number + 1:
             return ""
         if isinstance(turns, int) and turn > turns:
@@ -190,8 +198,11 @@ def _card_words(rules: Rules[Any], view: dict[str, Any]) -> dict[str, str]:
     return {**words, **{note: rules.card_note(note) for note in notes if note}}
 
 
-def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
+def _turn_page(rules: Rules[Any], turn: Turn, ended: bool = False) -> TurnPage:
+    """A stored turn as the pages show it; ``ended``: the last position of a game ended from
+    outside its rules, whose words say so."""
     view = rules.view(rules.load(turn.state), None)
+    worded = rules.ended_view(view) if ended else view
     shown: dict[str, Any] = view if isinstance(view, dict) else {}
     # Stored sentences read back as sentences (said.restored), written anew for the page.
     facts = said.restored(turn.facts) if isinstance(turn.facts, dict) else {}
@@ -206,7 +217,7 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
             for o in said.restored(turn.outcomes)
             if o.get("public", True)
         ],
-        description=rules.describe(view),
+        description=rules.describe(worded),
         dice=_dice(rules, turn.events),
         rolled_back=turn.rolled_back_at is not None,
         rollback_note=turn.rollback_note,
@@ -220,6 +231,8 @@ def _turn_page(rules: Rules[Any], turn: Turn) -> TurnPage:
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
         area_names=_area_names(rules, shown),
         card_words=_card_words(rules, shown) if turn.number else {},
+        picture=turn_pictures.path(turn.game_id, turn.number, view),
+        ended=ended,
     )
 
 
@@ -227,7 +240,12 @@ def public_turns(session: Session, game: Game) -> list[TurnPage]:
     """Every turn as the public may see it: the public view in words, never a hand or a deck."""
     rules = play.rules_for(game)
     turns = select(Turn).where(Turn.game_id == game.id).order_by(Turn.number, Turn.id)
-    return [_turn_page(rules, turn) for turn in session.scalars(turns)]
+    rows = list(session.scalars(turns))
+    live = [turn for turn in rows if turn.rolled_back_at is None]
+    last = live[-1] if live and game.status in (GameStatus.FINISHED, GameStatus.CLOSED) else None
+    # The game's last position, where the game ended from outside its rules, is worded so.
+    ended = last is not None and not rules.outcome(rules.load(last.state)).finished
+    return [_turn_page(rules, turn, ended and turn is last) for turn in rows]
 
 
 def challenge_games(session: Session, name: str) -> tuple[Challenge, list[Game]] | None:
@@ -362,44 +380,6 @@ def turn_versions(session: Session, game_id: int, number: int) -> TurnVersions |
         previous=max((n for n in numbers if n < number), default=None),
         following=min((n for n in numbers if n > number), default=None),
     )
-
-
-def turn_picture(session: Session, game_id: int, number: int) -> bytes | None:
-    """The public picture of a turn, or None when there is none or it may not be shown yet."""
-    game = session.get(Game, game_id)
-    if game is None or not play.public_turns_visible(game):
-        return None
-    return session.scalar(
-        select(Turn.public_png).where(
-            Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
-        )
-    )
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """What a turn's picture is drawn from at another scale: its game and the public view of
-    the live turn, the one its stored picture was drawn from."""
-
-    game_key: str
-    view: Any
-
-
-def turn_view(session: Session, game_id: int, number: int) -> TurnView | None:
-    """The public view of a live turn, or None when there is none or it may not be shown yet
-    (as ``turn_picture``)."""
-    game = session.get(Game, game_id)
-    if game is None or not play.public_turns_visible(game):
-        return None
-    turn = session.scalar(
-        select(Turn).where(
-            Turn.game_id == game_id, Turn.number == number, Turn.rolled_back_at.is_(None)
-        )
-    )
-    if turn is None:
-        return None
-    rules = play.rules_for(game)
-    return TurnView(rules.key, rules.view(rules.load(turn.state), None))
 
 
 @dataclass(frozen=True)

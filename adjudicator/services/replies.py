@@ -122,8 +122,11 @@ def game_over(
     seat: Seat,
     sections: commands.Sections | None = None,
 ) -> None:
+    """The answer to a mail that came after the game's end: it has ended, how, the last
+    position and the seed."""
     sections_json = sections.json() if sections else None
-    _to_seat(reply, game, seat, ("game-over", "game_over", "over"), {"sections": sections_json})
+    extra = {"sections": sections_json, "late": True}
+    _to_seat(reply, game, seat, ("game-over", "game_over", "over"), extra)
 
 
 def answer_sender(

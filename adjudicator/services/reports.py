@@ -28,6 +28,7 @@ from adjudicator.services import (
     dice,
     play,
     reasons,
+    rollbacks,
     settings_shown,
     subjects,
     transitions,
@@ -441,6 +442,8 @@ def turn_report(
             else {"sections": None, "help": "", "on_file": None}
         )
         report = answering.report if answering else None
+        # Read first: its query flushes the new turn, whose row id keys the report.
+        replaces = rollbacks.replaced(session, turn, lang)
         letter = SeatLetter(
             # By the turn's row: a turn played again after a rollback is reported again.
             key=f"{transitions.turn_prefix(turn)}{seat.seat}:report",
@@ -462,6 +465,7 @@ def turn_report(
                 # Public facts only: what both players and the archive are shown.
                 "step_report": rules.step_report(resolution.facts),
                 "away": away(game, utcnow()),
+                "replaces": replaces,
                 **answers,
             },
         )

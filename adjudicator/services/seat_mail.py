@@ -300,7 +300,16 @@ def _added(game: Game, seat: Seat, given: Contribution | None, _: Callable[..., 
 def game_over(context: SeatMail) -> Verdict | None:
     if context.game.status == GameStatus.ACTIVE:
         return None
-    replies.game_over(context.reply, context.game, context.seat, context.sections)
+    # Nothing in it is played: every command but the player's own settings, and every other
+    # line, is answered as come after the end.
+    sections = context.sections
+    _ = i18n.translator(sections.language)
+    for command in context.reading.commands:
+        if command.word not in _PERSONAL:
+            sections.skip(command.line, _("not done: this game has ended"))
+    for line in context.reading.others:
+        sections.skip(line, _("not read: this game has ended"))
+    replies.game_over(context.reply, context.game, context.seat, sections)
     return Verdict(InboundStatus.DONE, "game is over; status sent", context.game.id)
 
 

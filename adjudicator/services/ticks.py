@@ -10,7 +10,7 @@ from sqlalchemy import Update, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import deadlines, delivery, isolation, lifecycle, steps
+from adjudicator.services import deadlines, delivery, idle, isolation, lifecycle, steps
 from adjudicator.services.runtime import QUEUE_OF, Runtime, Task
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -229,7 +229,7 @@ def _warn_or_close_idle(work: _Tick) -> None:
     warn_before = work.now - timedelta(days=config.idle_close_days - config.idle_warning_days)
     close_before = work.now - timedelta(days=config.idle_close_days)
     with work.runtime.db.session() as session:
-        idle = session.execute(
+        quiet = session.execute(
             select(Game.id, Game.last_activity, Game.idle_warned_at).where(
                 Game.status == GameStatus.ACTIVE,
                 Game.challenge_id.is_(None),
@@ -240,12 +240,12 @@ def _warn_or_close_idle(work: _Tick) -> None:
                 Game.last_activity < warn_before,
             )
         ).all()
-    for game_id, last_activity, warned_at in idle:
+    for game_id, last_activity, warned_at in quiet:
         with isolation.apart("idle closing", game_id):
             if last_activity < close_before:
-                if lifecycle.close_idle(work.runtime, game_id):
+                if idle.close_idle(work.runtime, game_id):
                     work.report.games_closed.append(game_id)
-            elif (warned_at is None or warned_at < last_activity) and lifecycle.warn_idle(
+            elif (warned_at is None or warned_at < last_activity) and idle.warn_idle(
                 work.runtime, game_id
             ):
                 work.report.games_warned.append(game_id)

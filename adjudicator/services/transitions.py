@@ -223,11 +223,11 @@ def prefix(event: GameEvent) -> str:
     return f"{stem(event)}:"
 
 
-# The changes whose mails are keyed by the game alone, since a game makes each change once: what
-# their outbox keys begin with ({game}: the game's id).
-_OTHER_KEYS_BY_GAME = {
+# Mails of a change keyed by the game alone, since a game makes each once: the start mails, and
+# the game master's note at the start and at the end ({game}: the game's id).
+_ALSO_KEYED = {
     "started": ("game:{game}:start:", "game:{game}:gm:started"),
-    "finished": ("game:{game}:gm:over",),
+    **{end: ("game:{game}:gm:over",) for end in ("finished", "resigned", "ended", "abandoned")},
 }
 
 
@@ -276,12 +276,10 @@ def history(session: Session, game: Game) -> list[Happened]:
         .order_by(OutboxMessage.id)
     ).all()
 
-    others = {
-        kind: tuple(stem.format(game=game.id) for stem in stems)
-        for kind, stems in _OTHER_KEYS_BY_GAME.items()
-    }
+    def stems(event: GameEvent) -> tuple[str, ...]:
+        return (prefix(event), *(k.format(game=game.id) for k in _ALSO_KEYED.get(event.kind, ())))
 
-    def told(start: str | tuple[str, ...]) -> list[Telling]:
+    def told(start: tuple[str, ...]) -> list[Telling]:
         return [
             Telling(to, kind, written, sent, str(status))
             for mail_key, to, kind, written, sent, status in mails
@@ -289,7 +287,7 @@ def history(session: Session, game: Game) -> list[Happened]:
         ]
 
     happened = [
-        Happened(e.at, e.kind, e.turn, e.by, e.note, told(others.get(e.kind, prefix(e))))
+        Happened(e.at, e.kind, e.turn, e.by, e.note, told(stems(e)))
         for e in session.scalars(
             select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
         )
@@ -297,7 +295,7 @@ def history(session: Session, game: Game) -> list[Happened]:
     for turn in session.scalars(
         select(Turn).where(Turn.game_id == game.id, Turn.number > 0).order_by(Turn.id)
     ):
-        reports = told(turn_prefix(turn))
+        reports = told((turn_prefix(turn),))
         happened.append(
             Happened(turn.created_at, "turn-played", turn.number, turn.reason, "", reports)
         )

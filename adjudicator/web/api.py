@@ -102,7 +102,8 @@ def _turn(game_id: int, turn: queries.TurnPage, full: bool) -> dict[str, Any]:
         "rolled_back": turn.rolled_back,
         "rollback_note": turn.rollback_note,
         "page": f"/games/{game_id}/turns/{turn.number}",
-        "picture": None if turn.rolled_back else f"/games/{game_id}/turns/{turn.number}.png",
+        # Each version's own, at the address of what it shows: a rolled-back one's stays.
+        "picture": f"{turn.picture}.png",
     }
     if full:
         shown.update({name: getattr(turn, field) for name, field in FULL_TURN.items()})

@@ -29,7 +29,14 @@ from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.services import listing, play, queries, settings_shown, verification
+from adjudicator.services import (
+    listing,
+    play,
+    queries,
+    settings_shown,
+    turn_pictures,
+    verification,
+)
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, fairness_words, feeds, languages, pictures
@@ -43,7 +50,8 @@ def ended(game: Any) -> str:
     return play.shown_result(game)
 
 
-# A stored turn never changes; a chart or a feed changes with each new turn.
+# A picture at the address of what it shows never changes; a chart or a feed changes with each
+# new turn.
 FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
 BRIEFLY = {"Cache-Control": "public, max-age=60"}
 
@@ -152,42 +160,69 @@ def turn_page(game_id: int, number: int) -> ResponseReturnValue:
         return render_template("turn.html", found=found, page=found.page, game=found.page.game)
 
 
-@blueprint.get("/games/<int:game_id>/turns/<count:number>.png")
-def turn_picture(game_id: int, number: int) -> ResponseReturnValue:
+# A turn's picture at the address of what it shows (``turn_pictures``): the stored one, its
+# double, and each in another language. Each address names one picture for ever.
+TURN = "/games/<int:game_id>/turns/<count:number>/<digest:digest>"
+
+
+@blueprint.get(f"{TURN}.png")
+def turn_picture(game_id: int, number: int, digest: str) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        png = queries.turn_picture(session, game_id, number)
+        found = turn_pictures.version(session, game_id, number, digest)
+        png = turn_pictures.stored(session, found) if found else None
     if png is None:
         abort(404)
     return Response(png, mimetype="image/png", headers=FOREVER)
 
 
-@blueprint.get("/games/<int:game_id>/turns/<count:number>@2x.png")
-def turn_picture_2x(game_id: int, number: int) -> ResponseReturnValue:
+@blueprint.get(f"{TURN}@2x.png")
+def turn_picture_2x(game_id: int, number: int, digest: str) -> ResponseReturnValue:
     """The turn's picture at twice the size, for zooming: drawn on request from the same public
     view as the stored one (``web.pictures``)."""
-    return _drawn(game_id, number, i18n.SOURCE, pictures.ZOOM)
+    return _drawn(game_id, number, digest, (i18n.SOURCE, pictures.ZOOM))
 
 
-@blueprint.get("/games/<int:game_id>/turns/<count:number>.<language:lang>.png")
-def turn_picture_in(game_id: int, number: int, lang: str) -> ResponseReturnValue:
+@blueprint.get(f"{TURN}.<language:lang>.png")
+def turn_picture_in(game_id: int, number: int, digest: str, lang: str) -> ResponseReturnValue:
     """The turn's picture in another language than the stored one's (a page in that language
     shows it), drawn on request from the same public view."""
-    return _drawn(game_id, number, lang, 1)
+    return _drawn(game_id, number, digest, (lang, 1))
 
 
-@blueprint.get("/games/<int:game_id>/turns/<count:number>.<language:lang>@2x.png")
-def turn_picture_in_2x(game_id: int, number: int, lang: str) -> ResponseReturnValue:
-    return _drawn(game_id, number, lang, pictures.ZOOM)
+@blueprint.get(f"{TURN}.<language:lang>@2x.png")
+def turn_picture_in_2x(game_id: int, number: int, digest: str, lang: str) -> ResponseReturnValue:
+    return _drawn(game_id, number, digest, (lang, pictures.ZOOM))
 
 
-def _drawn(game_id: int, number: int, lang: str, scale: int) -> ResponseReturnValue:
-    # Each language and size has an address of its own: the picture is cached for ever.
+def _drawn(game_id: int, number: int, digest: str, how: tuple[str, int]) -> ResponseReturnValue:
+    lang, scale = how
     with _runtime().db.session() as session:
-        found = queries.turn_view(session, game_id, number)
+        found = turn_pictures.version(session, game_id, number, digest)
     png = pictures.turn_picture(found.game_key, found.view, lang, scale) if found else None
     if png is None:
         abort(404)
     return Response(png, mimetype="image/png", headers=FOREVER)
+
+
+# The addresses a turn's picture had by its number alone, in mail and pages from before: they
+# name whichever version is live now, so they lead to its own address and are not kept.
+@blueprint.get("/games/<int:game_id>/turns/<count:number>.png")
+@blueprint.get("/games/<int:game_id>/turns/<count:number>@2x.png", defaults={"size": "@2x"})
+@blueprint.get("/games/<int:game_id>/turns/<count:number>.<language:lang>.png")
+@blueprint.get(
+    "/games/<int:game_id>/turns/<count:number>.<language:lang>@2x.png", defaults={"size": "@2x"}
+)
+def turn_picture_by_number(
+    game_id: int, number: int, lang: str = "", size: str = ""
+) -> ResponseReturnValue:
+    with _runtime().db.session() as session:
+        live = turn_pictures.live_path(session, game_id, number)
+    if live is None:
+        abort(404)
+    suffix = f".{lang}" if lang else ""
+    response = redirect(f"{live}{suffix}{size}.png", code=302)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @blueprint.get("/games/<int:game_id>/feed.atom")

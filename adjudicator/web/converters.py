@@ -46,4 +46,11 @@ class Language(BaseConverter):
         return value
 
 
-CONVERTERS = {"int": RecordId, "count": Count, "language": Language}
+class Digest(BaseConverter):
+    """``<digest:...>``: the digest of what a turn's picture shows, as its address carries it
+    (``services.turn_pictures``): lower-case hex of a fixed length, nothing else."""
+
+    regex = "[0-9a-f]{20}"
+
+
+CONVERTERS = {"int": RecordId, "count": Count, "language": Language, "digest": Digest}

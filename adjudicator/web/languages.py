@@ -131,10 +131,11 @@ def switcher() -> list[dict[str, Any]]:
 
 
 def picture_address(base: str, zoom: int = 1) -> str:
-    """The address of the map at ``base`` (``/games/3/turns/2``, ``/help/2demayo/board``) in the
-    page's language, at ``zoom``: ``…/2.png`` and ``…/2@2x.png`` in English (the stored picture
-    and its double), ``…/2.es.png`` and ``…/2.es@2x.png`` in Spanish. A picture is cached as long
-    as it may be, so each language's has an address of its own."""
+    """The address of the map at ``base`` (a turn's ``/games/3/turns/2/<digest>``, whose
+    digest names what it shows: ``TurnPage.picture``; ``/help/2demayo/board``) in the page's
+    language, at ``zoom``: ``….png`` and ``…@2x.png`` in English (the stored picture and its
+    double), ``….es.png`` and ``….es@2x.png`` in Spanish. A picture is cached as long as it may
+    be, so each language's, and each version's of a turn, has an address of its own."""
     lang = "" if current() == i18n.SOURCE else f".{current()}"
     size = "" if zoom == 1 else f"@{zoom}x"
     return f"{base}{lang}{size}.png"

@@ -115,6 +115,10 @@ END_WORDS = {
 def status_words(view: Mapping[str, Any]) -> str:
     """'Turn 3 of 10, in play.' or 'Game over after turn 10: Spain wins (why).'"""
     turn, turns = view["turn"], view.get("turns")
+    if view["status"] == "ended":  # ended from outside the rules (Game.ended_view)
+        if turns:
+            return _("Turn %(turn)s of %(turns)s: the game has ended.", turn=turn, turns=turns)
+        return _("Turn %(turn)s: the game has ended.", turn=turn)
     if view["status"] != "over":
         if turns:
             return _("Turn %(turn)s of %(turns)s, in play.", turn=turn, turns=turns)

@@ -180,6 +180,10 @@ class DosDeMayo(Game[Position]):
 
         return words(view)
 
+    def ended_view(self, view: JSON) -> JSON:
+        # describe.status_words then says the game has ended rather than that it is in play.
+        return {**view, "status": "ended"} if isinstance(view, dict) else view
+
     def card_texts(self) -> Sequence[CardText]:
         return help_cards()
 

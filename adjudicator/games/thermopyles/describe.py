@@ -15,11 +15,14 @@ TITLES = {
     "playing": N_("THERMOPYLES  -  turn %(turn)s  -  in play"),
     "won": N_("THERMOPYLES  -  turn %(turn)s  -  won"),
     "lost": N_("THERMOPYLES  -  turn %(turn)s  -  lost"),
+    "ended": N_("THERMOPYLES  -  turn %(turn)s  -  ended"),
 }
 HEADINGS = {
     "playing": N_("Thermopyles, turn %(turn)s: in play."),
     "won": N_("Thermopyles, turn %(turn)s: won."),
     "lost": N_("Thermopyles, turn %(turn)s: lost."),
+    # Ended from outside the rules: resigned, ended by the game master, closed (ended_view).
+    "ended": N_("Thermopyles, turn %(turn)s: the game has ended."),
 }
 
 

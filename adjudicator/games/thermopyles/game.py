@@ -213,6 +213,10 @@ class Thermopyles(Game[Position]):
     def describe(self, view: JSON) -> str:
         return words.describe(view)
 
+    def ended_view(self, view: JSON) -> JSON:
+        # Nothing legal any more, and the heading says the game ended (describe.HEADINGS).
+        return {**view, "status": "ended", "legal": [], "discard_owed": False}
+
     def card_texts(self) -> Sequence[CardText]:
         return help_cards()
 
