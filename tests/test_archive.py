@@ -239,7 +239,11 @@ def test_the_feed_is_atom_with_one_entry_per_turn(runtime: Runtime) -> None:
     assert feed.findtext(f"{ATOM}id") == f"tag:pbem.localhost,2026:game-{game_id}"
     assert feed.findtext(f"{ATOM}subtitle") == 'active — won <b>"&"</b>'
     assert feed.find(f"{ATOM}author/{ATOM}name") is not None
-    entries = feed.findall(f"{ATOM}entry")
+    every = feed.findall(f"{ATOM}entry")
+    # The rollback every player was told of is an entry of its own, beside the turns'.
+    [change] = [e for e in every if "-change-" in (e.findtext(f"{ATOM}id") or "")]
+    assert change.findtext(f"{ATOM}title") == "The game master rolled back a turn: replayed"
+    entries = [e for e in every if e is not change]
     assert len(entries) == len(expected) == 3
     base = runtime.config.base_url.rstrip("/")
     for entry in entries:

@@ -219,3 +219,32 @@ def test_a_resignation_on_the_life_page_names_everyone_it_told(runtime: Runtime)
     for told in (f"France <{FRANCE}>: sent", f"Spain <{SPAIN}>: sent", f"<{GM}>: sent"):
         assert told in resigned, resigned
     assert "Nothing: the game is over." in page
+
+
+def test_the_page_the_api_and_the_feed_show_each_change_every_player_was_told_of(
+    runtime: Runtime,
+) -> None:
+    game_id, _ = started(runtime)
+    deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
+    deliver_mail(runtime, compose(SPAIN, reply_to(runtime, SPAIN), "9-14"))
+    for line in ("PAUSE", "RESUME", "EXTEND 24h Luis is travelling", "ROLLBACK a misread map"):
+        gm_command(runtime, game_id, line)
+    kinds = ["paused", "resumed", "deadline-moved", "rolled-back"]
+    client = create_app(runtime).test_client()
+    changes = client.get(f"/api/games/{game_id}").get_json()["changes"]
+    assert [change["kind"] for change in changes] == kinds
+    assert changes[2]["note"] == "Luis is travelling" and changes[3]["note"] == "a misread map"
+    # Each names the turn it concerns: the one being ordered, and the one rolled back.
+    assert [change["turn"] for change in changes] == [2, 2, 2, 1]
+    feed = client.get(f"/games/{game_id}/feed.atom").get_data(as_text=True)
+    titles = re.findall(r"<title>([^<]*)</title>", feed)
+    assert titles[1:5] == [
+        "The game master rolled back a turn: a misread map",
+        "The game master moved the deadline: Luis is travelling",
+        "The game master resumed the game",
+        "The game master paused the game",
+    ]
+    page = client.get(f"/games/{game_id}?lang=ru").get_data(as_text=True)
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+    assert "ход 1: ведущий отменил ход: «a misread map»" in text
+    assert "ход 2: ведущий перенёс срок: «Luis is travelling»" in text

@@ -205,7 +205,7 @@ def _extend(asked: _Asked) -> Answer:
         return False, problem.reason
     reason = written.group(2) or ""
     why = said._("extended: %(reason)s", reason=reason) if reason else said._("extended")
-    return _move(asked, Moment(game.deadline + span, game.timezone), why)
+    return _move(asked, Moment(game.deadline + span, game.timezone), why, reason)
 
 
 def _pause(asked: _Asked) -> Answer:
@@ -453,7 +453,9 @@ def _too_far(now: datetime) -> Refusal:
     return Refusal(reason, "too-far")
 
 
-def _move(asked: _Asked, moment: Moment, why: str) -> Answer:
+def _move(asked: _Asked, moment: Moment, why: str, reason: str = "") -> Answer:
+    """The deadline moved to ``moment``: ``why`` told to the players, with the game master's
+    own ``reason`` on record (the archive and the feed show it)."""
     game = asked.game
     if moment.when == game.deadline:
         # A move to where it is would only tell every player of a change there is not.
@@ -472,7 +474,8 @@ def _move(asked: _Asked, moment: Moment, why: str) -> Answer:
             "the schedule sets turn 1's deadline)"
         )
         return True, answer + kept
-    _announce(asked, said._("The deadline has moved (%(why)s).", why=why), "deadline-moved")
+    moved = said._("The deadline has moved (%(why)s).", why=why)
+    _announce(asked, moved, "deadline-moved", note=reason)
     return True, answer
 
 

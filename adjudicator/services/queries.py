@@ -22,7 +22,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn, utcnow
-from adjudicator.services import asks, on_file, play, positions, reasons, turn_pictures
+from adjudicator.services import asks, on_file, play, positions, reasons, transitions, turn_pictures
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -290,6 +290,8 @@ class GamePage:
     next_turn: int | None = None  # the turn whose orders are being taken, while it runs
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
     next_step: str = ""  # who the game waits for, for what (asks.waiting_for); "": no one
+    # The game master's changes every player was told of (a pause, a rollback...), oldest first.
+    changes: list[transitions.Public] = field(default_factory=list)
 
     @property
     def live_turns(self) -> list[TurnPage]:
@@ -351,6 +353,7 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
         next_turn=moment.next_turn if ordered else None,
         noun=rules.turn_noun,
         next_step=asks.waiting_for(rules, game, moment),
+        changes=transitions.public(session, game),
     )
 
 

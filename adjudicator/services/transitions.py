@@ -300,3 +300,32 @@ def history(session: Session, game: Game) -> list[Happened]:
             Happened(turn.created_at, "turn-played", turn.number, turn.reason, "", reports)
         )
     return sorted(happened, key=lambda item: item.at)
+
+
+# The changes the archive and the feed show as events of their own: the ones every player is
+# told of in a notice (a turn played and the game's end have entries of their own).
+PUBLIC = ("paused", "resumed", "deadline-moved", "rolled-back", "replaced")
+
+
+@dataclass(frozen=True)
+class Public:
+    """A change every player was told of, as the archive and the feed show it."""
+
+    id: int
+    at: datetime
+    kind: str
+    turn: int
+    words: str  # TABLE's words, a catalog message
+    note: str
+
+
+def public(session: Session, game: Game) -> list[Public]:
+    """The changes of ``game`` every player was told of in a notice, oldest first."""
+    return [
+        Public(event.id, event.at, event.kind, event.turn, TABLE[event.kind].words, event.note)
+        for event in session.scalars(
+            select(GameEvent)
+            .where(GameEvent.game_id == game.id, GameEvent.kind.in_(PUBLIC))
+            .order_by(GameEvent.id)
+        )
+    ]

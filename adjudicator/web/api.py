@@ -135,6 +135,11 @@ def game(game_id: int) -> ResponseReturnValue:
             # asks for (?lang=, Accept-Language); the rest of the API is English.
             settings=settings_shown.json(found, languages.asked()),
             turns=[_turn(found.id, turn, full=False) for turn in page.turns],
+            # The game master's changes every player was told of, oldest first.
+            changes=[
+                {"at": _time(c.at), "kind": c.kind, "turn": c.turn, "note": c.note}
+                for c in page.changes
+            ],
             feed=f"/games/{found.id}/feed.atom",
             fairness=f"/games/{found.id}/fairness",
             fairness_record=f"/api/games/{found.id}/fairness.json",

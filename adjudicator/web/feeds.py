@@ -58,6 +58,22 @@ def _end_entry(feed: ET.Element, page: GamePage, base: str, domain: str, ended: 
     )
 
 
+def _change_entries(feed: ET.Element, page: GamePage, base: str, domain: str) -> None:
+    """The game master's changes every player was told of (a pause, a resumption, a deadline
+    moved, a turn rolled back, a new player), newest first, each with an id of its own."""
+    game = page.game
+    for change in reversed(page.changes):
+        entry = _sub(feed, "entry")
+        _sub(entry, "id", f"{tag(domain, game.id)}-change-{change.id}")
+        words = change.words[:1].upper() + change.words[1:]
+        title = f"{words}: {change.note}" if change.note else words
+        _sub(entry, "title", title)
+        _sub(entry, "updated", _stamp(change.at))
+        _sub(entry, "link", rel="alternate", type="text/html", href=f"{base}/games/{game.id}")
+        turn = f" (turn {change.turn})" if change.turn else ""
+        _sub(entry, "summary", f"{page.title}, game {game.id}{turn}: {title}.", type="text")
+
+
 def game_feed(page: GamePage, base_url: str, domain: str) -> bytes:
     """The feed document; ``base_url`` makes the links absolute, as Atom readers need them."""
     ET.register_namespace("", ATOM)
@@ -66,7 +82,12 @@ def game_feed(page: GamePage, base_url: str, domain: str) -> bytes:
     turns = page.live_turns
     ended = game.finished_at if game.status in ENDED else None
     updated = max(
-        [game.created_at, *(turn.created_at for turn in turns), *([ended] if ended else [])]
+        [
+            game.created_at,
+            *(turn.created_at for turn in turns),
+            *(change.at for change in page.changes),
+            *([ended] if ended else []),
+        ]
     )
     feed = ET.Element(f"{{{ATOM}}}feed")
     _sub(feed, "id", tag(domain, game.id))
@@ -86,6 +107,7 @@ def game_feed(page: GamePage, base_url: str, domain: str) -> bytes:
     _sub(author, "name", "pbem")
     if ended is not None:
         _end_entry(feed, page, base, domain, ended)
+    _change_entries(feed, page, base, domain)
     for turn in reversed(turns):
         entry = _sub(feed, "entry")
         _sub(entry, "id", tag(domain, game.id, turn.number))
