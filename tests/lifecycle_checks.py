@@ -51,6 +51,7 @@ class Checks:
     paused: bool
     turns: int
     resigner: str
+    replayed: set[str]
     claims_read = 0
 
     def complete_sets(self, turn: int) -> tuple[dict[str, bool], bool]:
@@ -69,8 +70,8 @@ class Checks:
             resigned = "resign-others" in LEAVE_OUT and self.resigner and item == "over"
             if resigned and reader not in (self.resigner, self.gm):
                 continue
-            if "replay" in LEAVE_OUT and item.startswith("turn:"):
-                count = min(count, 1)
+            if "replay" in LEAVE_OUT and item in self.replayed:
+                continue
             kept[(reader, item)] = count
         return kept
 
@@ -156,6 +157,10 @@ class Checks:
 
     def _last_mail_agrees(self, reader: str, game: Any) -> None:
         if "resign-others" in LEAVE_OUT and self.resigner and reader != self.resigner:
+            return
+        if ("gm-turns" in LEAVE_OUT and reader == self.gm) or (
+            "replay" in LEAVE_OUT and self.replayed
+        ):
             return
         mine = [mail for mail in self.mails if mail.to == reader]
         last = mine[-1]
