@@ -71,6 +71,9 @@ NEW = {
         "TIMEZONE UTC"
     ),
 }
+# The game master's commands (ROLLBACK2: two lines, ROLLBACK twice in one mail).
+COMMANDS = ["PAUSE", "RESUME", "EXTEND", "EXTEND", "PROCESS NOW", "ROLLBACK", "ROLLBACK2"]
+COMMANDS += ["REPLACE", "END"]
 LEAD = timedelta(hours=12)  # the game's reminder lead, GameSettings' default
 EXAMPLES = int(os.environ.get("PBEM_MODEL_EXAMPLES", "0"))
 LEAVE_OUT = set(filter(None, os.environ.get("PBEM_MODEL_LEAVE_OUT", "").split(",")))
@@ -215,11 +218,15 @@ class GameLife(Checks, RuleBasedStateMachine):
     @rule(
         pick=st.integers(0, 10**6),
         # Mostly legal orders; a resignation now and then, as the game would be over for good.
-        what=st.sampled_from([*["valid"] * 5, "misspelt", "chat", "add", "wait", "join", "resign"]),
+        what=st.sampled_from(
+            [*["valid"] * 5, "misspelt", "chat", "add", "wait", "join", "resign", "vacation"]
+        ),
     )
     def seat_mail(self, pick: int, what: str) -> None:
         if what == "resign" and not self.over:
             return self.resign(sorted(self.seats)[pick % len(self.seats)])
+        if what == "vacation":
+            return self.vacation(pick)
         _, turn, owing = self.row()
         seat = (
             owing[pick % len(owing)]
@@ -283,9 +290,10 @@ class GameLife(Checks, RuleBasedStateMachine):
         )
         self.settle(0, ended="resign")
 
-    @rule(pick=st.integers(0, 10), days=st.sampled_from([None, 0, 1, 3]))
-    def vacation(self, pick: int, days: int | None) -> None:
+    def vacation(self, pick: int) -> None:
+        """VACATION OFF, or a vacation until today or a few days on (as ``pick`` says)."""
         seat = sorted(self.seats)[pick % len(self.seats)]
+        days = [None, 0, 1, 3][pick // 7 % 4]
         until = (self.clock.now + timedelta(days=days or 0)).date().isoformat()
         self.step_clock()
         inbound = self.deliver(
@@ -299,10 +307,14 @@ class GameLife(Checks, RuleBasedStateMachine):
     # The game master's mail.
 
     @precondition(lambda self: self.gm is not None)
+    @rule()
+    def pause_or_resume(self) -> None:
+        """PAUSE, or RESUME a paused game: a rule of its own, so that much happens while paused."""
+        self.game_master("RESUME" if self.paused else "PAUSE", 0, 0)
+
+    @precondition(lambda self: self.gm is not None)
     @rule(
-        command=st.sampled_from(
-            ["PAUSE", "RESUME", "EXTEND", "PROCESS NOW", "ROLLBACK", "ROLLBACK2", "REPLACE", "END"]
-        ),
+        command=st.sampled_from(COMMANDS),
         hours=st.sampled_from([0, 1, 24]),
         pick=st.integers(0, 10),
     )
