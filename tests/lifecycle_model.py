@@ -170,7 +170,7 @@ def told(mails: list[Mail], ending: set[int]) -> Counter[tuple[str, str]]:
 
 
 # What a mail or page must never say of a game that is over.
-OFFERS = ("Send one action", "WHAT YOU CAN DO NOW", "You owe", ": in play.")
+OFFERS = ("Send one action", "WHAT YOU CAN DO NOW", "You owe", " in play.")
 # A mail's deadline as its ask writes it in a game on UTC.
 DEADLINE = re.compile(r"\b\w{3} \d{2} \w{3} \d{4} \d{2}:\d{2} UTC\b")
 ALL_IN = re.compile(r"Every player's orders(?: for turn (\d+))? are in")
