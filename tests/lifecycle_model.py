@@ -5,6 +5,7 @@ and the order texts a player writes."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 import sys
@@ -14,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,10 +43,13 @@ class Clock:
 def read_by_the_service(clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``clock`` the service's now: ``models.utcnow`` wherever it was imported, and every
     timestamp column's default (the code has no clock of its own to hand in)."""
-    # Every service module loaded first, so that each one's own name for utcnow is replaced.
-    import adjudicator.services.gm
-    import adjudicator.web  # noqa: F401
-
+    # Every module that reads the time loaded first: one loaded later would keep the clock for
+    # good (its name bound while patched), and every later test would read a stopped clock.
+    package = Path(models.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        if "utcnow" in path.read_text(encoding="utf-8") and "migrations" not in path.parts:
+            parts = path.relative_to(package.parent).with_suffix("").parts
+            importlib.import_module(".".join(parts).removesuffix(".__init__"))
     original = models.utcnow
     for name, module in list(sys.modules.items()):
         if name.startswith("adjudicator") and getattr(module, "utcnow", None) is original:
