@@ -133,10 +133,9 @@ class Checks:
         root = ET.fromstring(feed.get_data())
         subtitle = root.findtext(f"{ATOM}subtitle") or ""
         assert subtitle.startswith(status), subtitle
-        numbers = [
-            int(entry.findtext(f"{ATOM}id", "").rsplit("-", 1)[1])
-            for entry in root.iter(f"{ATOM}entry")
-        ]
+        ids = [entry.findtext(f"{ATOM}id", "") for entry in root.iter(f"{ATOM}entry")]
+        # The turns' entries; the game's changes and its end have entries of their own.
+        numbers = [int(entry.rsplit("-", 1)[1]) for entry in ids if "-turn-" in entry]
         assert max(numbers, default=0) == self.turns, (numbers, self.turns)
 
     def _page_agrees(self, deadline: Any) -> None:

@@ -160,6 +160,12 @@ def news(mail: Mail, ending: set[int]) -> list[str]:
         if what.endswith("has a new player"):
             return ["replaced"]
         return over or [f"notice:{what}"]
+    if kind == "game-over" and ":event:" in mail.key:
+        # The end a resignation made, told to every seat; the resigner's answers their RESIGN
+        # (a game ends once, so ``ending`` holds that one mail).
+        # Our own mail's ids are at our domain; the players' at theirs (example.com).
+        replying = str(mail.message["In-Reply-To"] or "").endswith("@example.com>")
+        return ["over", *(f"answer:{inbound}" for inbound in ending if replying)]
     if kind == "game-over":
         return answer + (over if answered and int(answered.group(1)) in ending else [])
     if kind == "gm" and not answer:

@@ -52,12 +52,14 @@ def turn_reasons(runtime: Runtime, game_id: int) -> list[str]:
 def test_process_now_from_the_console_is_played_by_the_tick(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Beside a running server, the console's own queue dies with the console: the forced turn is
-    on record, so the server's tick queues it."""
+    """Beside a running server, a console that dies after its commit, before it plays the
+    forced turn itself (adjudicator/console.py), leaves it on record: the server's tick queues
+    it."""
     game_id, _ = formed(runtime)
     join(runtime)
     console = Runtime(runtime.config, runtime.db, enqueue=Queue())  # never run
     monkeypatch.setattr(bootstrap, "runtime", lambda *a, **k: console)
+    monkeypatch.setattr("adjudicator.console.do", lambda runtime, queued: None)  # died first
     result = CliRunner().invoke(cli.main, ["game", "command", str(game_id), "PROCESS NOW"])
     assert result.exit_code == 0 and "will be processed at once" in result.output
     assert ticks.tick(runtime).turns_due == [game_id]

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 from icalendar import Calendar
-from playbymail import compose, deliver_mail, drain, reply_to, sent, sent_count, text_of
+from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.core.chance import Contribution
@@ -413,3 +413,29 @@ def test_an_answer_brings_the_next_deadlines_entry_and_withdraws_the_answered_on
         assert withdrawn["UID"] == f"game-{game_id}-turn-1@pbem.localhost"
         assert withdrawn["SEQUENCE"] > old_sequence
         assert withdrawn.end == old_deadline.replace(microsecond=0)
+
+
+def test_a_paused_battle_plays_no_answer_until_it_resumes(runtime: Runtime) -> None:
+    """Paused, a game that moves on each answer plays none: the mail that says nothing is owed
+    is what happens; the answer is taken once the game master resumes the game."""
+    game_id = start(runtime)
+    gm_command(runtime, game_id, "PAUSE")
+    seats, state = owed(runtime, game_id)
+    seat = seats[0]
+    assert RULES is not None and RULES.orders_text is not None
+    answer = RULES.orders_text(next(iter(RULES.legal_orders(state, seat))))
+    address = PLAYERS[seat]
+    deliver_mail(runtime, compose(address, reply_to(runtime, address), answer))
+    with runtime.db.session() as session:
+        assert play.latest_turn(session, game_id).number == 0
+        assert play.submissions(session, game_id, 1) == []
+    text = text_of(next(m for m in reversed(sent(runtime)) if str(m["To"]) == address))
+    assert "not played: the game is paused; send it again once it resumes" in text
+    assert "the game master has paused the game" in text
+    gm_command(runtime, game_id, "RESUME")
+    deliver_mail(runtime, compose(address, reply_to(runtime, address), answer))
+    with runtime.db.session() as session:
+        taken = play.latest_turn(session, game_id).number == 1 or play.submissions(
+            session, game_id, 1
+        )
+        assert taken

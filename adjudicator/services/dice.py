@@ -14,6 +14,7 @@ is the specification.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from adjudicator.core.chance import Chance, Contribution, chance_key
@@ -76,3 +77,15 @@ def key(game: Game) -> bytes:
 
 def chance(game: Game, turn: int) -> Chance:
     return Chance(key(game), game.stream, turn)
+
+
+def joined_words(game: Game, seat: str, given: Contribution | None, _: Callable[..., str]) -> str:
+    """What the JOIN put into the game's dice, in the words of its receipt (``_``: in the
+    reader's language)."""
+    if given is None:
+        return ""
+    if given_by(game, seat):
+        return _("; your words for the dice from your first JOIN stand")
+    if given.source == WORDS:
+        return _('; your words "%(words)s" go into the dice', words=given.words)
+    return _("; this mail's Message-ID goes into the dice (words after JOIN would instead)")

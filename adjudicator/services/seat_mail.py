@@ -30,9 +30,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
-from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
-from adjudicator.core.contract import OrderReport
+from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.games import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn
@@ -263,7 +262,7 @@ def forming(context: SeatMail) -> Verdict | None:
     for command in context.reading.commands:
         if command.word == "JOIN":
             started_now = _("; every player has joined, so the game has started") if last else ""
-            added = _added(game, seat, given, _)
+            added = dice.joined_words(game, seat.seat, given, _)
             sections.did(command, _("your seat is taken") + added + started_now)
         elif command.word not in _PERSONAL:
             sections.skip(command.line, _("the game starts when every player has joined"))
@@ -282,18 +281,6 @@ def forming(context: SeatMail) -> Verdict | None:
     return Verdict(
         InboundStatus.DONE, "joined" if seat.joined_at else "invitation pending", game.id
     )
-
-
-def _added(game: Game, seat: Seat, given: Contribution | None, _: Callable[..., str]) -> str:
-    """What the JOIN put into the game's dice, in the words of its receipt (``_``: in the
-    reader's language)."""
-    if given is None:
-        return ""
-    if dice.given_by(game, seat.seat):
-        return _("; your words for the dice from your first JOIN stand")
-    if given.source == dice.WORDS:
-        return _('; your words "%(words)s" go into the dice', words=given.words)
-    return _("; this mail's Message-ID goes into the dice (words after JOIN would instead)")
 
 
 # 7.
@@ -384,8 +371,15 @@ def read_orders(context: SeatMail) -> Verdict | None:
         context.earlier,
         context.subject_only,
     )
-    if context.got.report is not None:
+    report = context.got.report
+    if report is not None and not (game.paused and rules.resolves_on_receipt):
         return None
+    _ = i18n.translator(context.sections.language)
+    for line in report.lines if report is not None else ():
+        # A game moving on receipt plays nothing while paused, as its every mail then says.
+        if line.status != LineStatus.IGNORED:
+            paused = _("not played: the game is paused; send it again once it resumes")
+            context.sections.skip(line.text, paused)
     replies.status(context.reply, game, seat, context.reading, context.sections)
     found = context.reading.words()
     return Verdict(
