@@ -56,10 +56,12 @@ from lifecycle_model import (
     thermopyles_text,
 )
 from playbymail import compose, deliver_mail, drain
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from adjudicator.games import registry
-from adjudicator.models import Game, Seat, Turn
-from adjudicator.services import play, preferences, ticks
+from adjudicator.models import Game, OutboxMessage, Seat, Turn
+from adjudicator.services import deadlines, play, preferences, ticks
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -391,17 +393,21 @@ class GameLife(Checks, RuleBasedStateMachine):
         self, game: Game, turn: Turn, owing: list[str], deadline: datetime
     ) -> None:
         """A reminder to each seat that owes and has nothing on file, once per deadline, within
-        the lead time before it, not on vacation, and never in the first half of the time the
-        turn was given: a reminder just after the mail that opened the decision tells nothing
-        new. Where the lead covers the whole time given, the later half may bring one or not."""
+        the lead time before it, not on vacation, and never in the first half of the time since
+        the last mail that told the seat its deadline (its start, a turn report or a notice): a
+        reminder just after it tells nothing new. Where the lead covers that whole time, the
+        later half may bring one or not."""
         now, sequence = self.clock.now, game.deadline_sequence
-        halfway = self.opened[0] + (deadline - self.opened[0]) / 2
-        if now < deadline - LEAD or (now < halfway and "mp-reminder" not in LEAVE_OUT):
+        if now < deadline - LEAD:
             return
-        short = deadline - self.opened[0] <= LEAD and "mp-reminder" not in LEAVE_OUT
         complete, _ = self.complete_sets(turn.number + 1)
         with self.runtime.db.session() as session:
             for seat in session.query(Seat).filter(Seat.game_id == self.game_id):
+                told = self.told_at(session, seat.player.address) or self.opened[0]
+                if now < deadlines.remind_at(deadline, LEAD, told) and (
+                    "mp-reminder" not in LEAVE_OUT
+                ):
+                    continue
                 if (
                     seat.seat in owing
                     and seat.seat not in complete
@@ -409,8 +415,19 @@ class GameLife(Checks, RuleBasedStateMachine):
                     and not preferences.on_vacation(seat.player, now)
                 ):
                     self.reminded.add((seat.seat, sequence))
+                    short = deadline - told <= LEAD and "mp-reminder" not in LEAVE_OUT
                     counts = self.optional if short else self.expected
                     counts[(seat.player.address, "reminder")] += 1
+
+    def told_at(self, session: Session, address: str) -> datetime | None:
+        """When the service last mailed ``address`` a mail that tells the deadline."""
+        return session.scalar(
+            select(func.max(OutboxMessage.created_at)).where(
+                OutboxMessage.game_id == self.game_id,
+                OutboxMessage.to_address == address,
+                OutboxMessage.kind.in_(("start", "report", "notice")),
+            )
+        )
 
 
 @pytest.fixture

@@ -206,7 +206,9 @@ def _outlook(rules: Rules[Any], game: Game, moment: Moment, due: str, me: str | 
         said.append(_missing(missing, moment, due))
     if partial:
         refused = sum(owed.seats[seat.seat].refused for seat in partial)
-        said.append(_refused([named(rules, seat) for seat in partial], refused, moment))
+        # A seat's own ask has named the deadline already; the game master's and the pages' not.
+        when = due if me is None else ""
+        said.append(_refused([named(rules, seat) for seat in partial], refused, moment, when))
     if owed.seats and not owed.waiting_on:
         said.append(_when_played(moment, due))
     return " ".join(said)
@@ -232,11 +234,24 @@ def _missing(names: list[str], moment: Moment, due: str) -> str:
     return _("Waiting for orders for turn %(turn)s from %(names)s.", turn=turn, names=shown)
 
 
-def _refused(names: list[str], refused: int, moment: Moment) -> str:
+def _refused(names: list[str], refused: int, moment: Moment, due: str = "") -> str:
     """Seats whose set on file has ``refused`` lines: the turn waits for them where it would
-    otherwise be played early; else they are only named."""
+    otherwise be played early, until its deadline (``due``, where given); else they are only
+    named."""
     lang, turn = moment.language, moment.next_turn
     shown = i18n.listed(names, lang)
+    if moment.owed.holds and due:
+        return i18n.ngettext(
+            "Waiting for %(names)s to put right a refused line of its orders for turn %(turn)s; "
+            "until then the turn waits for its deadline, %(due)s.",
+            "Waiting for %(names)s to put right refused lines of their orders for turn %(turn)s; "
+            "until then the turn waits for its deadline, %(due)s.",
+            refused,
+            lang,
+            names=shown,
+            turn=turn,
+            due=due,
+        )
     if moment.owed.holds:
         return i18n.ngettext(
             "Waiting for %(names)s to put right a refused line of its orders for turn %(turn)s; "
