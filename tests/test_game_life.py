@@ -22,9 +22,10 @@ NEW = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\nTIMEZONE Euro
 LINK = re.compile(r"http://127\.0\.0\.1:8000(/gm/[A-Za-z0-9_.\-]+)")
 
 
-def started(runtime: Runtime) -> tuple[int, str]:
-    """A game made by mail and joined by both players: its id and the panel's login link."""
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW))
+def started(runtime: Runtime, settings: str = "") -> tuple[int, str]:
+    """A game made by mail (with more ``settings`` lines) and joined by both players: its id
+    and the panel's login link."""
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW + settings))
     welcome = [m for m in sent(runtime) if str(m["To"]) == GM][-1]
     found = LINK.search(welcome.get_body(("plain",)).get_content())  # type: ignore[union-attr]
     assert found
@@ -168,15 +169,8 @@ def test_the_architecture_document_prints_the_table_as_it_is() -> None:
 def test_what_comes_next_reads_the_orders_on_file_as_the_scheduler_does(runtime: Runtime) -> None:
     """With a DELAY, the page says when the turn is played once every order is in, and nobody
     with orders on file is to be reminded."""
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", NEW + "DELAY 30\n"))
-    welcome = [m for m in sent(runtime) if str(m["To"]) == GM][-1]
-    found = LINK.search(welcome.get_body(("plain",)).get_content())  # type: ignore[union-attr]
-    assert found
-    for player in (FRANCE, SPAIN):
-        deliver_mail(runtime, compose(player, reply_to(runtime, player), "JOIN"))
-    with runtime.db.session() as session:
-        [game_id] = session.scalars(select(GameEvent.game_id).where(GameEvent.kind == "started"))
-    client = logged_in(runtime, found.group(1))
+    game_id, link = started(runtime, "DELAY 30\n")
+    client = logged_in(runtime, link)
     deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "16-14 x2"))
     coming = life_page(client, game_id).split("What has happened", 1)[0]
     assert "Spain is reminded, if still owing." in coming

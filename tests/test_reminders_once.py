@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from playbymail import compose, deliver_mail, drain, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
+from test_musket_and_pike_by_mail import start as skirmish
 
 from adjudicator.games.registry import get
 from adjudicator.models import Game, OutboxMessage, utcnow
@@ -23,18 +24,10 @@ RULES = get("musketpike")
 
 def start(runtime: Runtime) -> int:
     """A skirmish by mail, each decision 12 h long: as long as the game's 12 h reminder lead."""
-    body = (
-        "NEW MUSKETPIKE scenario=skirmish decision_hours=12\n"
-        f"ROYALIST {ROYALIST}\nPARLIAMENT {PARLIAMENT}\n"
-    )
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
-    for address in PLAYERS.values():
-        invite = next(m for m in reversed(sent(runtime)) if str(m["To"]) == address)
-        deliver_mail(runtime, compose(address, str(invite["Reply-To"]), "JOIN"))
+    game_id = skirmish(runtime)
     with runtime.db.session() as session:
-        game = session.scalars(select(Game)).one()
-        assert game.status == "active" and game.reminder_hours == 12
-        return game.id
+        assert session.get_one(Game, game_id).reminder_hours == 12
+    return game_id
 
 
 def owing(runtime: Runtime, game_id: int) -> tuple[list[str], object]:
