@@ -13,7 +13,7 @@ from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent,
 from sqlalchemy import select
 
 from adjudicator.models import Game, GameEvent, OutboxMessage
-from adjudicator.services import on_file, play, ticks, transitions
+from adjudicator.services import commands, on_file, play, ticks, transitions
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
@@ -213,6 +213,12 @@ def test_a_resignation_on_the_life_page_names_everyone_it_told(runtime: Runtime)
     for told in (f"France <{FRANCE}>: sent", f"Spain <{SPAIN}>: sent", f"<{GM}>: sent"):
         assert told in resigned, resigned
     assert "Nothing: the game is over." in page
+    # The end mail's way to another game is a NEW line that new@ reads as this game.
+    end = text_of([m for m in sent(runtime) if str(m["To"]) == FRANCE][-1])
+    found = re.search(r"Start another by mailing (NEW \S+) to new@", end)
+    assert found and found.group(1) == "NEW 2DEMAYO", end
+    request = commands.parse_new([found.group(1)])
+    assert isinstance(request, commands.NewGame) and request.game_key == "2demayo"
 
 
 def test_the_page_the_api_and_the_feed_show_each_change_every_player_was_told_of(

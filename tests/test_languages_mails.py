@@ -239,7 +239,7 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
     text = read(closed)
     days = runtime.config.idle_close_days
     assert f"2 de Mayo, партия {game_id} окончена: закрыта после {days} дней без приказов" in text
-    assert "Эта партия больше не принимает приказов. Начните новую письмом NEW 2 DE MAYO" in text
+    assert "Эта партия больше не принимает приказов. Начните новую письмом NEW 2DEMAYO" in text
     assert "Ничего не требуется: партия окончена." in text
     assert english_left(text) == [], english_left(text)
     assert str(closed["Subject"]).endswith(
