@@ -189,7 +189,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "language": language,
         "game_id": game.id,
         "title": rules.title,
-        # What NEW takes to start another game of it (a title may hold spaces: "2 de Mayo").
+        # What NEW takes to start another game of it (a title may hold spaces; a key never).
         "game_key": game.game_key,
         "seat": seat.seat,
         "seat_title": rules.seat_title(seat.seat),
