@@ -96,9 +96,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Life | 
             )
             for item in transitions.history(session, game)
         ]
-        return Life(
-            game.id, rules.title, changes, _coming(session, runtime, game, now), game.timezone
-        )
+        return Life(game.id, rules.title, changes, _coming(session, game, now), game.timezone)
 
 
 def _silent(kind: str, lang: str) -> str:
@@ -130,7 +128,7 @@ def _by(game: Game, by: str, lang: str) -> str:
     return by
 
 
-def _coming(session: Session, runtime: Runtime, game: Game, now: datetime) -> list[Next]:
+def _coming(session: Session, game: Game, now: datetime) -> list[Next]:
     """What the service will do next by itself, from the state the scheduler reads."""
     lang = said.language()
     _ = i18n.translator(lang)
