@@ -79,8 +79,8 @@ def binary() -> str:
     # /usr/sbin is not on every PATH (CI's may lack it); Debian's package installs it there.
     found = shutil.which("postfix") or shutil.which("postfix", path="/usr/sbin:/usr/local/sbin")
     if found is None:
-        # Never skipped: the LMTP and bounce tests need the real thing (.ci/run installs it).
-        pytest.fail("postfix is not installed: apt-get install postfix (.ci/run does)")
+        # Never skipped: the LMTP and bounce tests need the real thing (./run test installs it).
+        pytest.fail("postfix is not installed: apt-get install postfix (./run test does)")
     return found
 
 

@@ -100,9 +100,9 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    # CI installs Debian's chromium (.ci/run): a missing browser is a failure, never a skip.
+    # CI installs Debian's chromium (./run test): a missing browser is a failure, never a skip.
     if not CHROMIUM.is_file():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (see .ci/run)")
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (./run test does)")
     launched = playwright.chromium.launch(
         executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
     )
