@@ -133,6 +133,7 @@ def resolve_derived(config: Config, read_only: bool = False) -> Config:
     data_dir = config.data_dir
     database_url = config.database_url or f"sqlite:///{(data_dir / 'pbem.sqlite').resolve()}"
     from_address = config.from_address or f"pbem@{config.mail_domain}"
+    base_url = (config.base_url or f"http://{_host(config.web_host)}:{config.web_port}").rstrip("/")
     secret_key = config.secret_key or _stored_secret(data_dir, keep=not read_only)
     inbound_token = (
         config.inbound_token
@@ -141,10 +142,21 @@ def resolve_derived(config: Config, read_only: bool = False) -> Config:
     return replace(
         config,
         database_url=database_url,
+        base_url=base_url,
         from_address=from_address,
         secret_key=secret_key,
         inbound_token=inbound_token,
     )
+
+
+def _host(host: str) -> str:
+    # A site listening on every address is reached on this machine at loopback; an IPv6 address
+    # is bracketed in a URL.
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
 
 
 def _stored_secret(data_dir: Path, keep: bool = True) -> str:

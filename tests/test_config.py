@@ -21,6 +21,18 @@ def test_defaults_are_the_embedded_service(tmp_path: Path) -> None:
     assert (config.smtp_host, config.smtp_port) == ("127.0.0.1", 2525)
 
 
+def test_links_follow_the_web_port_unless_a_base_url_is_set(tmp_path: Path) -> None:
+    """A second instance on another port must not link its players to the first one's games."""
+    extra = {"data_dir": str(tmp_path)}
+    assert configuration.load(environ={}, extra=extra).base_url == "http://127.0.0.1:8000"
+    moved = configuration.load(environ={"PBEM_WEB_PORT": "8081"}, extra=extra)
+    assert moved.base_url == "http://127.0.0.1:8081"
+    everywhere = {"PBEM_WEB_HOST": "0.0.0.0", "PBEM_WEB_PORT": "8082"}
+    assert configuration.load(environ=everywhere, extra=extra).base_url == "http://127.0.0.1:8082"
+    named = {"PBEM_WEB_PORT": "8081", "PBEM_BASE_URL": "https://games.example.org/"}
+    assert configuration.load(environ=named, extra=extra).base_url == "https://games.example.org"
+
+
 def test_environment_overrides_with_prefix(tmp_path: Path) -> None:
     environ = {
         "PBEM_DATA_DIR": str(tmp_path),

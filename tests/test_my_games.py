@@ -4,8 +4,9 @@ with the secret key, listing only the games they sit in; a forged or altered tok
 from __future__ import annotations
 
 from dos_de_mayo_by_mail import FRANCE, GM, start_dos_de_mayo
-from playbymail import compose, deliver_mail
+from playbymail import compose, deliver_mail, sent
 from sqlalchemy import select
+from test_help_pages import plain
 
 from adjudicator.mail import addresses
 from adjudicator.models import Game, Seat
@@ -50,3 +51,23 @@ def test_a_checker_link_leads_to_the_players_own_games_only(runtime: Runtime) ->
     assert client.get(f"/games/{mine}/mine/spain/{signature}").status_code == 404
     # Signed under another key, the token is not ours.
     assert client.get(f"/?player={addresses.player_token('other', player_id)}").status_code == 400
+
+
+def test_every_mail_to_a_player_links_their_own_games(runtime: Runtime) -> None:
+    """The list is found from any mail's footer, in the player's language, and opens their list."""
+    mine, replies = start_dos_de_mayo(runtime, gm_address=GM)
+    deliver_mail(runtime, compose(FRANCE, replies[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
+    with runtime.db.session() as session:
+        seat = session.scalars(
+            select(Seat).where(Seat.game_id == mine, Seat.seat == "france")
+        ).one()
+        token = addresses.player_token(runtime.config.secret_key, seat.player_id)
+    to_france = [mail for mail in sent(runtime) if FRANCE in str(mail["To"])]
+    assert len(to_france) == 2  # the start and the receipt
+    link = f"{runtime.config.base_url}/?player={token}"
+    for mail in to_france:
+        assert f"Your games (private to you): {link}" in plain(mail), mail["Subject"]
+        html = mail.get_body(("html",))
+        assert html is not None and f'<a href="{link}">' in html.get_content()
+    listed = create_app(runtime).test_client().get(link.removeprefix(runtime.config.base_url))
+    assert f'href="/games/{mine}"' in listed.get_data(as_text=True)

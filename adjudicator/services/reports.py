@@ -18,7 +18,7 @@ from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.i18n import N_
-from adjudicator.mail.addresses import check_signature
+from adjudicator.mail.addresses import check_signature, player_token
 from adjudicator.mail.building import Attachment
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
@@ -45,6 +45,12 @@ def check_url(runtime: Runtime, game: Game, seat: Seat) -> str:
     """The seat's private order-checker page: its orders checked, never stored (web/help.py)."""
     signature = check_signature(runtime.config.secret_key, game.id, seat.seat, seat.key_version)
     return f"{runtime.config.base_url}/games/{game.id}/check/{seat.seat}/{signature}"
+
+
+def games_url(runtime: Runtime, seat: Seat) -> str:
+    """The seat's player's own list of games (``/?player=<token>``), signed for the player."""
+    token = player_token(runtime.config.secret_key, seat.player_id)
+    return f"{runtime.config.base_url}/?player={token}"
 
 
 def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
@@ -201,6 +207,7 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "archive_url": f"{runtime.config.base_url}/games/{game.id}",
         "help_url": f"{runtime.config.base_url}/help/{game.game_key}",
         "check_url": check_url(runtime, game, seat),
+        "games_url": games_url(runtime, seat),
         "status": game.status,
         "on_receipt": rules.resolves_on_receipt,
         "turn_noun": rules.turn_noun,
