@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 import click
@@ -263,7 +264,7 @@ def mail_retry(inbound_id: int) -> None:
 @click.option(
     "--to", "recipient", required=True, help="e.g. new@pbem.localhost or a reply address."
 )
-@click.option("--subject", default="orders")
+@click.option("--subject", default="", help="[default: none, as a quick mail has]")
 @click.option("--server", default=None, help="host:port of the SMTP listener (default: config).")
 @click.argument("body")
 def mail_send(sender: str, recipient: str, subject: str, server: str | None, body: str) -> None:
@@ -275,32 +276,56 @@ def mail_send(sender: str, recipient: str, subject: str, server: str | None, bod
     config = configuration.load(read_only=True)
     host, port = (server or f"{config.smtp_host}:{config.smtp_port}").rsplit(":", 1)
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = sender, recipient, subject
+    text = body.replace("\\n", "\n")
+    message["From"], message["To"] = sender, recipient
+    if subject:
+        # None by default: a subject is read as a command when it is one (HELP, STATUS), and a
+        # made-up one would only come back as the reply's "Re: ...".
+        message["Subject"] = subject
     message["Message-ID"] = make_msgid(domain=sender.split("@")[-1])
-    message.set_content(body.replace("\\n", "\n") + "\n")
+    message.set_content(text + "\n")
     with smtplib.SMTP(host, int(port), timeout=30) as client:
         client.send_message(message)
     click.echo(f"sent {message['Message-ID']} to {recipient} via {host}:{port}")
 
 
 @mail.command("read")
-@click.option("--last", default=1, help="How many of the newest outbox mails to print.")
-@click.option("--wait", default=0.0, help="Seconds to wait for a new mail to arrive first.")
-def mail_read(last: int, wait: float) -> None:
-    """Print the newest mails in the outbox Maildir (the embedded default's 'sent' folder)."""
+@click.option("--to", "to", default=None, help="Only mails to this address (yours).")
+@click.option("--wait", default=0.0, help="Seconds to wait for an unread mail, if none is there.")
+@click.option("--last", default=0, help="Show the newest N mails, read or not, instead.")
+@click.option(
+    "--save",
+    "save",
+    default=None,
+    type=click.Path(path_type=Path),
+    help="Folder to save attached files (the map, the calendar entry) in.",
+)
+def mail_read(to: str | None, wait: float, last: int, save: Path | None) -> None:
+    """Show the outbox's unread mails (the embedded default's 'sent' Maildir), oldest first, and
+    mark them read; with --wait, return as soon as one is there."""
     import time
 
-    from adjudicator.maildir import newest, summary
+    from adjudicator.maildir import mark_read, newest, save_attachments, summary, unread
 
     folder = configuration.load(read_only=True).outbox_dir
-    deadline = time.monotonic() + wait
-    before = {path.name for path in newest(folder, 10_000)}
-    while wait and time.monotonic() < deadline:
-        if {path.name for path in newest(folder, 10_000)} - before:
-            break
-        time.sleep(0.1)
-    for path in reversed(newest(folder, last)):
+    if last:
+        shown = list(reversed(newest(folder, last, to)))
+    else:
+        deadline = time.monotonic() + wait
+        shown = unread(folder, to)
+        while not shown and time.monotonic() < deadline:
+            time.sleep(0.1)
+            shown = unread(folder, to)
+    if not shown:
+        whom = f" to {to}" if to else ""
+        click.echo(f"no unread mail{whom} in {folder}" + (f" after {wait:g} s" if wait else ""))
+        return
+    for path in shown:
+        path = mark_read(path)
         click.echo(summary(path))
+        if save is not None:
+            for target in save_attachments(path, save):
+                click.echo(f"saved {target}")
 
 
 @main.group()

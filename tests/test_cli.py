@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,33 @@ def test_game_new_reads_the_settings_a_new_mail_takes(pbem: CliRunner, runtime: 
     assert "999 is out of bounds: REMIND takes hours before the deadline" in refused.output
     one_seat = pbem.invoke(cli.main, ["game", "new", "2demayo", seats[0], seats[1]])
     assert "name a player for each of france, spain" in one_seat.output
+
+
+def test_mail_read_shows_a_players_unread_mail_at_once_with_its_files(
+    pbem: CliRunner, runtime: Runtime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pbem mail read --to` shows only that player's mail, returns at once when it is already
+    there (and waits when nothing unread is), names the attached files and saves them."""
+    monkeypatch.setenv("PBEM_DATA_DIR", str(runtime.config.data_dir))
+    deliver_mail(runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    deliver_mail(runtime, compose("b@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    started = time.monotonic()
+    read = pbem.invoke(cli.main, ["mail", "read", "--to", "A@example.com", "--wait", "20"])
+    assert read.exit_code == 0, read.output
+    assert time.monotonic() - started < 5  # the mail was there: no waiting
+    assert read.output.count("=== ") == 1 and "To: a@example.com" in read.output
+    assert "b@example.com" not in read.output
+    assert re.search(r"Attached: \S+\.png \(image/png, \d+ KB\)", read.output), read.output
+    # Read once, it is read: a second look waits its time and says nothing arrived.
+    started = time.monotonic()
+    again = pbem.invoke(cli.main, ["mail", "read", "--to", "a@example.com", "--wait", "0.5"])
+    assert time.monotonic() - started >= 0.5
+    assert again.output.startswith("no unread mail to a@example.com")
+    # B's is still unread; --last shows the newest whatever was read, and --save keeps its files.
+    folder = tmp_path / "saved"
+    latest = pbem.invoke(cli.main, ["mail", "read", "--last", "1", "--save", str(folder)])
+    assert "To: b@example.com" in latest.output
+    saved = sorted(folder.iterdir())
+    assert saved and all(path.read_bytes() for path in saved)
+    assert any(path.read_bytes().startswith(b"\x89PNG") for path in saved)
+    assert f"saved {saved[0]}" in latest.output
