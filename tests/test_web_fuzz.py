@@ -42,7 +42,7 @@ import workers.app
 from adjudicator.games import registry
 from adjudicator.mail import sns
 from adjudicator.models import Game, InboundMessage, utcnow
-from adjudicator.services import panel, panel_links, play, reports
+from adjudicator.services import panel, panel_links, play, private_links
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 from workers import tasks
@@ -130,7 +130,7 @@ def site(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
     with runtime.db.session() as session:
         games = list(session.scalars(select(Game).order_by(Game.id)))
         checks = tuple(
-            (g.id, seat.seat, reports.check_url(runtime, g, seat).rsplit("/", 1)[1])
+            (g.id, seat.seat, private_links.check_url(runtime, g, seat).rsplit("/", 1)[1])
             for g in games
             for seat in g.seats
         )

@@ -18,7 +18,6 @@ from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.i18n import N_
-from adjudicator.mail.addresses import check_signature, player_token
 from adjudicator.mail.building import Attachment
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
@@ -37,20 +36,9 @@ from adjudicator.services.answers import away, command_context, line_json
 from adjudicator.services.gm_letters import tell_gm, turn_to_gm
 from adjudicator.services.mailer import Letter, queue, thread_headers
 from adjudicator.services.positions import position, snapshot
+from adjudicator.services.private_links import check_url, games_url
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
-
-
-def check_url(runtime: Runtime, game: Game, seat: Seat) -> str:
-    """The seat's private order-checker page: its orders checked, never stored (web/help.py)."""
-    signature = check_signature(runtime.config.secret_key, game.id, seat.seat, seat.key_version)
-    return f"{runtime.config.base_url}/games/{game.id}/check/{seat.seat}/{signature}"
-
-
-def games_url(runtime: Runtime, seat: Seat) -> str:
-    """The seat's player's own list of games (``/?player=<token>``), signed for the player."""
-    token = player_token(runtime.config.secret_key, seat.player_id)
-    return f"{runtime.config.base_url}/?player={token}"
 
 
 def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
