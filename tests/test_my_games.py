@@ -71,3 +71,31 @@ def test_every_mail_to_a_player_links_their_own_games(runtime: Runtime) -> None:
         assert html is not None and f'<a href="{link}">' in html.get_content()
     listed = create_app(runtime).test_client().get(link.removeprefix(runtime.config.base_url))
     assert f'href="/games/{mine}"' in listed.get_data(as_text=True)
+
+
+def test_games_by_mail_lists_the_players_games_and_what_they_owe(runtime: Runtime) -> None:
+    """GAMES (PARTIDAS, ПАРТИИ) at a seat's address answers with every game its player sits in,
+    what they owe in each and their own list's link; never another player's games."""
+    mine, replies = start_dos_de_mayo(runtime, gm_address=GM)
+    deliver_mail(runtime, compose(FRANCE, "new@pbem.localhost", "NEW THERMOPYLES"))
+    deliver_mail(runtime, compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    with runtime.db.session() as session:
+        seat = session.scalars(
+            select(Seat).where(Seat.game_id == mine, Seat.seat == "france")
+        ).one()
+        token = addresses.player_token(runtime.config.secret_key, seat.player_id)
+        solo, stranger = session.scalars(select(Game.id).where(Game.id != mine)).all()
+    before = len(sent(runtime))
+    deliver_mail(runtime, compose(FRANCE, replies[FRANCE], "GAMES"))
+    (answer,) = sent(runtime)[before:]
+    text = " ".join(plain(answer).split())
+    assert f"game {mine}, 2 de Mayo: you owe a move" in text
+    assert f"game {solo}, Thermopyles: you owe a move" in text
+    assert f"game {stranger}," not in text
+    assert f"The list, with links: {runtime.config.base_url}/?player={token}" in text
+    deliver_mail(runtime, compose(FRANCE, replies[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
+    before = len(sent(runtime))
+    deliver_mail(runtime, compose(FRANCE, replies[FRANCE], "partidas"))
+    (answer,) = sent(runtime)[before:]
+    text = " ".join(plain(answer).split())
+    assert f"partida {mine}, 2 de Mayo: en juego, no te toca nada" in text, text

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
@@ -14,11 +15,14 @@ from adjudicator.core import said
 from adjudicator.core.contract import LineReport
 from adjudicator.i18n import N_
 from adjudicator.models import Game, Seat
-from adjudicator.services import commands, on_file, play, preferences
+from adjudicator.services import asks, commands, on_file, play, preferences, private_links
 from adjudicator.services.runtime import Runtime
+from adjudicator.statuses import GameStatus
 
 # A line's status as the receipt names it (email/_lines.*), translated where it is shown.
 LINE_STATUSES = (N_("accepted"), N_("rejected"), N_("ignored"))
+# GAMES lists a player's most recent games; the list page has them all.
+GAMES_LISTED = 20
 
 
 def line_json(line: LineReport) -> dict[str, Any]:
@@ -59,6 +63,8 @@ def command_context(
             sections.did(
                 command, _("every turn of game %(id)s, with pictures: %(url)s", id=game.id, url=url)
             )
+        elif command.word == "GAMES":
+            sections.did(command, players_games(session, runtime, seat, lang))
         elif command.word == "HELP":
             sections.did(
                 command, _("how to write orders for %(title)s is below", title=rules.title)
@@ -73,6 +79,44 @@ def command_context(
         "help": rules.help_text(game.options) if reading.has("HELP") else "",
         "on_file": shown,
     }
+
+
+def players_games(session: Session, runtime: Runtime, seat: Seat, lang: str) -> str:
+    """GAMES: every game the seat's player sits in, what they owe in each (read as the lists
+    and the mails read it, ``asks.now_owed``), and their own list's link. Asked only at a seat's
+    reply address, which proves the player: which games someone plays is theirs to tell."""
+    games = session.scalars(
+        select(Game)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.player_id == seat.player_id)
+        .order_by(Game.last_activity.desc(), Game.id.desc())
+        .limit(GAMES_LISTED)
+    ).unique()
+    with i18n.speaking(lang):  # each game's result in the reader's words
+        told = [_game_told(session, game, seat.player_id, lang) for game in games]
+    return i18n.gettext(
+        "%(games)s. The list, with links: %(url)s",
+        lang,
+        games="; ".join(told),
+        url=private_links.games_url(runtime, seat),
+    )
+
+
+def _game_told(session: Session, game: Game, player_id: int, lang: str) -> str:
+    if game.status == GameStatus.FORMING:
+        state = i18n.gettext("waiting for players to join", lang)
+    elif game.status != GameStatus.ACTIVE:
+        state = i18n.gettext("over: %(result)s", lang, result=play.shown_result(game))
+    elif game.paused:
+        state = i18n.gettext("paused", lang)
+    elif asks.owed_by_player(game, asks.now_owed(session, game), player_id):
+        state = i18n.gettext("you owe a move", lang)
+    else:
+        state = i18n.gettext("in play, nothing owed by you", lang)
+    title = play.rules_for(game).title
+    return i18n.gettext(
+        "game %(id)s, %(title)s: %(state)s", lang, id=game.id, title=title, state=state
+    )
 
 
 def who_sent(session: Session, game: Game, lang: str = i18n.SOURCE) -> str:

@@ -16,11 +16,12 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
+from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import agreeing, listed
-from adjudicator.models import Game, Seat, Turn
-from adjudicator.services import on_file, play
+from adjudicator.models import Game, Seat, Turn, utcnow
+from adjudicator.services import on_file, play, positions
 from adjudicator.services.on_file import Filed, Owed
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -437,3 +438,29 @@ def for_gm(rules: Rules[Any], game: Game, moment: Moment) -> Ask:
     return Ask(
         False, _("Nothing is owed by you."), waiting_for(rules, game, moment, _due(game, moment))
     )
+
+
+def now_owed(session: Session, game: Game) -> Moment:
+    """What the game waits for now, as the mails' asks read it: the decisions owed after its
+    latest turn and what each seat has on file (``on_file.owed``). Read in UTC: pages write the
+    deadline as a <time> the browser puts in its reader's zone."""
+    rules = play.rules_for(game)
+    pending: dict[str, Decision] = {}
+    owed = on_file.owed(session, game)
+    if game.status == GameStatus.ACTIVE:
+        latest = play.latest_turn(session, game.id)
+        pending = dict(positions.snapshot(session, rules, latest).owed)
+    # idle_close_days only words a mail's "no deadline" line, which no page writes.
+    # In the language of the page's reader (the web holds i18n.speaking for each request).
+    lang = said.language()
+    return Moment(owed.turn, pending, owed, utcnow(), "UTC", 0, lang)
+
+
+def owed_by_player(game: Game, moment: Moment, player_id: int | None) -> bool:
+    """Whether one of the player's seats owes something now (orders not yet on file, a set
+    whose refused lines hold the turn, or the decision of a game played one decision at a
+    time)."""
+    if player_id is None or game.status != GameStatus.ACTIVE or game.paused:
+        return False
+    owing = moment.owed.waiting_on if moment.owed.seats else tuple(moment.pending)
+    return any(seat.player_id == player_id and seat.seat in owing for seat in game.seats)

@@ -27,6 +27,7 @@ COMMANDS = (
     "STATUS",
     "ORDERS",
     "HISTORY",
+    "GAMES",
     "RESIGN",
     "JOIN",
     "WAIT",

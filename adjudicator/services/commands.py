@@ -26,7 +26,7 @@ from adjudicator.services import command_words
 
 # Commands that stand alone on their line: a word after them makes the line something else
 # (but for JOIN, whose words are the player's own contribution to the dice).
-ALONE = ("STATUS", "ORDERS", "HISTORY", "RESIGN", "JOIN", "WAIT")
+ALONE = ("STATUS", "ORDERS", "HISTORY", "GAMES", "RESIGN", "JOIN", "WAIT")
 # Commands followed by arguments (HELP's is optional: the name of a game).
 WITH_ARGUMENTS = ("HELP", "VACATION", "PREFERENCES", "FORMAT", "NAME")
 WORDS = ("HELP", *ALONE, "VACATION", "PREFERENCES", "FORMAT", "NAME")

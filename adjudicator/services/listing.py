@@ -14,7 +14,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Game, Seat, Turn
 from adjudicator.services import asks, play
-from adjudicator.services.queries import now_owed, public_name
+from adjudicator.services.queries import public_name
 from adjudicator.statuses import GameStatus
 
 # The status filter offered to the public: an ended game is "finished" whether it was played out
@@ -89,16 +89,6 @@ def _filtered(
     return query
 
 
-def _owed_by_player(game: Game, moment: asks.Moment, player_id: int | None) -> bool:
-    """Whether one of the player's seats owes something now (orders not yet on file, a set
-    whose refused lines hold the turn, or the decision of a game played one decision at a
-    time)."""
-    if player_id is None or game.status != GameStatus.ACTIVE or game.paused:
-        return False
-    owing = moment.owed.waiting_on if moment.owed.seats else tuple(moment.pending)
-    return any(seat.player_id == player_id and seat.seat in owing for seat in game.seats)
-
-
 def game_rows(session: Session, filters: Filters | None = None, limit: int = 200) -> list[GameRow]:
     filters = filters or Filters()
     counts = (
@@ -116,7 +106,7 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
     rows = []
     for game, turns in session.execute(_filtered(query, filters)):
         rules = play.rules_for(game)
-        moment = now_owed(session, game)
+        moment = asks.now_owed(session, game)
         rows.append(
             GameRow(
                 id=game.id,
@@ -133,7 +123,7 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
                     public_name(seat.player, rules.seat_title(seat.seat)) for seat in game.seats
                 ),
                 waiting=asks.owing(rules, game, moment),
-                yours_owed=_owed_by_player(game, moment, filters.player_id),
+                yours_owed=asks.owed_by_player(game, moment, filters.player_id),
                 noun=rules.turn_noun,
             )
         )

@@ -21,8 +21,8 @@ from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
-from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn, utcnow
-from adjudicator.services import asks, on_file, play, positions, reasons, transitions, turn_pictures
+from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat, Turn
+from adjudicator.services import asks, on_file, play, reasons, transitions, turn_pictures
 from adjudicator.services.lifecycle import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -129,22 +129,6 @@ def _report_gist(report: str) -> str:
     events = [line.strip().removeprefix("- ") for line in block[1:] if line.strip()]
     gist = events[-1] if events else block[0].split(":", 1)[-1].strip()
     return f"{gist[:1].upper()}{gist[1:]}."
-
-
-def now_owed(session: Session, game: Game) -> asks.Moment:
-    """What the game waits for now, as the mails' asks read it: the decisions owed after its
-    latest turn and what each seat has on file (``on_file.owed``). Read in UTC: pages write the
-    deadline as a <time> the browser puts in its reader's zone."""
-    rules = play.rules_for(game)
-    pending: dict[str, Decision] = {}
-    owed = on_file.owed(session, game)
-    if game.status == GameStatus.ACTIVE:
-        latest = play.latest_turn(session, game.id)
-        pending = dict(positions.snapshot(session, rules, latest).owed)
-    # idle_close_days only words a mail's "no deadline" line, which no page writes.
-    # In the language of the page's reader (the web holds i18n.speaking for each request).
-    lang = said.language()
-    return asks.Moment(owed.turn, pending, owed, utcnow(), "UTC", 0, lang)
 
 
 def seat_holder(session: Session, game_id: int, seat: str) -> tuple[int, int] | None:
@@ -339,7 +323,7 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
     rules = play.rules_for(game)
     visible = play.public_turns_visible(game)
     turns = public_turns(session, game) if visible else []
-    moment = now_owed(session, game)
+    moment = asks.now_owed(session, game)
     # Orders "on file" exist only where they wait for a deadline; a game resolving each order
     # the moment it arrives owes one decision at a time instead (SeatRow.owed).
     ordered = game.status == GameStatus.ACTIVE and not rules.resolves_on_receipt
