@@ -353,3 +353,18 @@ def test_early_adjudication_can_wait_after_the_last_orders(runtime: Runtime) -> 
     assert ticks.tick(runtime, now=later).turns_due == [game_id]
     result = deadlines.adjudicate(runtime, game_id, now=later)
     assert isinstance(result, deadlines.Adjudicated) and result.why == "all-submitted"
+
+
+def test_the_game_masters_letter_names_the_zone_once(runtime: Runtime) -> None:
+    """SCHEDULE 48h Europe/Madrid makes the game's zone Madrid: the letter says so once."""
+    deliver_mail(
+        runtime,
+        compose(
+            GM,
+            "new@pbem.localhost",
+            NEW.replace("SCHEDULE 48h\nTIMEZONE Europe/Madrid", "SCHEDULE 48h Europe/Madrid"),
+        ),
+    )
+    text = last_to(runtime, GM)
+    assert "Schedule: 48h (Europe/Madrid)." in text
+    assert "Europe/Madrid (Europe/Madrid)" not in text

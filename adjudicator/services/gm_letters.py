@@ -85,9 +85,16 @@ def _gm_context(session: Session, runtime: Runtime, game: Game) -> dict[str, Any
             for seat in game.seats
         ],
         "status": game.status,
-        "schedule": game.schedule,
+        "schedule": _without_zone(game.schedule, game.timezone),
         "timezone": game.timezone,
     }
+
+
+def _without_zone(schedule: str, zone: str) -> str:
+    """The schedule as the game master wrote it, less the zone at its end when that is the
+    game's zone, which the letter names beside it ("48h (Europe/Madrid)", not twice)."""
+    words = schedule.split()
+    return " ".join(words[:-1]) if len(words) > 1 and words[-1] == zone else schedule
 
 
 def _ask(session: Session, runtime: Runtime, game: Game, lang: str) -> asks.Ask:
