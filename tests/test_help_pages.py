@@ -257,7 +257,11 @@ def test_the_private_checker_reads_the_current_position(runtime: Runtime) -> Non
     mailed = mail_reply(runtime, LEONIDAS, address, f"FIGHT {missing}")
     assert receipt(check(client, path, f"FIGHT {missing}")) in mailed
     assert codes(checked) == {1: "card-not-in-hand"}
-    assert receipt(checked).endswith(f"  2. FIGHT {state.hand[0]}\n     -> accepted")
+    # A game that acts on receipt refuses such a set whole: its good line is not carried out.
+    assert receipt(checked).endswith(
+        f"  2. FIGHT {state.hand[0]}\n     -> understood, not carried out"
+    )
+    assert "понято, не выполнено" in check(client, path + "?lang=ru", text)
 
 
 def test_a_private_link_must_be_signed_for_the_seat_now(runtime: Runtime) -> None:

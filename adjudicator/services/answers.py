@@ -21,6 +21,8 @@ from adjudicator.statuses import GameStatus
 
 # A line's status as the receipt names it (email/_lines.*), translated where it is shown.
 LINE_STATUSES = (N_("accepted"), N_("rejected"), N_("ignored"))
+# A good line of a mail refused as a whole: read, and not acted on (nor kept).
+NOT_CARRIED_OUT = N_("understood, not carried out")
 # GAMES lists a player's most recent games; the list page has them all.
 GAMES_LISTED = 20
 

@@ -19,7 +19,7 @@ from adjudicator.games import registry
 from adjudicator.i18n import N_
 from adjudicator.models import Game, Player, Seat, utcnow
 from adjudicator.services import command_words, commands, orders, play, preferences, safety
-from adjudicator.services.answers import command_context, line_json
+from adjudicator.services.answers import NOT_CARRIED_OUT, command_context, line_json
 from adjudicator.services.mailer import Letter, Reply, queue
 from adjudicator.services.reports import SeatLetter, mail_seat
 
@@ -30,9 +30,17 @@ def receipt_lines(report: OrderReport, filed: bool) -> dict[str, Any]:
     ``filed``: the set is on file (``orders.files``), maybe without its refused lines. Its
     sentences are in the current reader's language (``i18n.speaking``)."""
     refused = [line.number for line in report.rejected]
+    lines = [line_json(line) for line in report.lines]
+    if not filed:
+        # Nothing of the mail was kept or done: no line of it may read "accepted", and what the
+        # set would have left out is no news either.
+        lines = [
+            {**line, "status": NOT_CARRIED_OUT} if line["status"] == "accepted" else line
+            for line in lines
+        ]
     return {
-        "lines": [line_json(line) for line in report.lines],
-        "missing": [said.anew(thing) for thing in report.missing],
+        "lines": lines,
+        "missing": [said.anew(thing) for thing in report.missing] if filed else [],
         "accepted": filed,
         "refused": refused if filed else [],
     }

@@ -15,7 +15,7 @@ from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.checks import Verdict, check_items, fatal
 from adjudicator.games.dos_de_mayo.grammar import read_line
-from adjudicator.games.dos_de_mayo.orders import Draw, Item, OrderSet
+from adjudicator.games.dos_de_mayo.orders import Draw, Hold, Item, OrderSet
 from adjudicator.games.dos_de_mayo.sides import FRANCE, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
 from adjudicator.games.dos_de_mayo.wording import either
@@ -42,9 +42,11 @@ def parse_orders(position: Position, seat: str, text: str) -> OrderReport:
     for line, verdict in zip(mail.read, verdicts, strict=True):
         reports.append(_report(line.number, line.text, verdict))
     reports.sort(key=by_number)
-    accepted = any(verdict.status == "accepted" for verdict in verdicts)
-    orders = order_set.to_json() if accepted else None
-    return OrderReport(tuple(reports), orders, missing(position, side, order_set, items))
+    taken = [
+        item for item, verdict in zip(items, verdicts, strict=True) if verdict.status == "accepted"
+    ]
+    orders = order_set.to_json() if taken else None
+    return OrderReport(tuple(reports), orders, missing(position, side, order_set, taken))
 
 
 def _report(number: int, raw: str, verdict: Verdict) -> LineReport:
@@ -61,7 +63,7 @@ def _report(number: int, raw: str, verdict: Verdict) -> LineReport:
 
 
 def missing(position: Position, side: Side, orders: OrderSet, items: list[Item]) -> tuple[str, ...]:
-    """What the set leaves to the defaults, in words."""
+    """What the set leaves to the defaults, in words; ``items`` are its accepted lines."""
     data = card_data()
     notes: list[str] = []
     if side == FRANCE and position.start_choice and orders.take is None:
@@ -83,7 +85,8 @@ def missing(position: Position, side: Side, orders: OrderSet, items: list[Item])
                 )
     if position.turn < board().rules.turns and not any(type(item) is Draw for item in items):
         notes.append(_("DRAW or NODRAW for the next turn (DRAW if you do not say)"))
-    ordered = {move.path[0] for move in orders.moves}
+    # A HOLD is an order for its group too, though the set keeps none (holding is the default).
+    ordered = {move.path[0] for move in orders.moves} | {i.area for i in items if type(i) is Hold}
     for play in orders.plays:
         if play.move is not None:
             ordered.add(play.move.path[0])
