@@ -300,7 +300,7 @@ def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader(
     rules = registry.get("2demayo")
     assert rules is not None
     with i18n.speaking("ru"):
-        shown = replies.receipt_lines(report, False)
+        shown = replies.receipt_lines(report, True)
         assert shown["lines"][0]["reason"] == "такой партии нет"
         assert shown["missing"] == ["прислать приказы"]
         assert subjects.owes(owed, rules.seat_title) == "Испания: прислать приказы"
@@ -310,9 +310,9 @@ def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader(
             "далее очередь — Испания: прислать приказы."
         )
     with i18n.speaking("es"):
-        assert replies.receipt_lines(report, False)["missing"] == ["enviar órdenes"]
+        assert replies.receipt_lines(report, True)["missing"] == ["enviar órdenes"]
     # Outside any reader's mail, English as made.
-    assert replies.receipt_lines(report, False)["lines"][0]["reason"] == "no such game"
+    assert replies.receipt_lines(report, True)["lines"][0]["reason"] == "no such game"
     assert positions.map_alt(rules, 3, None, owed) == (
         "Map of 2 de Mayo after turn 3, as every player sees it; next, Spain is to send orders."
     )

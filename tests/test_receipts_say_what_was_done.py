@@ -34,3 +34,15 @@ def test_a_mail_of_chatter_lists_nothing_the_set_on_file_covers(runtime: Runtime
     text = mail_reply(runtime, FRANCE, replies[FRANCE], "See you on the battlefield, my friend.")
     assert "NOT IN YOUR ORDERS" not in text
     assert "DRAW or NODRAW" not in text
+
+
+def test_a_solo_games_help_names_no_command_for_other_players(runtime: Runtime) -> None:
+    _, address, _ = start_thermopyles(runtime)
+    text = mail_reply(runtime, "leonidas@example.com", address, "HELP")
+    commands = text.split("COMMANDS (one per line", 1)[1]
+    assert "RESIGN" in commands and "PREFERENCES TIMEZONE" in commands
+    for word in ("WAIT ", "JOIN ", "JOIN tiger", "VACATION", "the others are told"):
+        assert word not in commands, word
+    _, replies = start_dos_de_mayo(runtime)
+    both = mail_reply(runtime, FRANCE, replies[FRANCE], "HELP").split("COMMANDS (one per line")[1]
+    assert "WAIT " in both and "VACATION UNTIL" in both and "JOIN tiger" in both

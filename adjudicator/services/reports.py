@@ -189,6 +189,8 @@ def game_context(runtime: Runtime, game: Game, seat: Seat) -> dict[str, Any]:
         "seat_title": rules.seat_title(seat.seat),
         "commitment": game.commitment,
         "sides_by_lot": game.sides_by_lot and game.status == GameStatus.FORMING,
+        # A game of one player: its help names no command that waits for, joins or tells others.
+        "solo": len(rules.seats) == 1,
         "challenge": game.challenge.name if game.challenge else None,
         "challenge_deadline": game.challenge.deadline if game.challenge else None,
         "reply_address": play.seat_address(runtime, game, seat),
