@@ -317,6 +317,8 @@ def test_the_fairness_page_replays_every_draw_once_the_game_ends(runtime: Runtim
         seed = session.get_one(Game, game_id).seed.hex()
     running = text(client, f"/games/{game_id}/fairness")
     assert "still running" in running and seed not in running and "<table>" not in running
+    # No sentence points at a table the page does not show yet.
+    assert "the table above" not in running and "once the game has ended" in running
     moved = client.get(f"/games/{game_id}/verify")
     assert moved.status_code == 301 and moved.location == f"/games/{game_id}/fairness"
     gm_command(runtime, game_id, "END")
