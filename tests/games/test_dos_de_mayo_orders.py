@@ -238,3 +238,24 @@ def test_the_default_text_is_the_default_orders() -> None:
             start, seat
         )
     assert any(form.startswith("TAKE ARTILLERY|MURAT") for form in decisions["france"].legal)
+
+
+def test_a_card_that_changes_the_group_limit_is_named_where_the_limit_is_stated() -> None:
+    """Looting, drawn this turn, sets France's limit at 1: both the list of what France may
+    order and the refusal of a second group say so, and why."""
+    from dataclasses import replace
+
+    from adjudicator.games.dos_de_mayo.open_orders import forms
+
+    looted = replace(MIDGAME, turn_effects=("F-SAQ",))
+    shown = forms(looted, "france")
+    assert any("may move 1 group outside the main streets" in line for line in shown), shown
+    assert shown[-1] == "(Looting sets the limit at 1 this turn, not 2)", shown
+    report = parse("1-2\n6-5", state=looted)
+    assert report.lines[1].code == "group-limit"
+    assert str(report.lines[1].reason).endswith(
+        "(1 already): Looting sets it at 1 this turn, not 2"
+    )
+    # Without the card the limit is the usual one and nothing is added.
+    assert not any("sets the limit" in line for line in forms(MIDGAME, "france"))
+    assert "sets it at" not in str(parse("1-2\n6-5\n9-8").lines[1].reason or "")

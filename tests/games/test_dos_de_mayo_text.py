@@ -43,3 +43,17 @@ def test_the_description_counts_turns_of_the_whole_game() -> None:
     orders = {seat: GAME.default_orders(state, seat) for seat in GAME.pending(state)}
     state = GAME.resolve(state, orders, Chance(b"d" * 32, "t", 1)).state
     assert "Turn 2 of 10, in play." in GAME.describe(GAME.view(state, None))
+
+
+def test_no_card_text_carries_the_rules_references_source_marks() -> None:
+    """ "(seed)" in the rules reference says where a rule comes from; to a player it reads as the
+    dice's seed, so no card's text, in any language, carries it."""
+    from adjudicator.games.dos_de_mayo.cards import card_data
+    from adjudicator.games.dos_de_mayo.help import card_help
+    from adjudicator.i18n import speaking
+
+    for lang in ("en", "es", "ru"):
+        with speaking(lang):
+            for card in card_data().cards:
+                text = card_help(card)
+                assert "(seed)" not in text and "[house]" not in text, (lang, card.id, text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.board import Board, board
@@ -62,6 +63,18 @@ def france_group_limit(position: Position) -> int:
         if effect.kind == "group_limit_set":
             limit = effect.amount
     return limit
+
+
+def france_limit_set_by(position: Position) -> dict[str, Any] | None:
+    """Why France's group limit differs this turn, for where a mail states it: the card that
+    set it and the two numbers (Looting, drawn this turn: 1 instead of 2); None when usual."""
+    usual = board().rules.france_group_limit
+    limit = france_group_limit(position)
+    data = card_data()
+    setting = [c for c in position.turn_effects if data.card(c).effect.kind == "group_limit_set"]
+    if limit == usual or not setting:
+        return None
+    return {"card": data.card(setting[-1]).name, "limit": limit, "usual": usual}
 
 
 def fatal(position: Position, side: str) -> Problem | None:
@@ -390,6 +403,11 @@ def _france(check: _Check, move: Move, card: Card | None) -> Verdict:
             limit,
             areas=", ".join(sorted(check.counted)),
         )
+        set_by = france_limit_set_by(check.position)
+        if set_by is not None:
+            why = _(
+                "%(why)s: %(card)s sets it at %(limit)s this turn, not %(usual)s", why=why, **set_by
+            )
         return reject("group-limit", why)
     left = here - check.claimed.get(origin, 0)
     units = left if move.units is None else move.units

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.core.said import ngettext
+from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import Card, card_data
-from adjudicator.games.dos_de_mayo.checks import check_items, france_group_limit
+from adjudicator.games.dos_de_mayo.checks import (
+    check_items,
+    france_group_limit,
+    france_limit_set_by,
+)
 from adjudicator.games.dos_de_mayo.orders import Aim, Draw, Item, Move, Play, Take
 from adjudicator.games.dos_de_mayo.sides import FRANCE, Side
 from adjudicator.games.dos_de_mayo.state import Position
@@ -62,6 +66,11 @@ def forms(position: Position, side: Side) -> list[str]:
                     limit,
                 )
             )
+            set_by = france_limit_set_by(position)
+            if set_by is not None:
+                shown.append(
+                    _("(%(card)s sets the limit at %(limit)s this turn, not %(usual)s)", **set_by)
+                )
     return shown
 
 
