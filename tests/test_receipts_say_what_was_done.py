@@ -5,7 +5,8 @@ and a mail of chatter does not list what a set on file already says."""
 from __future__ import annotations
 
 from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
-from test_help_pages import mail_reply, start_thermopyles
+from playbymail import compose, deliver_mail, sent
+from test_help_pages import mail_reply, plain, start_thermopyles
 
 from adjudicator.services.runtime import Runtime
 
@@ -46,3 +47,22 @@ def test_a_solo_games_help_names_no_command_for_other_players(runtime: Runtime) 
     _, replies = start_dos_de_mayo(runtime)
     both = mail_reply(runtime, FRANCE, replies[FRANCE], "HELP").split("COMMANDS (one per line")[1]
     assert "WAIT " in both and "VACATION UNTIL" in both and "JOIN tiger" in both
+
+
+def test_a_thermopyles_welcome_says_how_to_read_the_position(runtime: Runtime) -> None:
+    """White and red, support dice, the free die and the track, explained once, at the start."""
+    deliver_mail(runtime, compose("leonidas@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
+    welcome = sent(runtime)[-1]
+    text = " ".join(plain(welcome).split())
+    assert "HOW TO READ THE POSITION" in text
+    assert "the white one is the strength that beats it" in text
+    assert "one die (1 to 6) for each support card you add (SUPPORT n: 4 for the whole game" in text
+    assert "a free die while the marker stands on 3 / 6" in text
+    assert "12 Persians in the Graveyard win the game" in text
+    html = welcome.get_body(("html",))
+    assert html is not None and "How to read the position" in html.get_content()
+    # A game whose position explains itself has no such section.
+    before = len(sent(runtime))
+    start_dos_de_mayo(runtime)
+    starts = sent(runtime)[before:]
+    assert starts and all("HOW TO READ THE POSITION" not in plain(mail) for mail in starts)

@@ -294,6 +294,12 @@ class Game(abc.ABC, Generic[StateT]):
         rule differs."""
         return ""
 
+    def primer(self) -> str:
+        """How to read the game's position, for the opening mail of a newcomer: what its numbers
+        and words mean, in a few sentences, in the current reader's language; empty where the
+        position explains itself."""
+        return ""
+
     def card_texts(self) -> Sequence[CardText]:
         """The game's cards for the help page, from its card data; none where it has no cards."""
         return ()

@@ -351,6 +351,7 @@ def game_started(
             extra={
                 "sections": answering.sections.json() if answering and answers else None,
                 "variant": rules.variant_text(game.options),
+                "primer": rules.primer(),
                 "settings": settings_shown.shown(game),
                 "contributions": contribution_lines(game, play.language(seat.player, game)),
             },

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.said import N_, _, ngettext
+from adjudicator.games.thermopyles.cards import card_data
 from adjudicator.games.thermopyles.draws import draw_words
 from adjudicator.games.thermopyles.rules import reason_sentence
 
@@ -210,3 +211,23 @@ def _fight_words(card: Mapping[str, Any] | None, words: Mapping[str, str]) -> st
 def white_red(card: Mapping[str, Any]) -> str:
     """A Persian card as a result line names it: its white and red numbers, "14/17"."""
     return f"{card['white']}/{card['red']}"
+
+
+def primer() -> str:
+    """The opening mail's key to the position: the Persians' two values, the support cards and
+    dice, the front track; every number from the card data."""
+    data = card_data()
+    return _(
+        "Each Persian card has two values: the white one is the strength that beats it, the red "
+        "one the strength that also sends it to the Graveyard (a card beaten below its red goes "
+        "to the discard). You fight the near card first, and the far one only if the near one "
+        "falls, with the same strength. Your strength is the value of the Spartan card you play, "
+        "plus one die (1 to 6) for each support card you add (SUPPORT n: %(supports)s for the "
+        "whole game, each used once), plus a free die while the marker stands on %(free)s. "
+        "RETREAT moves the marker one space toward %(lost)s, where the game is lost, and draws a "
+        "card. %(target)s Persians in the Graveyard win the game.",
+        supports=data.supports,
+        free=" / ".join(str(space) for space in sorted(data.free_die_spaces)),
+        lost=data.track_length,
+        target=data.graveyard_target,
+    )

@@ -225,3 +225,6 @@ class Thermopyles(Game[Position]):
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
         return help_in(said.language())
+
+    def primer(self) -> str:
+        return words.primer()
