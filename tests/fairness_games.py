@@ -54,6 +54,13 @@ def dice_count(runtime: Runtime, game_id: int) -> int:
         return sum(event["kind"] == "die" for turn in turns for event in turn.events)
 
 
+def recorded_draws(runtime: Runtime, game_id: int) -> int:
+    """How many draws (dice and shuffles) the game recorded over all its turns."""
+    with runtime.db.session() as session:
+        turns = session.scalars(select(Turn).where(Turn.game_id == game_id)).all()
+        return sum(len(turn.events) for turn in turns)
+
+
 def tamper_one_die(runtime: Runtime, game_id: int) -> dict[str, Any]:
     """One recorded die result changed in the database, as a dishonest operator would; the die
     as it now reads, with its turn."""

@@ -157,6 +157,7 @@ def release_dead_claims(cluster: Cluster) -> int:
 # -- 1. a worker SIGKILLed at twenty random points of adjudication -----------------------------
 
 KILLS = 20
+BATCH = 6  # games made due at the start of each round
 SPREAD = 0.8  # seconds: each kill lands this long at most after an adjudication took its lease
 
 
@@ -168,17 +169,15 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
     queue). Then a last worker, and every invariant."""
     cluster = deployment
     rng = random.Random(20)
-    # Enough games that every round finds one still to adjudicate: between two kills a live
-    # worker may adjudicate several (each takes a fraction of a second), and with 12 games a run
-    # once had none left for its last round; on an idle machine 40 were all done by the last
-    # kill, and 60 by the seventeenth once turns got cheaper. A game whose adjudication was cut
-    # short is due again once the dead worker's lease runs out, and may be cut again.
-    games = cluster.new_games(150)
+    # Every round finds games still to adjudicate because each round makes a batch of its own
+    # due: when all were due at once, a fast machine adjudicated all 150 by the sixteenth kill and
+    # the seventeenth waited for nothing. A game whose adjudication was cut short is due again
+    # once the dead worker's lease runs out, and may be cut again.
+    games = cluster.new_games(BATCH * KILLS)
     stored = {store_orders(cluster, game_id, n): game_id for n, game_id in enumerate(games)}
     cluster.start_worker("first")  # the welcomes and France's orders, before any turn is due
     cluster.wait_settled()
     cluster.kill("first")
-    cluster.set_deadline(games, utcnow() - timedelta(seconds=1))
     cluster.start_beat()
     kills: list[dict[str, Any]] = []
     orphaned: dict[int, datetime] = {}  # game -> the lease a killed worker left on it
@@ -186,6 +185,8 @@ def test_a_worker_killed_at_twenty_random_points_of_adjudication(deployment: Clu
     worker: str | None = None
     for round_number in range(KILLS):
         began = utcnow()
+        batch = games[round_number * BATCH : (round_number + 1) * BATCH]
+        cluster.set_deadline(batch, began - timedelta(seconds=1))
         if worker is None:
             worker = f"k{round_number}"
             cluster.start_worker(worker)

@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from dos_de_mayo_by_mail import play_turn_one
-from fairness_games import WORDS, contributions, finished_thermopyles, tamper_one_die
+from fairness_games import (
+    WORDS,
+    contributions,
+    finished_thermopyles,
+    recorded_draws,
+    tamper_one_die,
+)
 from playbymail import gm_command
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -66,8 +72,9 @@ def test_every_draw_is_checked_in_the_browser_and_a_changed_die_is_shown(
         box = page.locator("#local-check")
         expect(box).to_have_class(re.compile(r"\bgood\b"), timeout=60_000)
         draws = page.locator("tr[data-index]")
+        # Every draw the game recorded has its row (a short game may have only a few).
         count = draws.count()
-        assert count > 10, count
+        assert count == recorded_draws(live.runtime, honest) > 0, count
         expect(box).to_have_text(
             "✓ Checked on your machine: the seed hashes to the commitment, and the key made from"
             f" the seed and 1 player contribution reproduces all {count} recorded draws."

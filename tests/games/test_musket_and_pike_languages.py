@@ -437,8 +437,9 @@ def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> Non
     mail = "órdenes R-A=carga R-B=preparados\nP-A carga"
     deliver_mail(runtime, compose(royalist, seats[royalist], mail))
     receipt = last(royalist)
-    # The receipt in Russian, the orders echoed canonically, the game's reason written anew.
-    assert "-> принято: ORDERS R-A=charge R-B=make ready" in receipt, receipt
+    # The receipt in Russian, the orders echoed canonically, the game's reason written anew; a
+    # mail with a refused line is refused whole, so its good line is understood, not carried out.
+    assert "-> понято, не выполнено: ORDERS R-A=charge R-B=make ready" in receipt, receipt
     assert "P-A carga -> отклонено (P-A — не ваше крыло)" in receipt
     deliver_mail(runtime, compose(royalist, seats[royalist], "órdenes R-A=carga R-B=preparados"))
     deliver_mail(runtime, compose(parliament, seats[parliament], "приказы P-A=атака P-B=сбор"))
