@@ -4,6 +4,7 @@ in ``replies``, mail to the game master in ``gm_letters``."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -214,7 +215,8 @@ class SeatLetter:
     """What a mail to a seat's player is, before the seat's own address, position and deadline
     are added: its outbox key, kind and template, what it is as its subject names it
     (subjects.PHRASES) with the ``words`` the subject fills in, and the template's ``extra``
-    context."""
+    context: a value that is a function is called in the reader's language (a text the rules
+    write, which another seat may read in another language)."""
 
     key: str
     kind: str
@@ -286,7 +288,10 @@ def mail_seat(
                 **game_context(runtime, game, seat),
                 "result": moment.result,  # how the game ended, in the reader's language
                 **context,
-                **letter.extra,
+                **{
+                    key: value() if callable(value) else value
+                    for key, value in letter.extra.items()
+                },
             },
             pictures=[picture] if picture else [],
             attachments=calendar_once(
@@ -350,8 +355,8 @@ def game_started(
             # The help is linked, not attached: the player's HELP mail brings it in full.
             extra={
                 "sections": answering.sections.json() if answering and answers else None,
-                "variant": rules.variant_text(game.options),
-                "primer": rules.primer(),
+                "variant": functools.partial(rules.variant_text, game.options),
+                "primer": rules.primer,
                 "settings": settings_shown.shown(game),
                 "contributions": contribution_lines(game, play.language(seat.player, game)),
             },

@@ -432,6 +432,8 @@ def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> Non
     opening = last(royalist)
     assert "тайные приказы каждому из ваших крыльев" in opening, opening
     assert "Крыло R-A" in opening and "Командующий армией" in opening
+    # The scenario's rule for the last turn, written by the rules, in the reader's language too.
+    assert "После последнего хода, если обе армии ещё на поле" in opening, opening
     assert [e for e in GAME_ENGLISH if e in opening] == [], opening
     # Spanish words from a player of a Russian game: read, and echoed canonically.
     mail = "órdenes R-A=carga R-B=preparados\nP-A carga"
