@@ -147,7 +147,7 @@ def test_the_russian_game_reads_as_russian() -> None:
         position = OPENING
         text = GAME.describe(GAME.view(position, SEAT))
         decision = GAME.pending(position)[SEAT]
-    assert "Thermopyles, ход 0: игра идёт." in text
+    assert "Thermopyles, до первого хода." in text
     assert "Маркер фронта: клетка 1 из 7" in text and "3 Hot Gates и 6 Last Stand" in text
     assert "Ваша рука: 13, 14, 15, 17 (4 карты, предел 5)." in text
     assert decision.prompt.startswith("Ход 1: ближняя 14 белое / 17 красное;")

@@ -227,3 +227,25 @@ def test_the_fixed_palette_keeps_the_drawing_true() -> None:
     # On average well under one step of 255 per channel from the drawing itself.
     error = ImageStat.Stat(ImageChops.difference(stored.convert("RGB"), drawn)).mean
     assert max(error) < 1.0, error
+
+
+def test_the_welcomes_picture_names_no_turn_and_ends_with_the_hand() -> None:
+    """Before turn 1 there is no result to show: the picture says the battle has not begun (not
+    "turn 0 - in play") and stops below the hand, with no empty band under it."""
+    opening = GAME.new_game({}, Chance(b"render", "render", 0))
+    view = GAME.view(opening, "spartans")
+    assert lines_for(view, None) == []
+    brush = draw(view, [])
+    assert render_module.title(view) == "THERMOPYLES  -  before the first turn"
+    image = brush.image
+    assert image.height == height_for(0) < HEIGHT
+    # The hand is whole, and below it only the background's margin, no band of the panel.
+    assert image.height > hand_card(0, 1)[3]
+    bottom = image.convert("RGB").crop((0, image.height - 4, WIDTH, image.height))
+    colours = {colour for _, colour in bottom.getcolors(WIDTH * 4) or []}
+    assert colours == {COLOURS["background"]}, colours
+    # Once a turn is played its result fills the panel again, at the usual height.
+    state, facts = HISTORY[0]
+    played = GAME.view(state, "spartans")
+    assert "turn 1" in render_module.title(played)
+    assert _image(GAME.render(played, facts)).height == HEIGHT

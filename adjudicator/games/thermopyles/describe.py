@@ -13,18 +13,28 @@ from adjudicator.games.thermopyles.rules import reason_sentence
 
 # The picture's title (render.title): the game's name stays, as in every mail's heading.
 TITLES = {
+    # Before turn 1 (the welcome's picture): no turn has been played yet.
+    "opening": N_("THERMOPYLES  -  before the first turn"),
     "playing": N_("THERMOPYLES  -  turn %(turn)s  -  in play"),
     "won": N_("THERMOPYLES  -  turn %(turn)s  -  won"),
     "lost": N_("THERMOPYLES  -  turn %(turn)s  -  lost"),
     "ended": N_("THERMOPYLES  -  turn %(turn)s  -  ended"),
 }
 HEADINGS = {
+    "opening": N_("Thermopyles, before the first turn."),
     "playing": N_("Thermopyles, turn %(turn)s: in play."),
     "won": N_("Thermopyles, turn %(turn)s: won."),
     "lost": N_("Thermopyles, turn %(turn)s: lost."),
     # Ended from outside the rules: resigned, ended by the game master, closed (ended_view).
     "ended": N_("Thermopyles, turn %(turn)s: the game has ended."),
 }
+
+
+def standing(view: Mapping[str, Any]) -> str:
+    """How the battle stands, as TITLES and HEADINGS key it: a game still in play before its
+    first turn is at its opening."""
+    status = view["status"] if view["status"] in TITLES else "playing"
+    return "opening" if status == "playing" and view["turn"] == 0 else status
 
 
 def card_words(card: Mapping[str, Any] | None) -> str:
@@ -71,7 +81,7 @@ def end_words(end: Mapping[str, Any]) -> str:
 
 
 def describe(view: Mapping[str, Any]) -> str:
-    lines = [_(HEADINGS.get(view["status"], HEADINGS["playing"]), turn=view["turn"])]
+    lines = [_(HEADINGS[standing(view)], turn=view["turn"])]
     if view.get("end"):
         lines.append(end_words(view["end"]))
     lines.append(

@@ -24,7 +24,7 @@ from PIL import Image
 from adjudicator.core import picture, said
 from adjudicator.core.picture import Colour, Font
 from adjudicator.core.said import N_, _, ngettext
-from adjudicator.games.thermopyles.describe import TITLES, end_words, result_lines
+from adjudicator.games.thermopyles.describe import TITLES, end_words, result_lines, standing
 from adjudicator.games.thermopyles.stamps import StampCanvas
 
 WIDTH, HEIGHT = 720, 600
@@ -300,7 +300,10 @@ def base_layer(view: Mapping[str, Any], scale: int = 1) -> Image.Image:
 
 
 def height_for(lines: int) -> int:
-    """The picture's height with ``lines`` result lines: taller than the usual when they need it."""
+    """The picture's height with ``lines`` result lines: taller than the usual when they need it,
+    and without the result panel when there is nothing to put in it (the welcome's picture)."""
+    if not lines:
+        return RESULT_Y - 6
     return max(HEIGHT, RESULT_Y + lines * RESULT_STEP + BOTTOM)
 
 
@@ -324,7 +327,7 @@ def _wrapped(line: str, size: int, width: int) -> tuple[str, ...]:
 def title(view: Mapping[str, Any]) -> str:
     """The picture's title: the turn played last (the turn pages and mails show the position
     "after turn 3" with this picture) and how the battle stands."""
-    return _(TITLES.get(view["status"], TITLES["playing"]), turn=view["turn"])
+    return _(TITLES[standing(view)], turn=view["turn"])
 
 
 def draw(
@@ -335,7 +338,9 @@ def draw(
     shown = wrapped(lines)
     image = base_layer(view, scale).copy()
     tall = height_for(len(shown))
-    if tall > HEIGHT:
+    if tall < HEIGHT:
+        image = image.crop((0, 0, WIDTH * scale, tall * scale))
+    elif tall > HEIGHT:
         # More lines than the usual panel holds: the panel runs on below.
         taller = Image.new("RGB", (WIDTH * scale, tall * scale), COLOURS["band"])
         taller.paste(image)
