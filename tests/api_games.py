@@ -4,7 +4,7 @@ shared deal, a rolled-back turn)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 from dos_de_mayo_by_mail import GM, start_dos_de_mayo
 from dos_de_mayo_by_mail import play_turn_one as play_dos_de_mayo_turn_one
@@ -33,14 +33,7 @@ class Archive:
 
     @property
     def ids(self) -> tuple[int, ...]:
-        return (
-            self.finished,
-            self.shared,
-            self.rolled_back,
-            self.forming,
-            self.paused,
-            self.battle,
-        )
+        return astuple(self)
 
 
 def _newest(runtime: Runtime) -> int:
