@@ -13,16 +13,17 @@ from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.render import (
+from adjudicator.games.musket_and_pike.look import (
     art,
     colour,
     font,
     hex_label_size,
     layout,
-    render,
     side_colour,
 )
+from adjudicator.games.musket_and_pike.render import render
 from adjudicator.games.musket_and_pike.scenario import scenario
+from adjudicator.games.musket_and_pike.state import Position
 
 PNG_BUDGET = 150_000
 # The narrowest place a player reads the map: the mail shows it with max-width:100% inside a
@@ -169,3 +170,58 @@ def test_both_sides_maps_of_a_step_are_one_drawing_though_their_views_differ() -
     mailed = [rules.render(view, None) for view in views.values()]
     assert mailed == [direct["royalist"]] * 2
     assert module._drawing.cache_info().misses == 1  # drawn once, found the second time
+
+
+def overlapping(drawn: list[kit.Drawn]) -> list[tuple[str, str]]:
+    """Every pair of texts whose boxes cross (touching edges do not)."""
+    return [
+        (one.text, other.text)
+        for index, one in enumerate(drawn)
+        for other in drawn[index + 1 :]
+        if one.box[0] < other.box[2]
+        and other.box[0] < one.box[2]
+        and one.box[1] < other.box[3]
+        and other.box[1] < one.box[3]
+    ]
+
+
+def marked(name: str) -> Position:
+    """A battle under way with every mark a counter or leader can carry somewhere on the map."""
+    start = replace(scenario(name).opening, phase="activation")
+    first, second, third, fourth = start.units[:4]
+    units = (
+        replace(first, formation="disordered", morale_state="shaken", salvo=True),
+        replace(second, formation="broken", morale_state="routed", fired=True),
+        replace(third, salvo=True, morale_state="shaken"),
+        replace(fourth, formation="disordered"),
+        *start.units[4:],
+    )
+    chiefs = tuple(replace(chief, finished=chief.role == "WC") for chief in start.leaders)
+    return replace(start, units=units, leaders=chiefs)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_counter_carries_the_id_orders_use_with_its_strength_and_morale(name: str) -> None:
+    battle = scenario(name)
+    place, look = layout(battle), art()["counter"]
+    for position in (battle.opening, marked(name)):
+        with kit.recording() as drawn:
+            image = picture(render(position, battle=battle))
+        for unit in position.units:
+            assert unit.hex is not None
+            x, y = place.centre(unit.hex)
+            y += float(look["below"]) * place.radius
+            wide = float(look["half_width"]) * place.radius
+            high = float(look["half"]) * place.radius
+            inside = [
+                text.text
+                for text in drawn
+                if x - wide <= text.box[0] and text.box[2] <= x + wide
+                if y - high <= text.box[1] and text.box[3] <= y + high
+            ]
+            assert inside[:3] == [unit.id, str(unit.sp), f"m{unit.morale}"], (unit.id, inside)
+        ids = [text for text in drawn if text.text in {unit.id for unit in position.units}]
+        shown = min(text.size for text in ids) * MAILED_WIDTH / image.width
+        assert shown >= 6, f"counter ids show {shown:.1f} px high in mail"
+        on_map = [text for text in drawn if text.box[3] <= place.map_bottom]
+        assert overlapping(on_map) == []

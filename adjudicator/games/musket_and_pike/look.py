@@ -140,8 +140,19 @@ def hex_label_size() -> int:
     return int(art()["hex_label"]["size"])
 
 
-def badge(paint: Painter, xy: Point, words: str, fill: Colour, ink: Colour) -> None:
+def badge(
+    paint: Painter, xy: Point, words: str, fill: Colour, ink: Colour, anchor: str = "m"
+) -> float:
+    """A mark's letters on a small rounded tag, centred on ``xy`` (``anchor`` "r": its right
+    end there); its width."""
+    look = art()["badge"]
+    size, high = int(look["size"]), float(look["half_height"])
+    half = float(look["pad"]) + picture.length(words, font(size, True)) / 2
     x, y = xy
-    half = 5 + 2.5 * len(words)
-    paint.draw.rounded_rectangle((x - half, y - 6, x + half, y + 6), 3, fill=fill, outline=ink)
-    paint.text((x, y), words, 9, ink, bold=True)
+    if anchor == "r":
+        x -= half
+    paint.draw.rounded_rectangle(
+        (x - half, y - high, x + half, y + high), 3, fill=fill, outline=ink
+    )
+    paint.text((x, y), words, size, ink, bold=True)
+    return 2 * half

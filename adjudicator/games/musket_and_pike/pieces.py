@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from adjudicator.core.picture import Point
+from adjudicator.core.picture import Colour, Point
 from adjudicator.games.musket_and_pike.hexes import Hex
 from adjudicator.games.musket_and_pike.look import Painter, art, badge, colour, side_colour
 from adjudicator.games.musket_and_pike.state import Leader, Unit
@@ -26,43 +26,65 @@ def counters(paint: Painter) -> None:
 
 
 def counter(paint: Painter, piece: Unit, at: Point) -> None:
-    """``piece``'s counter centred at ``at``."""
-    place = paint.place
+    """``piece``'s counter centred at ``at``: its facing tick, its body in its side's colour,
+    the id the orders name it by ("R-HI-1") over its strength (SP) and morale ("m6"), and its
+    marks at the corners."""
     x, y = at
     look = art()["counter"]
-    half = float(look["half"]) * place.radius
+    half = float(look["half"]) * paint.place.radius
+    wide = float(look["half_width"]) * paint.place.radius
     body = side_colour(paint.position, piece.side)
     routed = piece.morale_state == "routed"
-    # The facing tick runs out from the counter's edge only a little, so a tick to the north
-    # ends below the hex's label instead of crossing it.
-    bearing = math.radians(60 * piece.facing)
-    reach = half + float(look["tick"]) * place.radius
-    tick_to = (x + reach * math.sin(bearing), y - reach * math.cos(bearing))
-    paint.draw.line([(x, y), tick_to], fill=body, width=int(look["tick_width"]))
+    _tick(paint, piece, at, body)
     edge = colour("routed") if routed else colour("ink")
     paint.draw.rounded_rectangle(
-        (x - half, y - half, x + half, y + half),
+        (x - wide, y - half, x + wide, y + half),
         4,
         fill=body,
         outline=edge,
         width=3 if routed else 1,
     )
     ink = colour("counter_ink")
-    paint.text((x, y - 0.33 * half * 2 / 1.2), piece.kind, 9, ink, bold=True)
-    paint.text((x, y + 1), str(piece.sp), 14, ink, bold=True)
-    paint.text((x, y + 0.62 * half), f"m{piece.morale}", 8, ink)
+    paint.text((x, y - 0.38 * half), piece.id, 9, ink, bold=True)
+    paint.text((x - 0.3 * wide, y + 0.42 * half), str(piece.sp), 14, ink, bold=True)
+    paint.text((x + 0.45 * wide, y + 0.45 * half), f"m{piece.morale}", 9, ink)
+    # The marks sit on the counter's top edge, out of the numbers' way, and never on its bottom
+    # corners, where a neighbouring hex's counter comes nearest: its state at the right corner,
+    # fire at the left.
+    right = x + wide
+    for mark, fill, mark_ink in _states(piece):
+        right -= badge(paint, (right, y - half), mark, fill, mark_ink, anchor="r") + 1
+    if piece.salvo or piece.fired:
+        badge(paint, (x - wide, y - half), "Sv" if piece.salvo else "F", colour("salvo"), body)
+
+
+def _states(piece: Unit) -> list[tuple[str, Colour, Colour]]:
+    """The counter's state marks, right to left: formation (D, B), then morale (S, R), each
+    with its fill and ink."""
+    found: list[tuple[str, Colour, Colour]] = []
     if piece.formation != "normal":
         mark = "D" if piece.formation == "disordered" else "B"
-        badge(paint, (x + half, y - half), mark, colour(piece.formation), colour("ink"))
-    if piece.morale_state != "good":
-        mark = "S" if piece.morale_state == "shaken" else "R"
-        fill = colour("shaken") if mark == "S" else colour("routed")
-        ink_mark = colour("ink") if mark == "S" else colour("counter_ink")
-        badge(paint, (x + half, y + half), mark, fill, ink_mark)
-    if piece.salvo:
-        badge(paint, (x - half, y - half), "Sv", colour("salvo"), body)
-    if piece.fired:
-        badge(paint, (x - half, y - half), "F", colour("salvo"), body)
+        found.append((mark, colour(piece.formation), colour("ink")))
+    if piece.morale_state == "shaken":
+        found.append(("S", colour("shaken"), colour("ink")))
+    elif piece.morale_state != "good":
+        found.append(("R", colour("routed"), colour("counter_ink")))
+    return found
+
+
+def _tick(paint: Painter, piece: Unit, at: Point, body: Colour) -> None:
+    """The facing tick: from the counter's edge it runs out only a little, so a tick to the
+    north ends below the hex's label instead of crossing it."""
+    look = art()["counter"]
+    half = float(look["half"]) * paint.place.radius
+    wide = float(look["half_width"]) * paint.place.radius
+    bearing = math.radians(60 * piece.facing)
+    across, down = math.sin(bearing), -math.cos(bearing)
+    # How far the counter's edge is along the bearing (the nearer of its sides and its top).
+    edge = min(wide / abs(across) if across else math.inf, half / abs(down) if down else math.inf)
+    reach = edge + float(look["tick"]) * paint.place.radius
+    tick_to = (at[0] + reach * across, at[1] + reach * down)
+    paint.draw.line([at, tick_to], fill=body, width=int(look["tick_width"]))
 
 
 def leader_size(paint: Painter) -> float:
@@ -76,11 +98,18 @@ def leaders(paint: Painter) -> None:
         if chief.hex is not None:
             stacks.setdefault(chief.hex, []).append(chief)
     size = leader_size(paint)
+    manned = {piece.hex for piece in paint.position.units if piece.hex is not None}
     for where, chiefs in stacks.items():
         # Level with the counter, below the hex's label.
         x, y = counter_centre(paint, where)
         for number, chief in enumerate(chiefs):
-            cx, cy = x - 0.72 * paint.place.radius, y - size * (len(chiefs) - 1) + 2 * size * number
+            if where in manned:
+                # Left of the counter, over its edge only a little: clear of the id on it.
+                cx = x - float(art()["counter"]["half_width"]) * paint.place.radius - 0.8 * size
+                cy = y - size * (len(chiefs) - 1) + 2 * size * number
+            else:
+                # Alone, where a counter would stand, so it is read as in this hex.
+                cx, cy = x - size * (len(chiefs) - 1) + 2 * size * number, y
             leader(paint, chief, (cx, cy))
 
 
