@@ -9,16 +9,21 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops
 
+from adjudicator import i18n
 from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
+from adjudicator.games.musket_and_pike import legend
 from adjudicator.games.musket_and_pike.actions import resolve_activation
+from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.look import (
     art,
     colour,
     font,
     hex_label_size,
     layout,
+    rgb,
     side_colour,
 )
 from adjudicator.games.musket_and_pike.render import render
@@ -225,3 +230,36 @@ def test_every_counter_carries_the_id_orders_use_with_its_strength_and_morale(na
         assert shown >= 6, f"counter ids show {shown:.1f} px high in mail"
         on_map = [text for text in drawn if text.box[3] <= place.map_bottom]
         assert overlapping(on_map) == []
+
+
+def ground_on_the_map(name: str) -> list[str]:
+    """The kinds of ground this battle's map has, read from its rows and the ruleset's letters."""
+    rules = ruleset()
+    letters = set("".join(scenario(name).rows))
+    return [terrain for terrain, entry in rules.terrain.items() if entry.letter in letters]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_key_names_every_ground_of_the_map_beside_a_swatch_of_its_colour(
+    name: str, lang: str
+) -> None:
+    battle = scenario(name)
+    place = layout(battle)
+    with i18n.speaking(lang), kit.recording() as drawn:
+        image = picture(render(battle.opening))
+        named = {terrain: _(legend.TERRAIN_WORDS[terrain]) for terrain in ground_on_the_map(name)}
+    assert len(named) >= 3
+    key = [text for text in drawn if text.box[1] > place.map_bottom]
+    for terrain, words in named.items():
+        if lang != "en":
+            assert words != legend.TERRAIN_WORDS[terrain], f"{terrain} is not translated"
+        [text] = [text for text in key if text.text.startswith(words)]
+        # Just left of the name, on its line, a swatch of the ground's colour as the map has it.
+        x0, y0, _x1, y1 = text.box
+        row = [image.getpixel((x, int((y0 + y1) / 2))) for x in range(int(x0) - 24, int(x0))]
+        shade = rgb(art()["terrain"][terrain])
+        assert any(max(abs(a - b) for a, b in zip(pixel, shade, strict=True)) <= 2 for pixel in row)
+    inside = [text for text in key if text.box[0] < 0 or text.box[2] > image.width]
+    assert inside == [] and overlapping(key) == []
+    assert max(text.size for text in key) * MAILED_WIDTH / image.width >= LEGIBLE

@@ -16,6 +16,7 @@ from PIL import Image
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour
 from adjudicator.core.said import N_, _
+from adjudicator.games.musket_and_pike import legend
 from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
 from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.look import (
@@ -242,7 +243,7 @@ def draw(
 ) -> tuple[Image.Image, Painter]:
     """The picture of the position and the given events' arrows (and a ``plan``'s words), and
     the painter that drew it, for marks drawn over it (``preview``). The panel and the plan's
-    band grow to hold every line: nothing is cut short."""
+    band grow to hold every line: nothing is cut short. The map's key is under the panel."""
     rules = rules or ruleset()
     battle = battle or scenario(position.scenario)
     plan = plan or Plan()
@@ -251,8 +252,10 @@ def draw(
     top = _panel_top(place)
     tallest = max((len(lines) for lines in columns), default=0)
     bottom = max(place.height, math.ceil(_line_y(top, tallest - 1) + PANEL_STEP / 2 + 6))
+    key = legend.sections(battle, rules)
+    key_bottom = bottom + legend.height(key, place.width)
     notes = _wrapped_notes(plan.notes, place.width)
-    height = bottom + (NOTE_TOP + NOTE_STEP * len(notes) if notes else 0)
+    height = key_bottom + (NOTE_TOP + NOTE_STEP * len(notes) if notes else 0)
     place = replace(place, height=height)
     image = Image.new("RGB", (place.width * scale, height * scale), colour("background"))
     paint = Painter(image, place, position, scale)
@@ -265,7 +268,8 @@ def draw(
     leaders(paint)
     _arrows(paint, shown, frozenset({"fire", "close_combat"}))
     _panel(paint, columns, bottom)
-    _notes(paint, notes, bottom)
+    legend.draw(paint, key, bottom, key_bottom)
+    _notes(paint, notes, key_bottom)
     return image, paint
 
 
