@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from dataclasses import replace
 
@@ -201,7 +202,8 @@ def marked(name: str) -> Position:
         replace(fourth, formation="disordered"),
         *start.units[4:],
     )
-    chiefs = tuple(replace(chief, finished=chief.role == "WC") for chief in start.leaders)
+    finished = next(chief.id for chief in start.leaders if chief.role == "WC")
+    chiefs = tuple(replace(chief, finished=chief.id == finished) for chief in start.leaders)
     return replace(start, units=units, leaders=chiefs)
 
 
@@ -263,3 +265,52 @@ def test_the_key_names_every_ground_of_the_map_beside_a_swatch_of_its_colour(
     inside = [text for text in key if text.box[0] < 0 or text.box[2] > image.width]
     assert inside == [] and overlapping(key) == []
     assert max(text.size for text in key) * MAILED_WIDTH / image.width >= LEGIBLE
+
+
+def drawn_key(name: str, lang: str) -> tuple[list[kit.Drawn], list[kit.Drawn], Image.Image]:
+    """The marked battle's texts on the map (its hex labels left out) and in its key, in
+    ``lang``, and the picture."""
+    battle = scenario(name)
+    place = layout(battle)
+    with i18n.speaking(lang), kit.recording() as drawn:
+        image = picture(render(marked(name), battle=battle))
+        heading = _("Terrain")
+    on_map = [
+        text
+        for text in drawn
+        if text.box[3] <= place.map_bottom and not re.fullmatch(r"\d+\.\d+", text.text)
+    ]
+    start = [text.text for text in drawn].index(heading)
+    return on_map, drawn[start:], image
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_key_explains_every_mark_a_piece_carries_beside_the_mark_itself(
+    name: str, lang: str
+) -> None:
+    on_map, key, image = drawn_key(name, lang)
+    ids = {unit.id for unit in scenario(name).opening.units}
+    # Every mark on the map: a counter's tags (D, B, S, R, Sv, F), a leader's disc (A, W, F).
+    shown = {text.text for text in on_map if re.fullmatch(r"[A-Z][a-z]?", text.text)}
+    assert {"D", "B", "S", "R", "Sv", "F", "A", "W"} <= shown
+    meanings: dict[str, list[str]] = {}
+    for mark, words in itertools.pairwise(key):
+        if mark.text in shown:
+            # Its meaning follows on its line, just right of it.
+            middle = (mark.box[1] + mark.box[3] - words.box[1] - words.box[3]) / 2
+            assert abs(middle) <= 4
+            assert 0 < words.box[0] - mark.box[2] <= 12, (mark.text, words.text)
+            meanings.setdefault(mark.text, []).append(words.text)
+    assert shown <= meanings.keys()
+    assert len(meanings["F"]) == 2  # fired artillery's tag and a finished leader's disc
+    # A counter as the map draws it: its id, then its strength and morale, then what they are.
+    sample = [text.text for text in key if text.text in ids]
+    assert len(sample) == 1
+    assert key[key.index(next(t for t in key if t.text in ids)) + 3].text.count("SP") == 1
+    english = drawn_key(name, "en")[1]
+    if lang != "en":
+        said = {text.text for text in english if len(text.text) > 2 and text.text not in ids}
+        assert not [text.text for text in key if len(text.text) > 2 and text.text in said]
+    assert [text for text in key if text.box[0] < 0 or text.box[2] > image.width] == []
+    assert overlapping(key) == []

@@ -1,5 +1,7 @@
 """The key under the Musket & Pike map, in the reader's language: each kind of ground on this
-battle's map as a swatch of its colour with its name.
+battle's map as a swatch of its colour with its name, then what the pieces carry (a counter's
+id, strength and morale, its facing bar and marks, the leaders' discs) and the arrows, each
+drawn as the map draws it (``marks``).
 
 The key is laid out as a flow of entries (an icon drawn as the map draws it, then its words),
 wrapped to the picture's width: a longer word in Spanish or Russian moves what follows it, and
@@ -8,15 +10,17 @@ the band grows a row rather than cut anything short.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from adjudicator.core import picture
 from adjudicator.core.picture import Point
 from adjudicator.core.said import N_, _
+from adjudicator.games.musket_and_pike import legend_marks as marks
 from adjudicator.games.musket_and_pike.data import Ruleset
-from adjudicator.games.musket_and_pike.look import Painter, art, colour, font, rgb
+from adjudicator.games.musket_and_pike.legend_entry import ICON_GAP, ROW, SIZE, Entry, Icon
+from adjudicator.games.musket_and_pike.look import Painter, art, colour, rgb
 from adjudicator.games.musket_and_pike.scenario import Scenario
+from adjudicator.games.musket_and_pike.state import Position
 
 TERRAIN_WORDS = {
     "clear": N_("clear"),
@@ -30,25 +34,17 @@ TERRAIN_WORDS = {
     "river": N_("river"),
 }
 
-# The key's type (the size of the hex labels, which mail shows 10 px high), its rows and gaps.
-SIZE, ROW, LEFT, GAP, ICON_GAP, PAD = 14, 26, 14, 20, 6, 10
+# The key's margins and gaps; its type and rows are ``legend_entry``'s.
+LEFT, GAP, PAD = 14, 20, 10
 SWATCH = 10  # the radius of a terrain swatch, a small hex
-
-Icon = Callable[[Painter, Point], None]
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One entry of the key: an icon ``wide`` pixels wide (none for a heading), then words."""
+class Section:
+    """A heading and its entries, on rows ``row`` pixels high."""
 
-    words: str
-    icon: Icon | None = None
-    wide: float = 0
-    heading: bool = False
-
-    def width(self) -> float:
-        gap = self.wide + ICON_GAP if self.icon else 0
-        return gap + picture.length(self.words, font(SIZE, self.heading))
+    entries: Sequence[Entry]
+    row: float = ROW
 
 
 def _swatch(name: str) -> Icon:
@@ -88,38 +84,44 @@ def _terrain_words(name: str, rules: Ruleset) -> str:
     return words
 
 
-def sections(battle: Scenario, rules: Ruleset) -> list[list[Entry]]:
-    """The key's sections, each a heading and its entries."""
+def sections(battle: Scenario, rules: Ruleset, position: Position) -> list[Section]:
+    """The key's sections: the ground, then the pieces' marks and the arrows."""
     ground = [
         Entry(_terrain_words(name, rules), _swatch(name), 2 * SWATCH)
         for name in terrain_shown(battle, rules)
         if name in art()["terrain"]
     ]
-    return [[Entry(_("Terrain"), heading=True), *ground]]
+    return [
+        Section([Entry(_("Terrain"), heading=True), *ground]),
+        Section([Entry(_("Pieces"), heading=True), *marks.pieces_entries(position)], marks.ROW),
+        Section([Entry(_("Arrows"), heading=True), *marks.arrows(position)]),
+    ]
 
 
-def _placed(parts: Sequence[Sequence[Entry]], width: float) -> Iterator[tuple[Entry, Point]]:
+def _placed(parts: Sequence[Section], width: float) -> Iterator[tuple[Entry, Point]]:
     """Each entry and where it starts (its left, its row's middle), relative to the band's top:
     each section on a row of its own, wrapped to ``width``."""
-    row = 0
+    top: float = PAD
     for part in parts:
         x: float = LEFT
-        for entry in part:
+        for entry in part.entries:
             wide = entry.width()
             if x > LEFT and x + wide > width - LEFT:
-                row, x = row + 1, LEFT + GAP
-            yield entry, (x, PAD + ROW * row + ROW / 2)
+                top, x = top + part.row, LEFT + GAP
+            yield entry, (x, top + part.row / 2)
             x += wide + GAP
-        row += 1
+        top += part.row
 
 
-def height(parts: Sequence[Sequence[Entry]], width: float) -> int:
+def height(parts: Sequence[Section], width: float) -> int:
     """The band's height for ``parts`` at ``width``: every row, and the padding round them."""
-    rows = max((at[1] for _, at in _placed(parts, width)), default=-ROW / 2)
-    return int(rows + ROW / 2 + PAD)
+    rows = sum(part.row for part in parts)
+    wrapped = [at[1] for entry, at in _placed(parts, width)]
+    last = parts[-1].row / 2 if parts else 0
+    return int(max(wrapped, default=PAD - last) + last + PAD) if rows else 0
 
 
-def draw(paint: Painter, parts: Sequence[Sequence[Entry]], top: float, bottom: float) -> None:
+def draw(paint: Painter, parts: Sequence[Section], top: float, bottom: float) -> None:
     """The key on a band from ``top`` to ``bottom``."""
     width = paint.place.width
     paint.draw.rectangle((0, top, width, bottom), fill=colour("background"))

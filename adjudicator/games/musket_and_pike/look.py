@@ -140,6 +140,12 @@ def hex_label_size() -> int:
     return int(art()["hex_label"]["size"])
 
 
+def badge_width(words: str) -> float:
+    """How wide a mark's tag is."""
+    look = art()["badge"]
+    return 2 * float(look["pad"]) + picture.length(words, font(int(look["size"]), True))
+
+
 def badge(
     paint: Painter, xy: Point, words: str, fill: Colour, ink: Colour, anchor: str = "m"
 ) -> float:
@@ -147,7 +153,7 @@ def badge(
     end there); its width."""
     look = art()["badge"]
     size, high = int(look["size"]), float(look["half_height"])
-    half = float(look["pad"]) + picture.length(words, font(size, True)) / 2
+    half = badge_width(words) / 2
     x, y = xy
     if anchor == "r":
         x -= half

@@ -252,7 +252,7 @@ def draw(
     top = _panel_top(place)
     tallest = max((len(lines) for lines in columns), default=0)
     bottom = max(place.height, math.ceil(_line_y(top, tallest - 1) + PANEL_STEP / 2 + 6))
-    key = legend.sections(battle, rules)
+    key = legend.sections(battle, rules, position)
     key_bottom = bottom + legend.height(key, place.width)
     notes = _wrapped_notes(plan.notes, place.width)
     height = key_bottom + (NOTE_TOP + NOTE_STEP * len(notes) if notes else 0)
