@@ -24,11 +24,10 @@ from adjudicator.games.musket_and_pike.look import (
     font,
     hex_label_size,
     layout,
-    rgb,
     side_colour,
 )
 from adjudicator.games.musket_and_pike.render import render
-from adjudicator.games.musket_and_pike.scenario import scenario
+from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.state import Position
 
 PNG_BUDGET = 150_000
@@ -148,7 +147,7 @@ def test_a_long_wing_line_wraps_in_its_column_and_is_never_cut() -> None:
     assert all(kit.length(line, font(12)) <= column for line in panel), panel
     # Every word of the line is drawn, in order, over the lines it wraps onto.
     said = " ".join(" ".join(panel).split())
-    assert f"{long} [P-RIGHT]: Receive Charge · WC -1 act 2 F Bypassed" in said
+    assert f"{long} [P-RIGHT]: Receive Charge · P-WC-R (WC -1) act 2 F Bypassed" in said
     # The panel grows to hold the lines, and nothing else moves.
     assert tall.height > short.height and tall.width == short.width
 
@@ -241,6 +240,20 @@ def ground_on_the_map(name: str) -> list[str]:
     return [terrain for terrain, entry in rules.terrain.items() if entry.letter in letters]
 
 
+def ground_shade(battle: Scenario, terrain: str, image: Image.Image) -> object:
+    """The colour the map shows ``terrain`` in: the middle of a hex of it with nothing on it."""
+    place, letter = layout(battle), ruleset().terrain[terrain].letter
+    taken = {piece.hex for piece in (*battle.opening.units, *battle.opening.leaders)}
+    where = next(
+        (column, row)
+        for row in range(battle.height)
+        for column in range(battle.width)
+        if battle.letter((column, row)) == letter and (column, row) not in taken
+    )
+    x, y = place.centre(where)
+    return image.getpixel((int(x), int(y + 0.2 * place.radius)))
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_the_key_names_every_ground_of_the_map_beside_a_swatch_of_its_colour(
@@ -260,8 +273,7 @@ def test_the_key_names_every_ground_of_the_map_beside_a_swatch_of_its_colour(
         # Just left of the name, on its line, a swatch of the ground's colour as the map has it.
         x0, y0, _x1, y1 = text.box
         row = [image.getpixel((x, int((y0 + y1) / 2))) for x in range(int(x0) - 24, int(x0))]
-        shade = rgb(art()["terrain"][terrain])
-        assert any(max(abs(a - b) for a, b in zip(pixel, shade, strict=True)) <= 2 for pixel in row)
+        assert ground_shade(battle, terrain, image) in row, terrain
     inside = [text for text in key if text.box[0] < 0 or text.box[2] > image.width]
     assert inside == [] and overlapping(key) == []
     assert max(text.size for text in key) * MAILED_WIDTH / image.width >= LEGIBLE
@@ -314,3 +326,22 @@ def test_the_key_explains_every_mark_a_piece_carries_beside_the_mark_itself(
         assert not [text.text for text in key if len(text.text) > 2 and text.text in said]
     assert [text for text in key if text.box[0] < 0 or text.box[2] > image.width] == []
     assert overlapping(key) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_panel_names_every_leader_on_the_map_by_the_id_orders_use(name: str, lang: str) -> None:
+    """A leader's disc carries only its role's letter (A, W): the id a leader's orders name it by
+    is in the panel, with its rating, on its wing's line or its side's."""
+    battle = scenario(name)
+    place = layout(battle)
+    with i18n.speaking(lang), kit.recording() as drawn:
+        render(battle.opening, battle=battle)
+        heading = _("Terrain")
+    said = [text.text for text in drawn if text.box[1] > place.map_bottom]
+    panel = " ".join(said[: said.index(heading)])
+    for chief in battle.opening.leaders:
+        # "R-WC-L (WC -1)": the id, then the role and rating in the reader's words.
+        found = re.search(re.escape(chief.id) + r" \(([^)]*)\)", panel)
+        assert found is not None, (chief.id, panel)
+        assert found.group(1).endswith(f" {chief.rating}"), found.group(0)

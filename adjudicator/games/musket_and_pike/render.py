@@ -154,6 +154,9 @@ def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str |
     chief = position.commander(wing.id)
     off = chief is None or chief.hex is None
     rating = _("off map") if off or chief is None else _("WC %(rating)s", rating=chief.rating)
+    if chief is not None:
+        # The disc on the map shows only "W": here is the id its orders name it by.
+        rating = f"{chief.id} ({rating})"
     order = "?" if position.phase == "setup" else _order_words(wing.order)
     if planned is not None:
         order = _("%(order)s (asked)", order=_order_words(planned))
@@ -169,7 +172,8 @@ def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str |
 def _column(
     position: Position, battle: Scenario, side: str, width: float, planned: Mapping[str, str]
 ) -> list[_Line]:
-    """A side's panel column: its losses, each wing's order and commander, leaders lost."""
+    """A side's panel column: its losses, its army commander, each wing's order and commander
+    (each leader by its id), leaders lost."""
     tint = side_colour(position, side)
     lost, level = position.lost(side), position.break_level(side)
     heading = _(
@@ -179,6 +183,11 @@ def _column(
         level=level,
     )
     lines = _wrapped(heading, 14, tint, width, bold=True)
+    chief = position.army_commander(side)
+    if chief is not None:
+        rating = _("rating %(rating)s", rating=chief.rating) if chief.hex else _("off map")
+        said = _("army commander %(leader)s", leader=f"{chief.id} ({rating})")
+        lines += _wrapped(said, PANEL_SIZE, colour("ink"), width)
     for wing in (w for w in position.wings if w.side == side):
         words = _wing_words(position, battle, wing, planned.get(wing.id))
         lines += _wrapped(words, PANEL_SIZE, colour("ink"), width)
