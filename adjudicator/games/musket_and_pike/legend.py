@@ -10,6 +10,7 @@ the band grows a row rather than cut anything short.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -114,11 +115,11 @@ def _placed(parts: Sequence[Section], width: float) -> Iterator[tuple[Entry, Poi
 
 
 def height(parts: Sequence[Section], width: float) -> int:
-    """The band's height for ``parts`` at ``width``: every row, and the padding round them."""
-    rows = sum(part.row for part in parts)
-    wrapped = [at[1] for entry, at in _placed(parts, width)]
-    last = parts[-1].row / 2 if parts else 0
-    return int(max(wrapped, default=PAD - last) + last + PAD) if rows else 0
+    """The band's height for ``parts`` at ``width``: down to its last row, and the padding."""
+    if not parts:
+        return 0
+    last = max(at[1] for entry, at in _placed(parts, width))
+    return math.ceil(last + parts[-1].row / 2 + PAD)
 
 
 def draw(paint: Painter, parts: Sequence[Section], top: float, bottom: float) -> None:
