@@ -10,6 +10,7 @@ import time
 from dos_de_mayo_by_mail import GM, SPAIN
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from test_api import a_case
+from test_game_master import last_to, started
 from test_help_pages import check, receipt, token
 from test_pipeline import PLAYER, position, start
 
@@ -113,6 +114,16 @@ def test_a_new_line_too_long_to_read_starts_no_game(runtime: Runtime) -> None:
     found, _ = delivered(runtime, compose(PLAYER, "new@pbem.localhost", new), "new@pbem.localhost")
     assert (found.status, found.reason) == ("rejected", f"the NEW line is {TOO_LONG}")
     assert f"the NEW line is {TOO_LONG}" in reply_text(runtime, before, PLAYER)
+
+
+def test_a_game_masters_line_too_long_to_read_is_answered_so(runtime: Runtime) -> None:
+    _, gm_address, _ = started(runtime)
+    extend = "EXTEND " + "1" * 100_000 + "h"
+    found, _ = delivered(runtime, compose(GM, gm_address, f"{extend}\nEXTEND 1h"), gm_address)
+    # It was dropped unmentioned, and the EXTEND 1h after it too (the subject alone was read).
+    assert (found.status, found.reason) == ("done", "game-master commands: 1 of 2 done")
+    text = last_to(runtime, GM)
+    assert f"EXTEND {'1' * 53}\u2026\n     -> {TOO_LONG}" in text
 
 
 def test_the_public_checker_answers_a_long_line_with_the_reason(runtime: Runtime) -> None:
