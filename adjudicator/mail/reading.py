@@ -46,9 +46,11 @@ class MailIn:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """Bytes that are not a mail we can act on, and why."""
+    """Bytes that are not a mail we can act on, and why; ``bug`` when it is the parser that
+    failed (a fix may read them later), not the bytes that are no mail (nothing ever will)."""
 
     reason: str
+    bug: bool = False
 
 
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
@@ -71,7 +73,7 @@ def read(raw: bytes) -> MailIn | Unreadable:
     try:
         return _read(raw)
     except Exception as exc:  # the promise is "never raise": any parser bug becomes a reason
-        return Unreadable(f"could not parse the message ({type(exc).__name__})")
+        return Unreadable(f"could not parse the message ({type(exc).__name__})", bug=True)
 
 
 def _read(raw: bytes) -> MailIn | Unreadable:
@@ -261,14 +263,31 @@ def _no_controls(text: str) -> str:
 
 
 def _body_text(msg: EmailMessage) -> str:
-    plain = msg.get_body(preferencelist=("plain",))
+    plain = _body(msg, "plain")
     text = _part_text(plain) if plain is not None else ""
     if not text.strip():
         # Some clients send an empty text/plain beside the real HTML; the HTML is then the mail.
-        html = msg.get_body(preferencelist=("html",))
+        html = _body(msg, "html")
         if html is not None:
             text = html_to_text(_part_text(html), extract.MAX_LINES)
     return text
+
+
+def _body(msg: EmailMessage, subtype: str) -> Message | None:
+    """The text/<subtype> part a mail program would show. The standard library's search raises
+    on a multipart/related whose boundary is never found (its text is taken for a list of
+    parts: AttributeError); the first such part that is no attachment is then the body."""
+    try:
+        return msg.get_body(preferencelist=(subtype,))
+    except Exception:
+        wanted = f"text/{subtype}"
+        return next(
+            (p for p in msg.walk() if p.get_content_type() == wanted and not _attached(p)), None
+        )
+
+
+def _attached(part: Message) -> bool:
+    return str(part.get("Content-Disposition", "")).split(";")[0].strip().lower() == "attachment"
 
 
 def _part_text(part: Message) -> str:
