@@ -76,3 +76,12 @@ LINE_SHOWN = 60
 # parts (30 KB) reached Python's recursion limit. A real mail has a few parts, a forwarded
 # thread a few dozen. The rest of the message is not read (it stays stored whole).
 MAIL_PARTS = 100
+
+
+# --- Mail headers -----------------------------------------------------------------------------
+# The standard library's header parser takes time growing with the square of a field's length
+# (a 200 KB Subject: seconds; one of 10 MB: hours). A field is read up to its first
+# HEADER_FIELD_BYTES and the header block up to its first HEADER_BLOCK_BYTES; nothing a person
+# writes comes near either, and the message is stored whole.
+HEADER_FIELD_BYTES = 16 * 1024
+HEADER_BLOCK_BYTES = 256 * 1024

@@ -32,7 +32,8 @@ class InboundStatus(StrEnum):
     # Kept and never answered: automatic mail, bounces, mail over a sender's limit ...
     IGNORED = "ignored"
     REJECTED = "rejected"
-    # Unreadable, or a bug while processing: parked for `pbem mail retry`.
+    # A bug while processing (the parser's included): parked for `pbem mail retry`. Bytes that
+    # are no mail are REJECTED: no retry reads them better.
     FAILED = "failed"
 
 

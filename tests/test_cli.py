@@ -33,15 +33,15 @@ def test_inject_list_show_and_retry(pbem: CliRunner, runtime: Runtime, tmp_path:
     garbage = tmp_path / "garbage.bin"
     garbage.write_bytes(b"\x00\x01\x02")
     pbem.invoke(cli.main, ["mail", "inject", str(garbage)])
-    listing = pbem.invoke(cli.main, ["mail", "list", "--status", "failed"]).output
+    listing = pbem.invoke(cli.main, ["mail", "list", "--status", "rejected"]).output
     assert listing.split()[0] == "2" and "unreadable" in listing
     shown = pbem.invoke(cli.main, ["mail", "show", "2"]).output
-    assert "status: failed" in shown and "reason: unreadable" in shown
+    assert "status: rejected" in shown and "reason: unreadable" in shown
     games = pbem.invoke(cli.main, ["game", "list"]).output
     assert "Thermopyles" in games and "active" in games
     game = pbem.invoke(cli.main, ["game", "show", "1"]).output
     assert "seat spartans: a@example.com" in game and "orders+1-spartans-1-" in game
-    assert pbem.invoke(cli.main, ["mail", "retry", "2"]).output.startswith("failed: unreadable")
+    assert pbem.invoke(cli.main, ["mail", "retry", "2"]).output.startswith("rejected: unreadable")
 
 
 def test_verify_confirms_a_finished_game_and_finds_tampering(

@@ -192,12 +192,13 @@ def test_automatic_mail_and_bounces_are_never_answered(runtime: Runtime) -> None
     assert len(sent(runtime)) == count
 
 
-def test_bytes_that_are_not_mail_are_kept_and_marked_failed(runtime: Runtime) -> None:
+def test_bytes_that_are_not_mail_are_kept_and_refused(runtime: Runtime) -> None:
     blob = bytes(range(256)) * 4
     inbound_id = deliver_mail(runtime, blob)
     with runtime.db.session() as session:
         row = session.get_one(InboundMessage, inbound_id)
-        assert row.status == "failed"
+        # Refused for good: reading them again would not help, and no one can be answered.
+        assert row.status == "rejected"
         assert row.reason.startswith("unreadable")
         assert row.raw == blob
     assert sent(runtime) == []

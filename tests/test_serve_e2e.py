@@ -158,7 +158,7 @@ def test_garbage_over_smtp_is_kept_and_inspectable(service: Service) -> None:
             )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        listing = service.pbem("mail", "list", "--status", "failed")
+        listing = service.pbem("mail", "list", "--status", "rejected")
         if "unreadable" in listing.stdout:
             break
         time.sleep(0.2)

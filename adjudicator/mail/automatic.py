@@ -75,52 +75,48 @@ def automatic_reason(msg: Message) -> str | None:
     return None
 
 
-def _header(msg: Message, name: str) -> str | None:
-    """The header's value as plain text; never raises, even on headers the parser chokes on."""
+def _values(msg: Message, name: str) -> list[str]:
+    """Every value of the header, as plain text; never raises, even on headers the parser chokes
+    on. Every one counts: a mail saying "Auto-Submitted: no" and then "Auto-Submitted:
+    auto-replied" is a machine's, as the check errs towards "automatic"."""
     try:
-        value = msg.get(name)
+        values = [str(value) for value in msg.get_all(name) or []]
     except Exception:  # a malformed header must not stop the check: fall back to the raw text
-        value = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
-    return None if value is None else str(value)
+        values = [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+    return values
 
 
 def _auto_submitted(msg: Message) -> str | None:
-    value = _header(msg, "Auto-Submitted")
-    if value is None:
-        return None
-    keyword = value.split(";", 1)[0].strip().lower()
-    if keyword in ("", "no"):
-        return None
-    return f"Auto-Submitted: {keyword}"
+    for value in _values(msg, "Auto-Submitted"):
+        keyword = value.split(";", 1)[0].strip().lower()
+        if keyword not in ("", "no"):
+            return f"Auto-Submitted: {keyword}"
+    return None
 
 
 def _precedence(msg: Message) -> str | None:
-    value = _header(msg, "Precedence")
-    if value is not None and value.strip().lower() in _PRECEDENCE_AUTOMATIC:
-        return f"Precedence: {value.strip().lower()}"
+    for value in _values(msg, "Precedence"):
+        if value.strip().lower() in _PRECEDENCE_AUTOMATIC:
+            return f"Precedence: {value.strip().lower()}"
     return None
 
 
 def _presence(msg: Message) -> str | None:
     for name in _PRESENCE_HEADERS:
-        if _header(msg, name) is not None:
+        if _values(msg, name):
             return f"{name} header present"
     return None
 
 
 def _empty_return_path(msg: Message) -> str | None:
     # The null reverse-path is what RFC 5321 requires on bounces and other notifications.
-    value = _header(msg, "Return-Path")
-    if value is not None and value.strip() in ("<>", ""):
+    if any(value.strip() in ("<>", "") for value in _values(msg, "Return-Path")):
         return "Return-Path: <> (null sender)"
     return None
 
 
 def _robot_sender(msg: Message) -> str | None:
-    value = _header(msg, "From")
-    if value is None:
-        return None
-    for _, address in getaddresses([value]):
+    for _, address in getaddresses(_values(msg, "From")):
         local = address.rpartition("@")[0].lower() if "@" in address else address.lower()
         if local in _ROBOT_LOCAL_PARTS:
             return f"From: {local}@ (robot sender)"
@@ -136,6 +132,18 @@ def _report(msg: Message) -> str | None:
     return None
 
 
+def envelope_reason(envelope_from: str, sender: str, domain: str) -> str | None:
+    """Why the envelope or the sender says no person may be answered, beyond the headers: the
+    null sender ("<>", RFC 5321 4.5.5: bounces and other notices, which MUST NOT be answered)
+    a listener was given, and a From at the service's own domain (forged, or a loop: an answer
+    would be mail to itself)."""
+    if envelope_from.strip() == "<>":
+        return "the null sender <>"
+    if sender.lower().endswith("@" + domain.lower()):
+        return f"From: {sender}, the service's own domain"
+    return None
+
+
 def auto_reply_reason(msg: Message) -> str | None:
     """An auto-responder's own signs (Auto-Submitted, its subject), whatever its return path:
     what tells an out-of-office sent with the null sender from a bounce."""
@@ -143,9 +151,9 @@ def auto_reply_reason(msg: Message) -> str | None:
 
 
 def _subject(msg: Message) -> str | None:
-    value = _header(msg, "Subject")
-    if value is not None and _SUBJECT_AUTOMATIC.match(value):
-        return f"Subject: {' '.join(value.split())[:60].rstrip()}"
+    for value in _values(msg, "Subject"):
+        if _SUBJECT_AUTOMATIC.match(value):
+            return f"Subject: {' '.join(value.split())[:60].rstrip()}"
     return None
 
 

@@ -16,6 +16,7 @@ from email.parser import BytesParser
 from email.policy import default as default_policy
 from email.utils import getaddresses
 from html.parser import HTMLParser
+from itertools import pairwise
 
 from adjudicator import limits
 from adjudicator.core import said
@@ -47,9 +48,11 @@ class MailIn:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """Bytes that are not a mail we can act on, and why."""
+    """Bytes that are not a mail we can act on, and why; ``bug`` when it is the parser that
+    failed (a fix may read them later), not the bytes that are no mail (nothing ever will)."""
 
     reason: str
+    bug: bool = False
 
 
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
@@ -63,6 +66,12 @@ _BOUNDARY_LINE = re.compile(rb"^--", re.MULTILINE)
 # into (multipart/*, message/*) has one, so counting them bounds how deep it goes
 # (``limits.MAIL_PARTS``), whatever the value says or however it is folded.
 _CONTENT_TYPE = re.compile(rb"^content-type:", re.MULTILINE | re.IGNORECASE)
+# A header field is read up to its first MAX_FIELD_BYTES and the header block up to its first
+# MAX_HEADER_BYTES (``limits``: the parser's time grows with the square of a field's length).
+MAX_FIELD_BYTES = limits.HEADER_FIELD_BYTES
+MAX_HEADER_BYTES = limits.HEADER_BLOCK_BYTES
+_FIELD_START = re.compile(rb"^(?![ \t])", re.MULTILINE)
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
 # An angle-addr, the mailbox a mail program shows and replies to in "Name <a@b>".
 _ANGLE_ADDR = re.compile(r"<\s*([^<>\s@]+@[^<>\s@]+)\s*>")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
@@ -76,7 +85,7 @@ def read(raw: bytes) -> MailIn | Unreadable:
     try:
         return _read(raw)
     except Exception as exc:  # the promise is "never raise": any parser bug becomes a reason
-        return Unreadable(f"could not parse the message ({type(exc).__name__})")
+        return Unreadable(f"could not parse the message ({type(exc).__name__})", bug=True)
 
 
 def _read(raw: bytes) -> MailIn | Unreadable:
@@ -87,7 +96,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
     if b"\x00" in header_block:
         return Unreadable("binary data, not a mail message")
-    msg = BytesParser(policy=default_policy).parsebytes(bounded(bytes(raw)))
+    msg = BytesParser(policy=default_policy).parsebytes(bounded(short_headers(bytes(raw))))
     if not msg.keys():
         return Unreadable("no header block: not a mail message")
     senders = _sender(msg)
@@ -112,6 +121,21 @@ def _read(raw: bytes) -> MailIn | Unreadable:
         several_senders=_several_senders(msg),
         language=_language(msg),
     )
+
+
+def short_headers(raw: bytes) -> bytes:
+    """The message with each header field cut to MAX_FIELD_BYTES and the header block to
+    MAX_HEADER_BYTES, the body as it is."""
+    end = _HEADER_END.search(raw)
+    split = end.start() if end else len(raw)
+    head, rest = raw[:split], raw[split:]
+    if len(head) <= MAX_FIELD_BYTES:
+        return raw
+    head = head[:MAX_HEADER_BYTES]
+    starts = [found.start() for found in _FIELD_START.finditer(head)] + [len(head)]
+    fields = [head[a:b] for a, b in pairwise(starts) if a < b]
+    cut = [field[:MAX_FIELD_BYTES].rstrip(b"\r\n") + b"\r\n" for field in fields]
+    return b"".join(cut).rstrip(b"\r\n") + rest
 
 
 def bounded(raw: bytes) -> bytes:
@@ -271,14 +295,31 @@ def _no_controls(text: str) -> str:
 
 
 def _body_text(msg: EmailMessage) -> str:
-    plain = msg.get_body(preferencelist=("plain",))
+    plain = _body(msg, "plain")
     text = _part_text(plain) if plain is not None else ""
     if not text.strip():
         # Some clients send an empty text/plain beside the real HTML; the HTML is then the mail.
-        html = msg.get_body(preferencelist=("html",))
+        html = _body(msg, "html")
         if html is not None:
             text = html_to_text(_part_text(html), extract.MAX_LINES)
     return text
+
+
+def _body(msg: EmailMessage, subtype: str) -> Message | None:
+    """The text/<subtype> part a mail program would show. The standard library's search raises
+    on a multipart/related whose boundary is never found (its text is taken for a list of
+    parts: AttributeError); the first such part that is no attachment is then the body."""
+    try:
+        return msg.get_body(preferencelist=(subtype,))
+    except Exception:
+        wanted = f"text/{subtype}"
+        return next(
+            (p for p in msg.walk() if p.get_content_type() == wanted and not _attached(p)), None
+        )
+
+
+def _attached(part: Message) -> bool:
+    return str(part.get("Content-Disposition", "")).split(";")[0].strip().lower() == "attachment"
 
 
 def _part_text(part: Message) -> str:

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.mail import addresses
+from adjudicator.mail.reading import short_headers
 from adjudicator.models import Game, InboundMessage
 from adjudicator.services.runtime import Runtime, Task
 from adjudicator.statuses import InboundStatus
@@ -35,7 +36,9 @@ def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int
     recipients = list(envelope_to)
     if not recipients:
         try:
-            headers = BytesHeaderParser(policy=default_policy).parsebytes(raw[:65536])
+            headers = BytesHeaderParser(policy=default_policy).parsebytes(
+                short_headers(raw[:65536])
+            )
             fields = ("To", "Cc", "Delivered-To", "X-Original-To")
             recipients = [str(a) for name in fields for a in headers.get_all(name, [])]
         except Exception:  # not a mail: no game
@@ -54,7 +57,7 @@ def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int
 def dedupe_key(raw: bytes) -> str:
     """The Message-ID when there is one (a resent copy collapses), else a hash of the bytes."""
     try:
-        headers = BytesHeaderParser(policy=default_policy).parsebytes(raw[:65536])
+        headers = BytesHeaderParser(policy=default_policy).parsebytes(short_headers(raw[:65536]))
         message_id = str(headers.get("Message-ID", "") or "").strip()
     except Exception:  # not a mail at all: the hash still identifies it
         message_id = ""

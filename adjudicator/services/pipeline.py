@@ -24,6 +24,7 @@ from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses, dkim, recipients
+from adjudicator.mail.automatic import envelope_reason
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import Game, InboundMessage, Player, utcnow
 from adjudicator.services import (
@@ -210,7 +211,10 @@ def read_mail(inbound: Inbound) -> Verdict | None:
     first = inbound.first
     mail = first.mail if first is not None else read(inbound.record.raw)
     if isinstance(mail, Unreadable):
-        return Verdict(InboundStatus.FAILED, f"unreadable: {mail.reason}")
+        # Bytes that are no mail are refused for good (no retry reads them better, and none can
+        # be answered); only a parser that failed parks the message for a retry after a fix.
+        status = InboundStatus.FAILED if mail.bug else InboundStatus.REJECTED
+        return Verdict(status, f"unreadable: {mail.reason}")
     inbound.mail = mail
     _hold(inbound.session, inbound.record, sender=mail.sender, subject=mail.subject[:1000])
     return None
@@ -226,9 +230,10 @@ def returned(inbound: Inbound) -> Verdict | None:
 
 
 def automatic(inbound: Inbound) -> Verdict | None:
-    if inbound.mail.automatic:
-        why = f"automatic mail, never answered ({inbound.mail.automatic})"
-        return Verdict(InboundStatus.IGNORED, why)
+    mail, domain = inbound.mail, inbound.runtime.config.mail_domain
+    found = mail.automatic or envelope_reason(inbound.record.envelope_from, mail.sender, domain)
+    if found:
+        return Verdict(InboundStatus.IGNORED, f"automatic mail, never answered ({found})")
     return None
 
 

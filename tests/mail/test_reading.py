@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.mail import reading
 from adjudicator.mail.extract import order_lines
 from adjudicator.mail.reading import MailIn, Unreadable, html_to_text, read, unflow
 
@@ -580,3 +581,22 @@ def test_content_language_is_read_from_the_headers_or_the_text_part() -> None:
         "--b\nContent-Type: text/html\n\n<p>JOIN</p>\n--b--\n"
     )
     assert language_of(multipart) == "es-es"
+
+
+def test_a_huge_header_field_is_read_up_to_its_first_16_kb() -> None:
+    # The standard library parses a field in time growing with the square of its length.
+    subject = b"orders " * 30_000
+    raw = (
+        b"From: a@example.com\r\nSubject: "
+        + subject
+        + b"\r\nTo: new@pbem.localhost\r\n\r\nHELP\r\n"
+    )
+    mail = read(raw)
+    assert isinstance(mail, MailIn)
+    assert mail.subject.startswith("orders orders") and len(mail.subject) < reading.MAX_FIELD_BYTES
+    assert (mail.sender, mail.recipients, mail.text) == (
+        "a@example.com",
+        ("new@pbem.localhost",),
+        "HELP\n",
+    )
+    assert reading.short_headers(b"From: a@b\r\n\r\nbody") == b"From: a@b\r\n\r\nbody"
