@@ -104,10 +104,10 @@ def _read(raw: bytes) -> MailIn | Unreadable:
         sender=sender,
         sender_name=sender_name,
         recipients=tuple(recipients),
-        subject=_one_line(_header(msg, "Subject") or ""),
+        subject=limits.bounded(_header(msg, "Subject") or "", limits.SUBJECT_LENGTH),
         text=_body_text(msg),
         in_reply_to=_first_id(_header(msg, "In-Reply-To")),
-        references=tuple(_MESSAGE_ID.findall(references)),
+        references=tuple(_usable_ids(_MESSAGE_ID.findall(references))),
         automatic=automatic_reason(msg),
         several_senders=_several_senders(msg),
         language=_language(msg),
@@ -169,7 +169,7 @@ def _sender(msg: Message) -> tuple[str, str] | Unreadable:
     if not senders:
         return Unreadable("no From address")
     name, address = senders[0]
-    return _one_line(name), address
+    return limits.name(name), address
 
 
 def _several_senders(msg: Message) -> str | None:
@@ -234,10 +234,18 @@ def _first_id(value: str | None) -> str | None:
         return None
     found = _MESSAGE_ID.search(value)
     if found:
-        return found.group(0)
+        return next(iter(_usable_ids([found.group(0)])), None)
     bare = value.strip()
     # Some clients drop the angle brackets; an id is still an id.
-    return f"<{bare}>" if bare and not any(c.isspace() for c in bare) else None
+    if bare and not any(c.isspace() for c in bare):
+        return next(iter(_usable_ids([f"<{bare}>"])), None)
+    return None
+
+
+def _usable_ids(ids: list[str]) -> list[str]:
+    """The ids short enough to keep and write back (limits.MESSAGE_ID_LENGTH), at most the
+    last 20 of them: a 50 KB id is no one's words for the dice, nor a header of the answer."""
+    return [found for found in ids if len(found) <= limits.MESSAGE_ID_LENGTH][-20:]
 
 
 def _decode_words(value: str) -> str:
