@@ -1,5 +1,6 @@
 """The bounds on the numbers a game master gives: what is accepted, and what a stored value is
-taken to be when it is read back.
+taken to be when it is read back; and on the text from outside that others read (names, header
+values, a game master's reasons).
 
 One game's figures must never break the work of the others: the tick reads every game's grace,
 reminder lead and delay together, and a value too large for a date (``REMIND 100000000``) would

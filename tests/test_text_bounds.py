@@ -260,3 +260,16 @@ def test_a_megabyte_header_of_words_is_read_in_well_under_a_second_or_two() -> N
             assert found.sender_name == ("Leonidas " * 7)[:59].rstrip() + limits.CUT
         else:
             assert found.subject == limits.cut("word " * 61, limits.SUBJECT_LENGTH)
+
+
+def test_shortening_the_header_fields_leaves_the_body_as_it_was() -> None:
+    # Line feeds alone end this mail's lines; its body holds a CRLF blank line and a long line.
+    long_line = "9-14 " * 1200
+    raw = (
+        f"From: a@example.com\nTo: b@example.com\nSubject: {'x' * 5000}\n"
+        f"Message-ID: <m@example.com>\n\nSTATUS\r\n\r\n{long_line}\n"
+    ).encode()
+    found = read(raw)
+    assert isinstance(found, MailIn)
+    assert found.subject == "x" * (limits.SUBJECT_LENGTH - 1) + limits.CUT
+    assert found.message_id == "<m@example.com>" and long_line.strip() in found.text

@@ -121,35 +121,33 @@ def _read(raw: bytes) -> MailIn | Unreadable:
 # header is kept anywhere near this long (limits.NAME_LENGTH, SUBJECT_LENGTH, MESSAGE_ID_LENGTH).
 FIELD_LENGTH = 4000
 _FIELD_START = re.compile(rb"\n(?![ \t])")
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
 
 def _short_fields(raw: bytes) -> bytes:
     """``raw`` with every header field past FIELD_LENGTH bytes shortened (``_short_field``)."""
-    head, blank, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
+    blank = _BLANK_LINE.search(raw)
+    head, rest = (raw[: blank.start()], raw[blank.start() :]) if blank else (raw, b"")
     if len(head) <= FIELD_LENGTH:
         return raw
-    fields = _FIELD_START.split(head)
-    return b"\n".join(_short_field(field) for field in fields) + blank + body
+    return b"\n".join(_short_field(field) for field in _FIELD_START.split(head)) + rest
 
 
 def _short_field(field: bytes) -> bytes:
     if len(field) <= FIELD_LENGTH:
         return field
+    end = b"\r" if field.endswith(b"\r") else b""
     name, _, value = field.partition(b":")
     if name.strip().lower() != b"from":
-        kept = field[:FIELD_LENGTH]
-        return kept[: kept.rfind(b"\n")] if b"\n" in kept else kept.rstrip(b"\r")
+        kept = field[:FIELD_LENGTH]  # to its last fold, if it has one
+        return kept[: kept.rfind(b"\n")].rstrip(b"\r") + end if b"\n" in kept else kept + end
     text = value.decode("utf-8", "surrogateescape")
     angles = set(_ANGLE_ADDR.findall(text))
     if len(angles) != 1:
-        return b"From: "  # no single mailbox: read as no From address
+        return b"From: " + end  # no single mailbox: read as no From address
     given = _decode_words(text[: min(text.rfind("<"), FIELD_LENGTH)]) + limits.CUT
     shown = formataddr((limits.name(given), angles.pop()))
-    return (
-        b"From: "
-        + shown.encode("utf-8", "surrogateescape")
-        + (b"\r" if field.endswith(b"\r") else b"")
-    )
+    return b"From: " + shown.encode("utf-8", "surrogateescape") + end
 
 
 def bounded(raw: bytes) -> bytes:
