@@ -180,14 +180,15 @@ def test_a_rollback_reason_from_the_panel_reaches_mail_and_pages_without_control
 def test_a_reason_by_mail_is_cut_to_its_bound_and_says_so(runtime: Runtime) -> None:
     _, gm_address, _ = started(runtime)
     before = sent_count(runtime)
-    long_reason = "Luis\u202e is travelling " + "far " * 100
+    # Over 200 characters, but a line short enough to read (limits.LINE_WORDS).
+    long_reason = "Luis\u202e is travelling " + "farther " * 30
     deliver_mail(runtime, compose(GM, gm_address, f"EXTEND 24h {long_reason}"))
     told = [mail for mail in sent(runtime, before) if str(mail["To"]) == SPAIN]
     assert told
     words = " ".join(text_of(told[-1]).split())
     expected = limits.cut(limits.plain(long_reason), limits.REASON_LENGTH)
     assert expected.endswith(limits.CUT) and expected in words
-    assert "\u202e" not in words and "far " * 60 not in words
+    assert "\u202e" not in words and "farther " * 29 not in words
 
 
 def test_a_50_kb_message_id_is_not_the_words_for_the_dice(runtime: Runtime) -> None:
