@@ -98,6 +98,20 @@ def wrap(text: str, face: Font, width: float) -> list[str]:
     return lines or [""]
 
 
+def fitted(text: str, face: Font, width: float) -> str:
+    """``text`` on one line of at most ``width`` pixels: whole when it fits, else its start
+    ending in "\u2026", so the reader sees it was cut (a name in a chart's row has no room to
+    wrap). No glyph but an invisible one is under a pixel wide, so more characters than
+    ``width`` are never measured: Pillow refuses a string of a million."""
+    most = max(int(width), 0)
+    if len(text) <= most and length(text, face) <= width:
+        return text
+    text = text[:most]
+    while text and length(f"{text.rstrip()}\u2026", face) > width:
+        text = text[:-1]
+    return f"{text.rstrip()}\u2026"
+
+
 @dataclass(frozen=True)
 class Drawn:
     """One text as a picture drew it: the words, the font size and the box it covers (left,

@@ -16,12 +16,12 @@ from email.parser import BytesParser
 from email.policy import default as default_policy
 from email.utils import getaddresses
 from html.parser import HTMLParser
-from itertools import pairwise
 
 from adjudicator import limits
 from adjudicator.core import said
 from adjudicator.mail import extract
 from adjudicator.mail.automatic import automatic_reason
+from adjudicator.mail.header_bounds import short_fields, short_headers
 
 
 @dataclass(frozen=True)
@@ -66,12 +66,6 @@ _BOUNDARY_LINE = re.compile(rb"^--", re.MULTILINE)
 # into (multipart/*, message/*) has one, so counting them bounds how deep it goes
 # (``limits.MAIL_PARTS``), whatever the value says or however it is folded.
 _CONTENT_TYPE = re.compile(rb"^content-type:", re.MULTILINE | re.IGNORECASE)
-# A header field is read up to its first MAX_FIELD_BYTES and the header block up to its first
-# MAX_HEADER_BYTES (``limits``: the parser's time grows with the square of a field's length).
-MAX_FIELD_BYTES = limits.HEADER_FIELD_BYTES
-MAX_HEADER_BYTES = limits.HEADER_BLOCK_BYTES
-_FIELD_START = re.compile(rb"^(?![ \t])", re.MULTILINE)
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
 # An angle-addr, the mailbox a mail program shows and replies to in "Name <a@b>".
 _ANGLE_ADDR = re.compile(r"<\s*([^<>\s@]+@[^<>\s@]+)\s*>")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
@@ -96,7 +90,9 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
     if b"\x00" in header_block:
         return Unreadable("binary data, not a mail message")
-    msg = BytesParser(policy=default_policy).parsebytes(bounded(short_headers(bytes(raw))))
+    # Each field shortened first (a From keeps its address), then the header block as a whole.
+    shortened = short_headers(short_fields(bytes(raw), _decode_words))
+    msg = BytesParser(policy=default_policy).parsebytes(bounded(shortened))
     if not msg.keys():
         return Unreadable("no header block: not a mail message")
     senders = _sender(msg)
@@ -113,29 +109,14 @@ def _read(raw: bytes) -> MailIn | Unreadable:
         sender=sender,
         sender_name=sender_name,
         recipients=tuple(recipients),
-        subject=_one_line(_header(msg, "Subject") or ""),
+        subject=limits.bounded(_header(msg, "Subject") or "", limits.SUBJECT_LENGTH),
         text=_body_text(msg),
         in_reply_to=_first_id(_header(msg, "In-Reply-To")),
-        references=tuple(_MESSAGE_ID.findall(references)),
+        references=tuple(_usable_ids(_MESSAGE_ID.findall(references))),
         automatic=automatic_reason(msg),
         several_senders=_several_senders(msg),
         language=_language(msg),
     )
-
-
-def short_headers(raw: bytes) -> bytes:
-    """The message with each header field cut to MAX_FIELD_BYTES and the header block to
-    MAX_HEADER_BYTES, the body as it is."""
-    end = _HEADER_END.search(raw)
-    split = end.start() if end else len(raw)
-    head, rest = raw[:split], raw[split:]
-    if len(head) <= MAX_FIELD_BYTES:
-        return raw
-    head = head[:MAX_HEADER_BYTES]
-    starts = [found.start() for found in _FIELD_START.finditer(head)] + [len(head)]
-    fields = [head[a:b] for a, b in pairwise(starts) if a < b]
-    cut = [field[:MAX_FIELD_BYTES].rstrip(b"\r\n") + b"\r\n" for field in fields]
-    return b"".join(cut).rstrip(b"\r\n") + rest
 
 
 def bounded(raw: bytes) -> bytes:
@@ -193,7 +174,7 @@ def _sender(msg: Message) -> tuple[str, str] | Unreadable:
     if not senders:
         return Unreadable("no From address")
     name, address = senders[0]
-    return _one_line(name), address
+    return limits.name(name), address
 
 
 def _several_senders(msg: Message) -> str | None:
@@ -258,10 +239,18 @@ def _first_id(value: str | None) -> str | None:
         return None
     found = _MESSAGE_ID.search(value)
     if found:
-        return found.group(0)
+        return next(iter(_usable_ids([found.group(0)])), None)
     bare = value.strip()
     # Some clients drop the angle brackets; an id is still an id.
-    return f"<{bare}>" if bare and not any(c.isspace() for c in bare) else None
+    if bare and not any(c.isspace() for c in bare):
+        return next(iter(_usable_ids([f"<{bare}>"])), None)
+    return None
+
+
+def _usable_ids(ids: list[str]) -> list[str]:
+    """The ids short enough to keep and write back (limits.MESSAGE_ID_LENGTH), at most the
+    last 20 of them: a 50 KB id is no one's words for the dice, nor a header of the answer."""
+    return [found for found in ids if len(found) <= limits.MESSAGE_ID_LENGTH][-20:]
 
 
 def _decode_words(value: str) -> str:

@@ -17,6 +17,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from adjudicator import limits
 from adjudicator.core.chance import Chance, Contribution, chance_key
 from adjudicator.core.contract import Game as Rules
 from adjudicator.models import Game
@@ -31,11 +32,12 @@ MAIL_DIGEST = "mail-digest"  # for a mail without a Message-ID: SHA-256 of its b
 
 def contribution(seat: str, words: str, message_id: str | None, raw: bytes = b"") -> Contribution:
     """What one seat adds: its words (whitespace runs made one space), else its mail's own
-    Message-ID, else the digest of the mail as it reached us; none of them the service's."""
+    Message-ID, else the digest of the mail as it reached us; none of them the service's. A
+    Message-ID past limits.MESSAGE_ID_LENGTH is no one's words: the digest stands for it."""
     written = " ".join(words.split())[:MOST_WORDS]
     if written:
         return Contribution(seat, written, WORDS)
-    if message_id:
+    if message_id and len(message_id.strip()) <= limits.MESSAGE_ID_LENGTH:
         return Contribution(seat, message_id.strip(), MESSAGE_ID)
     return Contribution(seat, hashlib.sha256(raw).hexdigest(), MAIL_DIGEST)
 
@@ -88,4 +90,6 @@ def joined_words(game: Game, seat: str, given: Contribution | None, _: Callable[
         return _("; your words for the dice from your first JOIN stand")
     if given.source == WORDS:
         return _('; your words "%(words)s" go into the dice', words=given.words)
+    if given.source == MAIL_DIGEST:
+        return _("; this mail's SHA-256 digest goes into the dice (words after JOIN would instead)")
     return _("; this mail's Message-ID goes into the dice (words after JOIN would instead)")

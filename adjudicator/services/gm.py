@@ -58,7 +58,7 @@ def run(
     results = []
     lang = gm_letters.language(game)
     for number, line in enumerate(lines):
-        text = " ".join(line.split())
+        text = limits.plain(line)  # no control, bidi or zero-width character reaches anyone
         if not text:
             continue
         why = core_lines.unreadable(text)
@@ -210,7 +210,7 @@ def _extend(asked: _Asked) -> Answer:
     problem = _out_of_reach(game.deadline, span, asked.now)
     if problem is not None:
         return False, problem.reason
-    reason = written.group(2) or ""
+    reason = limits.reason(written.group(2) or "")
     why = said._("extended: %(reason)s", reason=reason) if reason else said._("extended")
     return _move(asked, Moment(game.deadline + span, game.timezone), why, reason)
 
@@ -263,7 +263,7 @@ def _rollback(asked: _Asked) -> Answer:
 
     Its number (and so its chance stream) is reused, so the same orders meet the same dice: a
     rollback can correct a mistake but never re-roll one."""
-    session, game, reason, now = asked.session, asked.game, asked.argument, asked.now
+    session, game, reason, now = asked.session, asked.game, limits.reason(asked.argument), asked.now
     if game.status != GameStatus.ACTIVE:
         return False, asked._("the game has not started")
     turn = play.latest_turn(session, game.id)

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.mail import addresses
-from adjudicator.mail.reading import short_headers
+from adjudicator.mail.header_bounds import short_headers
 from adjudicator.models import Game, InboundMessage
 from adjudicator.services.runtime import Runtime, Task
 from adjudicator.statuses import InboundStatus

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
-from adjudicator import schedule
+from adjudicator import limits, schedule
 from adjudicator.core import numbers
 from adjudicator.models import Game, utcnow
 from adjudicator.services import asks, gm, gm_letters, on_file, play, positions
@@ -69,7 +69,7 @@ DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 CLOCK = re.compile(r"^(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::\d{2})?$")
 ADDRESS = re.compile(r"^[^@\s<>\"(),;:]+@[^@\s<>\"(),;:]+\.[^@\s<>\"(),;:]+$")
 MAX_EXTEND_HOURS = 24 * 30
-MAX_REASON = 200
+MAX_REASON = limits.REASON_LENGTH
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ def command_line(action: str, form: Mapping[str, str], seats: Sequence[str]) -> 
             return Invalid("give the new player's mail address, e.g. player@example.com")
         return f"REPLACE {seat} {address}"
     if action == "rollback":
-        reason = " ".join(form.get("reason", "").split())
+        reason = limits.plain(form.get("reason", ""))  # as gm.run reads it
         if len(reason) > MAX_REASON:
             return Invalid(f"keep the reason under {MAX_REASON} characters")
         return f"ROLLBACK {reason}".strip()

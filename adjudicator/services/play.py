@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from datetime import timedelta
@@ -11,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
-from adjudicator import i18n
+from adjudicator import i18n, limits
 from adjudicator.core import said
 from adjudicator.core.chance import commitment, new_seed
 from adjudicator.core.contract import Game as Rules
@@ -37,7 +36,7 @@ def player_for(session: Session, address: str, name: str = "") -> Player:
     address = address.lower()
     player = session.scalar(select(Player).where(Player.address == address))
     if player is None:
-        player = Player(address=address, name=name)
+        player = Player(address=address, name=limits.name(name))
         session.add(player)
         session.flush()
     return player
@@ -46,8 +45,9 @@ def player_for(session: Session, address: str, name: str = "") -> Player:
 def display_name(player: Player) -> str:
     """The name a player gave in their From line, as other players see it; "" when they gave
     none, or gave an address as their name. Never made from the address itself: anyone who
-    sees an address can harvest it, or forge mail from it."""
-    name = " ".join(player.name.split())
+    sees an address can harvest it, or forge mail from it. Bounded as it is shown
+    (limits.name), whatever the row holds."""
+    name = limits.name(player.name)
     return name if "@" not in name else ""
 
 
@@ -62,25 +62,21 @@ def seat_title(game: Game, seat: str) -> str:
     return rules_for(game).seat_title(seat)
 
 
-# A name a player is shown by: a few words, as a From line's display name or NAME gives it.
-NAME_LENGTH = 60
-
-
 def usable_name(text: str) -> str | Refusal:
     """``text`` as a name to show other players (spaces tidied), or why it cannot be one: too
     long, holding an '@' (an address could be harvested or forged), or control characters."""
-    if any(unicodedata.category(char) in ("Cc", "Cf") for char in text.replace("\t", " ")):
+    if limits.unseen(text[: limits.NAME_LENGTH * 64].replace("\t", " ")):
         return Refusal(said._("a name may not hold control characters"))
     name = " ".join(text.split())
     if not name:
         return Refusal(said._("write NAME and the name to be shown, e.g. NAME Joachim Murat"))
     if "@" in name:
         return Refusal(said._("a name may not hold an '@': other players see it, so no address"))
-    if len(name) > NAME_LENGTH:
+    if len(name) > limits.NAME_LENGTH:
         return Refusal(
             said._(
                 "a name is at most %(most)s characters, not %(length)s",
-                most=NAME_LENGTH,
+                most=limits.NAME_LENGTH,
                 length=len(name),
             )
         )

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator import i18n, statuses
+from adjudicator import i18n, limits, statuses
 from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
@@ -204,7 +204,7 @@ def _turn_page(rules: Rules[Any], turn: Turn, ended: bool = False) -> TurnPage:
         description=rules.describe(worded),
         dice=_dice(rules, turn.events),
         rolled_back=turn.rolled_back_at is not None,
-        rollback_note=turn.rollback_note,
+        rollback_note=limits.reason(turn.rollback_note),
         combats=list(shown.get("combats", [])) if turn.number else [],
         removed=list(shown.get("removed", [])) if turn.number else [],
         cards_played=list(shown.get("cards_played_last_turn", [])) if turn.number else [],

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from adjudicator import i18n
+from adjudicator import i18n, limits
 from adjudicator.core import said
 from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
@@ -380,7 +380,7 @@ def contribution_lines(game: Game, language: str = i18n.SOURCE) -> list[str]:
     lines = []
     for data in game.contributions:
         given = Contribution.from_json(data)
-        name = str(data.get("by") or "")
+        name = limits.name(str(data.get("by") or ""))  # as any name is shown
         title = i18n.localized(rules.seat_title(given.seat), language)
         if game.sides_by_lot:  # the seats were dealt after the words, so say whose they are
             who = _("%(name)s (invited as %(seat)s)", name=name or _("the player"), seat=title)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from adjudicator import i18n
+from adjudicator import i18n, limits
 from adjudicator.i18n import N_
 from adjudicator.models import Turn
 
@@ -43,4 +43,4 @@ def replaced(session: Session, turn: Turn, lang: str) -> str | None:
     if found is None:
         return None
     # A rollback without a reason: that sentence, in the reader's language.
-    return i18n.gettext(NO_REASON, lang) if found in ("", NO_REASON) else found
+    return i18n.gettext(NO_REASON, lang) if found in ("", NO_REASON) else limits.reason(found)

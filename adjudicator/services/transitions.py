@@ -23,6 +23,7 @@ from enum import StrEnum
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator import limits
 from adjudicator.i18n import N_
 from adjudicator.models import Game, GameEvent, OutboxMessage, Turn
 
@@ -287,7 +288,7 @@ def history(session: Session, game: Game) -> list[Happened]:
         ]
 
     happened = [
-        Happened(e.at, e.kind, e.turn, e.by, e.note, told(stems(e)))
+        Happened(e.at, e.kind, e.turn, e.by, limits.reason(e.note), told(stems(e)))
         for e in session.scalars(
             select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.id)
         )
@@ -322,7 +323,14 @@ class Public:
 def public(session: Session, game: Game) -> list[Public]:
     """The changes of ``game`` every player was told of in a notice, oldest first."""
     return [
-        Public(event.id, event.at, event.kind, event.turn, TABLE[event.kind].words, event.note)
+        Public(
+            event.id,
+            event.at,
+            event.kind,
+            event.turn,
+            TABLE[event.kind].words,
+            limits.reason(event.note),
+        )
         for event in session.scalars(
             select(GameEvent)
             .where(GameEvent.game_id == game.id, GameEvent.kind.in_(PUBLIC))

@@ -168,6 +168,7 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     title = f"Shared deal {board.challenge.name}: {board.axis}"
+    title = picture.fitted(title, font(18), WIDTH - 48)
     picture.label(draw, (WIDTH / 2, 16), title, font(18), INK, anchor="mt")
     picture.label(draw, (24, 44), "Leaderboard", font(15), INK, anchor="lm")
     most = max(max(e.value or 0 for e in ranked), 1)
@@ -175,6 +176,7 @@ def leaderboard_chart(board: Leaderboard, top: int = 10) -> bytes | None:
     for index, entry in enumerate(ranked):
         y = height_top + index * row
         label = f"{entry.rank}. #{entry.game_id} {entry.player}".rstrip()
+        label = picture.fitted(label, font(13), bar_left - 24 - 8)  # a long name: cut, not 500
         picture.label(draw, (24, y + row / 2), label, font(13), INK, anchor="lm")
         length = (bar_right - bar_left) * (entry.value or 0) / most
         colour = WON if entry.won else LOST
