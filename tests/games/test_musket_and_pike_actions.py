@@ -9,7 +9,12 @@ from typing import Any
 from adjudicator.core.chance import Chance, ChanceEvent, verify
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.combat import close_combat_modifiers, fire_row, retreat
+from adjudicator.games.musket_and_pike.combat import (
+    close_combat,
+    close_combat_modifiers,
+    fire_row,
+    retreat,
+)
 from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.field import Event, field_for, unit
 from adjudicator.games.musket_and_pike.hexes import Hex, distance
@@ -454,3 +459,22 @@ def test_a_rout_runs_home_when_the_side_prefers_its_edge() -> None:
     # Away: farthest from the enemy; edge: straight for home without letting the enemy nearer.
     assert first_steps["away"] == [3, 3]
     assert first_steps["edge"] == [2, 4]
+
+
+def test_a_leader_with_any_unit_in_the_close_combat_is_lost_on_a_natural_ten() -> None:
+    # Two Royalist units charge one Parliament unit; the wing commander stands with the second
+    # attacker (R-HI-1 at 2.4), not the lead's hex nor the defender's: it is in the combat all
+    # the same, as the rules reference and the help page say.
+    position = place(opening(), "P-LI-1", (1, 3))
+    assert next(x for x in position.leaders if x.id == "R-WC-A").hex == (2, 4)
+    events: list[Event] = []
+    after, _owed = close_combat(
+        position, field_for(position), ["R-CAV-1", "R-HI-1"], "P-LI-1", Loaded(10, 1, 1), events
+    )
+    lost = next(x for x in after.leaders if x.id == "R-WC-A")
+    assert lost.hex is None and lost.lost_this_turn
+    assert any(e["type"] == "leader_lost" and e["leader"] == "R-WC-A" for e in events)
+    fought = next(e for e in events if e["type"] == "close_combat")
+    assert fought["attackers"] == ["R-CAV-1", "R-HI-1"]
+    # A leader of a unit not in the combat stays where it is.
+    assert next(x for x in after.leaders if x.id == "R-AC").hex == (3, 5)

@@ -407,7 +407,7 @@ def close_combat(
 
     Attackers no longer able to fight (gone, routed, broken, not adjacent) drop out; with none left
     the combat does not happen. A natural face listed in ``leader_loss`` loses every leader in the
-    hexes of the lead attacker and the defender."""
+    hex of a unit in the combat: each attacker still fighting and the defender."""
     defender = unit(position, defender_id)
     if defender is None or defender.hex is None:
         return position, ()
@@ -448,7 +448,9 @@ def close_combat(
         }
     )
     if natural in field.rules.leader_loss:
-        position = _leader_losses(position, (lead.hex, defender.hex), events)
+        # Every unit in the combat puts the leaders with it at risk, not the lead's alone.
+        fighting = [a.hex for a in attackers if a.hex is not None] + [defender.hex]
+        position = _leader_losses(position, fighting, events)
     position = lose(position, lead.id, row.a_sp, events)
     position = lose(position, defender_id, row.d_sp, events)
     if row.a_disorder:
