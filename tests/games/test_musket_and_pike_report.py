@@ -98,3 +98,35 @@ def test_every_outcome_of_random_battles_has_a_listed_code(
     seen = {o.code for history in histories for _, r in history for o in r.outcomes}
     assert seen <= set(OUTCOME_CODES), seen - set(OUTCOME_CODES)
     assert {"activate", "actions", "continuation", "setup-orders"} <= seen
+
+
+def test_each_part_of_a_step_reads_under_the_heading_of_its_own_kind(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # An order change answered with its unit actions, whose charge ends in close combat, is one
+    # step: its report heads each part by what it is, never the unit actions "the order change".
+    seen: set[str] = set()
+    for history in histories:
+        for _before, resolution in history:
+            report = GAME.step_report(resolution.facts)
+            assert "STEP:" not in report, report
+            heading = ""
+            for line in report.splitlines():
+                if line and not line.startswith(" "):
+                    heading = line.split(" (turn ")[0]
+                    continue
+                words = line.strip().removeprefix("- ")
+                if words.startswith("close combat:") or " charges " in words:
+                    assert heading == "CLOSE COMBAT", report
+                elif re.match(r"\S+ (moves to|fires) ", words):
+                    assert heading in ("UNIT ACTIONS", "CLOSE COMBAT"), report
+                elif " changes its order " in words or "fails to change its order" in words:
+                    assert heading == "ORDER CHANGE", report
+                elif words.startswith("d10 for pre-emption"):
+                    assert heading == "PRE-EMPTION", report
+                elif words.startswith("d10 for continuation") or re.match(r"\S+ stops$", words):
+                    assert heading == "CONTINUATION", report
+                else:
+                    continue
+                seen.add(heading)
+    assert seen >= {"CLOSE COMBAT", "UNIT ACTIONS", "ORDER CHANGE", "CONTINUATION"}, seen

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.said import N_, _, anew, joined, ngettext
+from adjudicator.games.musket_and_pike import sections
 from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS, end_words
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
@@ -416,24 +417,38 @@ def _wing_changes(old: Wing, new: Wing) -> list[str]:
 
 
 def step_report(facts: Mapping[str, JSON]) -> str:
-    """The step's report: the step answered, then what happened in order with each die where it
-    fell, then what changed. Stored facts written before the report existed give what they have.
+    """The step's report: what happened in order, in parts each under the heading of its kind
+    (an order change, the unit actions, their close combat, ...) with each die where it fell,
+    then what changed. Stored facts written before the report existed give what they have.
     A unit-level record is written from its data, in the reader's language; the other words
     were written when the step was resolved, and are written anew where they can be."""
     events: list[Mapping[str, JSON]] = list(facts.get("events") or [])
     if not events and not facts.get("changes"):
         return ""
     step = str(facts.get("step", "none"))
-    if facts.get("turn"):
-        head = _(
-            "STEP: %(step)s (turn %(turn)s of %(last)s)",
-            step=step_words(step),
-            turn=facts["turn"],
-            last=facts.get("last_turn", "?"),
-        )
-    else:
-        head = _("STEP: %(step)s", step=step_words(step))
-    lines = [head]
+    lines: list[str] = []
+    for index, (part, happened) in enumerate(sections.parts(events, step) or [(None, [])]):
+        lines.append(_heading(facts, part or sections.STEP_PARTS.get(step, step), index))
+        lines += _event_lines(happened)
+    if facts.get("changes"):
+        lines += ["", _("WHAT CHANGED")] + [f"  {anew(line)}" for line in facts["changes"]]
+    return "\n".join(lines)
+
+
+def _heading(facts: Mapping[str, JSON], part: str, index: int) -> str:
+    """A part's heading; the first one says the turn."""
+    if index or not facts.get("turn"):
+        return sections.heading(part)
+    return _(
+        "%(part)s (turn %(turn)s of %(last)s)",
+        part=sections.heading(part),
+        turn=facts["turn"],
+        last=facts.get("last_turn", "?"),
+    )
+
+
+def _event_lines(events: Sequence[Mapping[str, JSON]]) -> list[str]:
+    lines: list[str] = []
     for event in events:
         for roll in event.get("rolls") or []:
             lines.append(f"  {die_words(roll)}")
@@ -441,9 +456,9 @@ def step_report(facts: Mapping[str, JSON]) -> str:
         if data.get("type") == "roll":
             lines.append(f"  {die_words(roll_json(data))}")
             continue
+        if str(event.get("kind")) in sections.HEADING_ONLY:
+            continue
         words = record_words(data) if data.get("type") else anew(event.get("words"))
         if words:
             lines.append(f"  - {words}")
-    if facts.get("changes"):
-        lines += ["", _("WHAT CHANGED")] + [f"  {anew(line)}" for line in facts["changes"]]
-    return "\n".join(lines)
+    return lines
