@@ -102,6 +102,9 @@ class OrderOutcome:
     detail: str
     # False for an order the other seats and the public archive may not learn of (a secret choice).
     public: bool = True
+    # The lines of the order (as LineReport.canonical reads them) understood but not carried
+    # out, ``detail`` saying why: a receipt never calls them accepted.
+    undone: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

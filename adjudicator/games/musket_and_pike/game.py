@@ -53,9 +53,9 @@ from adjudicator.games.musket_and_pike.dry_run import (
     written_routs,
 )
 from adjudicator.games.musket_and_pike.outcomes import (
+    not_done,
     outcome_of,
     public_event,
-    said,
 )
 from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
@@ -278,24 +278,22 @@ class MusketAndPike(Game[Position]):
         if answer is None:
             return position
         rules = _rules(position)
-        if orders.get("step") != position.step or seat not in sequence.pending(position, rules):
-            detail = _(
-                "this answer was for %(step)s; the battle has moved on",
-                step=report.step_words(str(orders.get("step"))),
-            )
-            outcomes.append(OrderOutcome(seat, said(answer), "not-owed", detail))
-            return position
         # At the order change the activation's unit actions may come along: they answer the
         # actions step that always follows it.
-        replies = [(position.step, answer)]
-        if position.step == "order_change" and isinstance(orders.get("actions"), list):
+        replies = [(str(orders.get("step")), answer)]
+        if orders.get("step") == "order_change" and isinstance(orders.get("actions"), list):
             replies.append(("actions", orders["actions"]))
-        for step, reply in replies:
+        for index, (step, reply) in enumerate(replies):
             if step != position.step or seat not in sequence.pending(position, rules):
+                detail = _(
+                    "this answer was for %(step)s; the battle has moved on",
+                    step=report.step_words(step),
+                )
+                outcomes.append(not_done(seat, replies[index:], "not-owed", detail))
                 break
             done = sequence.answer(position, seat, reply, chance, rules, unit_resolvers())
             if isinstance(done, Refusal):
-                outcomes.append(OrderOutcome(seat, said(reply), "refused", done.reason))
+                outcomes.append(not_done(seat, replies[index:], "refused", done.reason))
                 break
             position, happened = done
             events += happened

@@ -76,5 +76,22 @@ def outcome_of(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> 
     return OrderOutcome(seat, said(reply), code, detail)
 
 
+def lines_of(reply: JSON) -> tuple[str, ...]:
+    """An answer's lines as the receipt reads them back (LineReport.canonical)."""
+    if isinstance(reply, list):
+        return tuple((grammar.orders_text({"answer": reply}) or "NO ACTIONS").splitlines())
+    return (decisions.in_words(str(reply)),)
+
+
+def not_done(
+    seat: str, replies: Sequence[tuple[str, JSON]], code: str, reason: str
+) -> OrderOutcome:
+    """Answers not carried out, the first one for ``reason`` and the rest since they follow it
+    (the unit actions given with an order change are not played when the change is refused)."""
+    given = "; ".join(said(reply) for _step, reply in replies)
+    undone = tuple(line for _step, reply in replies for line in lines_of(reply))
+    return OrderOutcome(seat, given, code, reason, undone=undone)
+
+
 def public_event(event: Event) -> dict[str, JSON]:
     return {**event.to_json(), "words": event_words(event)}
