@@ -215,6 +215,21 @@ def test_fire_needs_range_front_and_sight() -> None:
     assert "no line of sight" in blocked
 
 
+def test_a_fire_refused_names_what_blocks_the_sight_and_the_targets_open() -> None:
+    # R-ART-1 (3.5) aims at P-LI-1 (3.1); R-HI-1 of its own wing moved to 3.3 first, on the line.
+    orders = [
+        {"unit": "R-HI-1", "action": "move", "path": [[3, 3]]},
+        {"unit": "R-ART-1", "action": "fire", "target": "P-LI-1"},
+    ]
+    blocked = refused(opening(), "R-A", orders)
+    assert "R-ART-1: no line of sight to P-LI-1, blocked by R-HI-1 at 3.3" in blocked, blocked
+    assert blocked.endswith("; it may fire at P-CAV-1"), blocked
+    # Out of range, the refusal names the target it may fire at instead.
+    near = place(opening(), "P-LI-1", (3, 3))
+    far = refused(near, "R-B", [{"unit": "R-HI-2", "action": "fire", "target": "P-HI-2"}])
+    assert "beyond range 2; it may fire at P-LI-1" in far, far
+
+
 def test_salvo_marks_and_routs() -> None:
     position = place(opening(), "P-HI-2", (4, 3))
     after, events = act(

@@ -49,7 +49,7 @@ from adjudicator.games.musket_and_pike.field import (
     leader_bonus,
     unit,
 )
-from adjudicator.games.musket_and_pike.fire_checks import fire_problem
+from adjudicator.games.musket_and_pike.fire_checks import fire_refusal
 from adjudicator.games.musket_and_pike.handover import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
 from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
@@ -326,7 +326,7 @@ def _act(
             "salvo" if act.action == "salvo" else "artillery" if mover.kind == "ART" else "musket"
         )
         target = unit(position, act.target or "")
-        problem = fire_problem(position, field, mover, target, weapon)
+        problem = fire_refusal(position, field, mover, target, weapon)
         if problem is not None:
             return problem
         if act.facing is not None:
@@ -338,7 +338,7 @@ def _act(
             return moved
         firer = unit(moved, mover.id)
         assert firer is not None
-        problem = fire_problem(moved, field, firer, unit(moved, act.target), "pistol")
+        problem = fire_refusal(moved, field, firer, unit(moved, act.target), "pistol")
         if problem is not None:
             return problem
         return resolve_fire(moved, field, mover.id, act.target, "pistol", chance, events)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
+from adjudicator.games.musket_and_pike import retreat_words
 from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Weapon
 from adjudicator.games.musket_and_pike.field import (
     Event,
@@ -350,22 +351,25 @@ def retreat_along(
                 ),
                 "illegal",
             )
-        if step not in retreat_steps(position, field, mover, here, path[:index]):
+        options = retreat_steps(position, field, mover, here, path[:index])
+        if step not in options:
             why = _(
-                "%(unit)s: it cannot fall back into %(hex)s (off the map, blocked, occupied, run"
-                " through, or no farther from the enemy)",
+                "%(unit)s: it cannot fall back into %(hex)s: %(cause)s; %(open)s",
                 unit=unit_id,
                 hex=_name(step),
+                cause=retreat_words.cause(position, field, mover, step, path[:index]),
+                open=retreat_words.open_words(options),
             )
             return Refusal(why, "illegal")
         here = step
-    if len(path) < hexes and retreat_steps(position, field, mover, here, path):
+    if len(path) < hexes and (options := retreat_steps(position, field, mover, here, path)):
         why = _(
             "%(unit)s falls back %(hexes)s hexes while a hex farther from the enemy is open:"
-            " %(hex)s has one",
+            " from %(hex)s %(open)s",
             unit=unit_id,
             hexes=hexes,
             hex=_name(here),
+            open=retreat_words.open_words(options),
         )
         return Refusal(why, "illegal")
     return _fall_back(position, field, mover, list(path), events)

@@ -320,7 +320,13 @@ def _dry_run(
     problem = check(position, owner, _unit_orders(mail))
     if problem is None:
         return
+    # The unit the reason starts with is the one refused; others it names are only its cause
+    # (the unit standing in the line of sight).
     named = [
+        (n, line)
+        for actor, (n, line) in mail.units.items()
+        if re.match(rf"{re.escape(actor)}\b", problem.reason)
+    ] or [
         (n, line)
         for actor, (n, line) in mail.units.items()
         if re.search(rf"\b{re.escape(actor)}\b", problem.reason)
