@@ -130,3 +130,25 @@ def test_each_part_of_a_step_reads_under_the_heading_of_its_own_kind(
                     continue
                 seen.add(heading)
     assert seen >= {"CLOSE COMBAT", "UNIT ACTIONS", "ORDER CHANGE", "CONTINUATION"}, seen
+
+
+def test_standing_instructions_are_stated_in_plain_sentences() -> None:
+    state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
+    kept = GAME.resolve(
+        state,
+        {"royalist": {"standing": {"retreat": "choose", "preempt": "never"}}},
+        Chance(b"r" * 32, "report", 1),
+    )
+    shown = GAME.describe(GAME.view(kept.state, "royalist"))
+    assert "retreat choose" not in shown and "preempt never" not in shown, shown
+    assert (
+        "Your standing instructions: never try to pre-empt; ask me for each retreat's path after"
+        " close combat and for my routed units' paths at each rout phase (by default: away from"
+        " the enemy)." in shown
+    ) or (
+        "Your standing instructions: ask me for each retreat's path after close combat and for my"
+        " routed units' paths at each rout phase (by default: away from the enemy); never try to"
+        " pre-empt." in shown
+    ), shown
+    # The other side is not shown them.
+    assert "standing instructions" not in GAME.describe(GAME.view(kept.state, "parliament"))

@@ -60,6 +60,7 @@ from adjudicator.games.musket_and_pike.outcomes import (
 from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
+from adjudicator.games.musket_and_pike.standing_words import MEANING
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
 from adjudicator.games.musket_and_pike.titles import in_words, side_title
@@ -240,7 +241,7 @@ class MusketAndPike(Game[Position]):
                 raise ValueError(f"{GAME_KEY} orders must be an object, not {orders!r}")
             for kind, value in dict(orders.get("standing") or {}).items():
                 position = standing.with_instruction(position, seat, str(kind), str(value))
-                meaning = standing.MEANING.get((str(kind), str(value)))
+                meaning = MEANING.get((str(kind), str(value)))
                 words = _(meaning) if meaning else _("asked each time")
                 outcomes.append(
                     OrderOutcome(

@@ -33,6 +33,7 @@ from adjudicator.games.musket_and_pike.readings import (
     UnitLine,
     WingOrders,
 )
+from adjudicator.games.musket_and_pike.standing_words import MEANING
 from adjudicator.games.musket_and_pike.state import Position
 
 # The receipts' own codes, beside GRAMMAR_CODES: why a well-formed line is refused now.
@@ -109,7 +110,7 @@ def _judge(
     if isinstance(reading, StandingLine):
         assert mail.standing is not None
         mail.standing[reading.kind] = reading.value
-        known = standing.MEANING.get((reading.kind, reading.value))
+        known = MEANING.get((reading.kind, reading.value))
         meaning = _(known) if known else _("asked for each time")
         canonical = standing.phrase(reading.kind, reading.value)
         return _line(number, raw, accepted, canonical=canonical, reason=meaning)
