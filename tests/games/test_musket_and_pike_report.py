@@ -61,8 +61,11 @@ def test_secret_set_up_orders_change_nothing_anyone_is_shown_until_both_are_in()
         Chance(b"r" * 32, "report", 2),
     )
     changes = second.facts["changes"]
-    assert "wing R-A: order Charge → Rally" in changes, changes
-    assert "wing P-B: order Rally → Charge" in changes, changes
+    # The reveal shows each wing's order; none of them "changed" from an order never in force.
+    assert "wing R-A: its secret order is revealed: Rally" in changes, changes
+    assert "wing P-B: its secret order is revealed: Charge" in changes, changes
+    assert "wing R-B: its secret order is revealed: Rally" in changes, changes
+    assert not [line for line in changes if "→" in line and line.startswith("wing ")], changes
 
 
 def test_every_die_and_every_loss_of_random_battles_is_in_its_step_report(

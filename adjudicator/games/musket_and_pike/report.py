@@ -328,10 +328,12 @@ def changes(before: Position, after: Position) -> list[str]:
         if leader.id in old_leaders and (said := _leader_changes(old_leaders[leader.id], leader))
     ]
     old_wings = {w.id: w for w in before.wings}
+    # At the reveal the orders are shown, not changed: the set-up's orders were never in force.
+    revealed = before.phase == "setup" and after.phase != "setup"
     lines += [
         _("wing %(id)s: %(changes)s", id=wing.id, changes=joined(said))
         for wing in after.wings
-        if wing.id in old_wings and (said := _wing_changes(old_wings[wing.id], wing))
+        if wing.id in old_wings and (said := _wing_changes(old_wings[wing.id], wing, revealed))
     ]
     for side in after.sides:
         if after.lost(side) != before.lost(side):
@@ -392,9 +394,13 @@ def _leader_changes(old: Leader, new: Leader) -> list[str]:
     return said
 
 
-def _wing_changes(old: Wing, new: Wing) -> list[str]:
+def _wing_changes(old: Wing, new: Wing, revealed: bool = False) -> list[str]:
     said: list[str] = []
-    if new.order != old.order:
+    if revealed:
+        said.append(
+            _("its secret order is revealed: %(order)s", order=words_of(ORDER_WORDS, new.order))
+        )
+    elif new.order != old.order:
         said.append(
             _(
                 "order %(old)s → %(new)s",
