@@ -155,3 +155,14 @@ def test_standing_instructions_are_stated_in_plain_sentences() -> None:
     ), shown
     # The other side is not shown them.
     assert "standing instructions" not in GAME.describe(GAME.view(kept.state, "parliament"))
+
+
+def test_no_stored_order_code_reaches_a_step_report(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # "equal wings holding make_ready" was the initiative's reason: the words are "make ready".
+    codes = ("make_ready", "receive_charge")
+    for history in histories:
+        for _before, resolution in history:
+            report = GAME.step_report(resolution.facts)
+            assert not [code for code in codes if code in report], report
