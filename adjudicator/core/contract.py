@@ -335,6 +335,11 @@ class Game(abc.ABC, Generic[StateT]):
         empty where the outcomes and the position say it all."""
         return ""
 
+    def step_summary(self, facts: Mapping[str, JSON]) -> str:
+        """A resolution's public facts in one line for the archive's list of turns; empty where
+        the first lines of ``step_report`` (or the outcomes) say it."""
+        return ""
+
     def orders_text(self, orders: JSON) -> str | None:
         """A canonical order set written as a player would mail it (``parse_orders`` reads it
         back to the same set); None where a game does not offer it."""

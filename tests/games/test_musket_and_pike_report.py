@@ -166,3 +166,51 @@ def test_no_stored_order_code_reaches_a_step_report(
         for _before, resolution in history:
             report = GAME.step_report(resolution.facts)
             assert not [code for code in codes if code in report], report
+
+
+def test_every_step_with_events_has_a_summary_of_what_happened(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    told = 0
+    for history in histories:
+        for _before, resolution in history:
+            facts = resolution.facts
+            summary = GAME.step_summary(facts)
+            if facts.get("events"):
+                assert summary and summary.endswith("."), facts
+                assert "d10 for" not in summary and "\n" not in summary, summary
+                told += 1
+    assert told > 100, told
+
+
+def test_a_step_that_ends_asking_for_a_retreat_is_summed_up_by_its_fight() -> None:
+    from dataclasses import replace
+
+    from adjudicator.games.musket_and_pike import standing
+
+    state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
+    units = tuple(replace(u, hex=(1, 3)) if u.id == "P-LI-1" else u for u in state.units)
+    position = replace(
+        state,
+        units=units,
+        phase="activation",
+        step="actions",
+        active="royalist",
+        current="R-A",
+        initiative="royalist",
+    )
+    position = standing.with_instruction(position, "parliament", "retreat", "choose")
+    orders = GAME.parse_orders(position, "royalist", "R-CAV-1 CHARGE P-LI-1").orders
+    for number in range(100):
+        played = GAME.resolve(
+            position, {"royalist": orders}, Chance(bytes([number]) * 32, "report", 1)
+        )
+        if played.state.retreats:
+            break
+    else:
+        raise AssertionError("no seed of a hundred sent P-LI-1 back")
+    report = GAME.step_report(played.facts)
+    assert "Parliament chooses the path of P-LI-1's retreat" in report, report
+    summary = GAME.step_summary(played.facts)
+    assert summary.startswith("R-CAV-1 charges P-LI-1"), summary
+    assert "chooses the path" not in summary, summary

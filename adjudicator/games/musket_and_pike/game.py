@@ -7,8 +7,7 @@ decision at a time, except the secret set-up orders, owed by both. An order set 
      "actions": [...]        # only at the order change: the activation's unit actions after it
      "standing": {kind: value}}   # standing instructions to keep (see standing.py)
 
-After each answer, decisions a standing instruction covers are answered at once, so the mail
-only asks what nobody has answered in advance.
+After each answer, the decisions a standing instruction covers are answered at once.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import SOURCE, _, joined, language, ngettext, spoken
 from adjudicator.games.musket_and_pike import (
     decisions,
+    gist,
     grammar,
     preview,
     receipts,
@@ -279,8 +279,7 @@ class MusketAndPike(Game[Position]):
         if answer is None:
             return position
         rules = _rules(position)
-        # At the order change the activation's unit actions may come along: they answer the
-        # actions step that always follows it.
+        # Unit actions may come with the order change: they answer the actions step after it.
         replies = [(str(orders.get("step")), answer)]
         if orders.get("step") == "order_change" and isinstance(orders.get("actions"), list):
             replies.append(("actions", orders["actions"]))
@@ -424,6 +423,9 @@ class MusketAndPike(Game[Position]):
 
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         return report.step_report(facts)
+
+    def step_summary(self, facts: Mapping[str, JSON]) -> str:
+        return gist.step_summary(facts)
 
     def orders_text(self, orders: JSON) -> str | None:
         return grammar.orders_text(orders)
