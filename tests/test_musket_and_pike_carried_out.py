@@ -77,3 +77,41 @@ def test_unit_actions_after_a_failed_order_change_are_listed_as_not_carried_out(
     # The unit actions are owed again, under the order kept.
     seats, state = owed(runtime, game_id)
     assert seats == ["parliament"] and getattr(state, "step", None) == "actions"
+
+
+def test_a_mail_shows_no_heading_with_nothing_under_it(runtime: Runtime) -> None:
+    # A mail of standing instructions alone plays nothing the other side may read: the other
+    # side's mail has no WHAT HAPPENED (nor any heading) with nothing under it.
+    game_id = start(runtime)
+    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "STANDING PREEMPT NEVER"))
+    for mail in sent(runtime, before):
+        for alternative in ("plain", "html"):
+            shown = text_of(mail) if alternative == "plain" else _html(mail)
+            _no_empty_heading(shown, alternative)
+    assert game_id
+
+
+def _html(mail: object) -> str:
+    import re
+
+    for part in mail.walk():  # type: ignore[attr-defined]
+        if part.get_content_type() == "text/html":
+            text = part.get_content()
+            text = re.sub(r"</(h3|li|pre|p)>", "\n", text)
+            # Headings of the html mail marked so the check reads them as the plain text's.
+            text = re.sub(r"<h3>(.*?)\n", lambda m: m.group(1).upper() + "\n", text)
+            return re.sub(r"<[^>]+>", "", text)
+    return ""
+
+
+def _no_empty_heading(text: str, alternative: str) -> None:
+    lines = text.replace("\r\n", "\n").split("\n")
+    for index, line in enumerate(lines):
+        if line.strip() == "WHAT HAPPENED":
+            following = [rest for rest in lines[index + 1 :] if rest.strip()]
+            nxt = following[0].strip() if following else ""
+            # What follows is what happened, not the next heading.
+            headings = ("POSITION AFTER", "DEADLINE", "THE GAME IS OVER", "WHAT YOU CAN DO")
+            assert nxt and not nxt.startswith(headings), (alternative, text)
