@@ -493,3 +493,12 @@ def test_a_leader_with_any_unit_in_the_close_combat_is_lost_on_a_natural_ten() -
     assert fought["attackers"] == ["R-CAV-1", "R-HI-1"]
     # A leader of a unit not in the combat stays where it is.
     assert next(x for x in after.leaders if x.id == "R-AC").hex == (3, 5)
+
+
+def test_a_charge_refused_names_the_enemies_the_unit_may_charge() -> None:
+    # R-CAV-1 (1.4, R-A holding Charge) has P-LI-1 next to its front at 1.3, and names P-HI-1.
+    position = place(opening(), "P-LI-1", (1, 3))
+    wrong = refused(position, "R-A", [{"unit": "R-CAV-1", "action": "charge", "target": "P-HI-1"}])
+    assert wrong == "R-CAV-1: P-HI-1 is not next to it; it may charge P-LI-1", wrong
+    alone = refused(opening(), "R-A", [{"unit": "R-CAV-1", "action": "charge", "target": "P-HI-1"}])
+    assert alone.endswith("; no enemy is next to its front"), alone
