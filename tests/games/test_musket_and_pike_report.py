@@ -214,3 +214,14 @@ def test_a_step_that_ends_asking_for_a_retreat_is_summed_up_by_its_fight() -> No
     summary = GAME.step_summary(played.facts)
     assert summary.startswith("R-CAV-1 charges P-LI-1"), summary
     assert "chooses the path" not in summary, summary
+
+
+def test_an_answer_that_moved_nothing_says_what_it_did(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # "Royalists: first R-B: done" told nothing: each answer says what it did.
+    details = [o.detail for h in histories for _b, r in h for o in r.outcomes]
+    assert "done" not in details
+    assert any(d.endswith("is activated; the other side may try to pre-empt it") for d in details)
+    assert "the wing keeps its order" in details
+    assert "no unit acts" in details and not [d for d in details if d.startswith("0 unit")]

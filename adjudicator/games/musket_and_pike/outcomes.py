@@ -51,12 +51,12 @@ def said(reply: JSON) -> str:
 def outcome_of(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> OrderOutcome:
     code = "pass" if reply == "pass" else _STEP_CODES.get(step, "actions")
     texts = [event_words(e) for e in happened if (e.data or {}).get("type") != "roll"]
-    detail = joined([t for t in texts if t]) or _("done")
+    detail = joined([t for t in texts if t]) or _quiet(step, reply)
     if step == "setup_orders":
         # The orders stay secret until revealed; the reveal itself is a public event.
         return OrderOutcome(seat, said(reply), code, detail, public=False)
-    if step == "actions":
-        count = len(reply) if isinstance(reply, list) else 0
+    if step == "actions" and isinstance(reply, list) and reply:
+        count = len(reply)
         detail = ngettext(
             "%(num)s unit action; %(detail)s",
             "%(num)s unit actions; %(detail)s",
@@ -74,6 +74,18 @@ def outcome_of(seat: str, step: str, reply: JSON, happened: Sequence[Event]) -> 
     if step == "retreat_path" and isinstance(reply, list) and reply:
         detail = _("path chosen; %(detail)s", detail=detail)
     return OrderOutcome(seat, said(reply), code, detail)
+
+
+def _quiet(step: str, reply: JSON) -> str:
+    """What an answer that moved nothing on the map did, in words (never a bare "done")."""
+    read = decisions.read(step, reply)
+    if isinstance(read, decisions.FirstWing | decisions.Activate) and read.wing:
+        return _("%(wing)s is activated; the other side may try to pre-empt it", wing=read.wing)
+    if isinstance(read, decisions.ChangeOrder) and read.order is None:
+        return _("the wing keeps its order")
+    if step == "actions":
+        return _("no unit acts")
+    return _("done")
 
 
 def lines_of(reply: JSON) -> tuple[str, ...]:
