@@ -225,3 +225,19 @@ def test_an_answer_that_moved_nothing_says_what_it_did(
     assert any(d.endswith("is activated; the other side may try to pre-empt it") for d in details)
     assert "the wing keeps its order" in details
     assert "no unit acts" in details and not [d for d in details if d.startswith("0 unit")]
+
+
+def test_no_heading_of_a_step_report_stands_with_nothing_under_it(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    routs = 0
+    for history in histories:
+        for _before, resolution in history:
+            report = GAME.step_report(resolution.facts)
+            lines = report.split("WHAT CHANGED")[0].strip("\n").splitlines()
+            for index, here in enumerate(lines):
+                after = lines[index + 1] if index + 1 < len(lines) else ""
+                if here and not here.startswith(" "):
+                    assert after.startswith("  "), report
+            routs += "ROUT PHASE\n  - no unit is routed" in report
+    assert routs, "no rout phase without routers was played"

@@ -433,12 +433,16 @@ def step_report(facts: Mapping[str, JSON]) -> str:
         return ""
     step = str(facts.get("step", "none"))
     lines: list[str] = []
-    for index, (part, happened) in enumerate(sections.parts(events, step) or [(None, [])]):
-        lines.append(_heading(facts, part or sections.STEP_PARTS.get(step, step), index))
-        lines += _event_lines(happened)
+    for part, happened in sections.parts(events, step):
+        said = _event_lines(happened)
+        if not said and part == "rout":
+            said = ["  - " + _("no unit is routed")]
+        if said:  # a heading with nothing under it is left out
+            lines.append(_heading(facts, part, len(lines)))
+            lines += said
     if facts.get("changes"):
         lines += ["", _("WHAT CHANGED")] + [f"  {anew(line)}" for line in facts["changes"]]
-    return "\n".join(lines)
+    return "\n".join(lines).lstrip("\n")
 
 
 def _heading(facts: Mapping[str, JSON], part: str, index: int) -> str:
