@@ -18,6 +18,8 @@ def hex_name(where: Hex) -> str:
 def cause(position: Position, field: Field, mover: Unit, step: Hex, path: Sequence[Hex]) -> str:
     """Why ``mover`` may not fall back into ``step``, one of ``retreat_steps``' conditions: the
     first that fails, the distance from the enemy being the one left."""
+    if step == mover.hex or step in path:
+        return _("the path has been there already")
     if not field.on_map(step):
         return _("it is off the map")
     ground = field.terrain(step)
@@ -26,13 +28,14 @@ def cause(position: Position, field: Field, mover: Unit, step: Hex, path: Sequen
     standing = occupant(position, step)
     if standing is not None:
         return _("%(unit)s stands there", unit=standing.id)
-    if step == mover.hex or step in path:
-        return _("the path has been there already")
     return _("it is no farther from the enemy")
 
 
-def open_words(options: Sequence[Hex]) -> str:
-    """The hexes a retreat may step into next, or that none is."""
+def open_words(options: Sequence[Hex], rout: bool = False) -> str:
+    """The hexes a retreat (or a ``rout``) may step into next, or that none is."""
     if not options:
         return _("no hex is open to it")
-    return _("it may fall back into %(hexes)s", hexes=", ".join(hex_name(h) for h in options))
+    hexes = ", ".join(hex_name(h) for h in options)
+    if rout:
+        return _("it may rout into %(hexes)s", hexes=hexes)
+    return _("it may fall back into %(hexes)s", hexes=hexes)
