@@ -241,3 +241,11 @@ def test_no_heading_of_a_step_report_stands_with_nothing_under_it(
                     assert after.startswith("  "), report
             routs += "ROUT PHASE\n  - no unit is routed" in report
     assert routs, "no rout phase without routers was played"
+
+
+def test_a_unit_that_only_turns_is_said_to_turn() -> None:
+    from adjudicator.games.musket_and_pike.report import record_words
+
+    turned = {"type": "move", "unit": "R-CAV-1", "path": [[1, 4]], "facing": 1}
+    assert record_words(turned) == "R-CAV-1 turns to face NE"
+    assert "nowhere" not in record_words(turned)

@@ -155,6 +155,10 @@ def record_words(data: Mapping[str, JSON]) -> str:
     kind, unit = data.get("type"), data.get("unit", data.get("leader", ""))
     if kind in ("move", "leader_move", "retreat", "rout"):
         steps = data.get("path", [])[1:] if str(kind).endswith("move") else data.get("path", [])
+        if not steps and kind == "move" and data.get("facing") is not None:
+            # A unit that only turned (a charge from where it stands faces its target).
+            facing = DIRECTION_NAMES[int(data["facing"])]
+            return _("%(unit)s turns to face %(direction)s", unit=unit, direction=facing)
         if not steps:
             return _(NOWHERE[str(kind)], unit=unit)
         return _(GOING[str(kind)], unit=unit, hexes=_hexes(steps))
