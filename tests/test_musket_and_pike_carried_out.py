@@ -64,14 +64,14 @@ def test_unit_actions_after_a_failed_order_change_are_listed_as_not_carried_out(
     flat = " ".join(receipt.split())
     # The change was tried (and the die said no): that line was carried out.
     assert "1. CHANGE TO CHARGE -> accepted: change to charge 2." in flat, receipt
-    # No unit action was played: none of them reads accepted, each says why.
+    # No unit action was played: none of them reads accepted, each says why: P-HI-1's line its
+    # own reason, the others that the activation is played whole.
     reason = "P-HI-1: under receive charge a unit moves at most 1 hex"
-    for number, text in (
-        (2, "P-HI-1 MOVE 2.2 2.3"),
-        (3, "P-CAV-1 MOVE 1.2"),
-        (4, "P-LI-1 MOVE 3.2"),
-    ):
-        expected = f"{number}. {text} -> understood, not carried out ({reason})"
+    expected = f"2. P-HI-1 MOVE 2.2 2.3 -> understood, not carried out ({reason}) 3."
+    assert expected in flat, (expected, receipt)
+    held = f"not played, as the activation is played whole: {reason}"
+    for number, text in ((3, "P-CAV-1 MOVE 1.2"), (4, "P-LI-1 MOVE 3.2")):
+        expected = f"{number}. {text} -> understood, not carried out ({held})"
         assert expected in flat, (expected, receipt)
     assert "fails to change its order to charge" in receipt
     # The unit actions are owed again, under the order kept.

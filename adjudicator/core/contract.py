@@ -103,8 +103,8 @@ class OrderOutcome:
     # False for an order the other seats and the public archive may not learn of (a secret choice).
     public: bool = True
     # The lines of the order (as LineReport.canonical reads them) understood but not carried
-    # out, ``detail`` saying why: a receipt never calls them accepted.
-    undone: tuple[str, ...] = ()
+    # out, each with why ("": ``detail`` says it): a receipt never calls them accepted.
+    undone: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -48,10 +48,10 @@ def carried_out(
     """A resolved mail's lines (``line_json``) as what was done: an accepted line its game says
     it did not carry out reads so, with the game's reason."""
     undone = {
-        line: outcome.detail
+        line: why or outcome.detail
         for outcome in outcomes
         if outcome.seat == seat
-        for line in outcome.undone
+        for line, why in outcome.undone
     }
     return [
         {**line, "status": NOT_CARRIED_OUT, "reason": said.anew(undone[line["canonical"]])}

@@ -101,7 +101,12 @@ def not_done(
     """Answers not carried out, the first one for ``reason`` and the rest since they follow it
     (the unit actions given with an order change are not played when the change is refused)."""
     given = "; ".join(said(reply) for _step, reply in replies)
-    undone = tuple(line for _step, reply in replies for line in lines_of(reply))
+    lines = [line for _step, reply in replies for line in lines_of(reply)]
+    # The line the reason is about (it starts with its unit's id), else the first, has the
+    # reason itself; the others were not played because an activation is played whole.
+    blamed = next((line for line in lines if reason.startswith(line.split(" ")[0] + ":")), None)
+    held = _("not played, as the activation is played whole: %(reason)s", reason=reason)
+    undone = tuple((line, "" if line == (blamed or lines[0]) else held) for line in lines if lines)
     return OrderOutcome(seat, given, code, reason, undone=undone)
 
 
