@@ -249,3 +249,21 @@ def test_a_unit_that_only_turns_is_said_to_turn() -> None:
     turned = {"type": "move", "unit": "R-CAV-1", "path": [[1, 4]], "facing": 1}
     assert record_words(turned) == "R-CAV-1 turns to face NE"
     assert "nowhere" not in record_words(turned)
+
+
+def test_an_answers_outcome_is_one_sentence_beside_the_step_report(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # The step report tells what followed; the outcome says what the answer itself did, not a
+    # log of the whole step ("stop: R-A stops; R-A has finished; rout phase; ...").
+    seen = set()
+    for history in histories:
+        for _before, resolution in history:
+            for outcome in resolution.outcomes:
+                if outcome.code == "actions" and re.match(r"[A-Z]+-|NO ACTIONS", outcome.order):
+                    assert re.fullmatch(r"\d+ unit actions? played|no unit acts", outcome.detail)
+                    seen.add("actions")
+                if outcome.code == "continuation" and outcome.order == "stop":
+                    assert re.fullmatch(r"\S+ stops", outcome.detail), outcome
+                    seen.add("stop")
+    assert seen == {"actions", "stop"}, seen
