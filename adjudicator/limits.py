@@ -58,3 +58,21 @@ class Limit:
 GRACE = Limit("GRACE", "minutes", 7 * 24 * 60, "minutes of grace after a deadline")
 REMIND = Limit("REMIND", "hours", 7 * 24, "hours before the deadline to remind (0: never)")
 DELAY = Limit("DELAY", "minutes", 24 * 60, "minutes to wait after the last orders")
+
+
+# --- Order lines: how long and how repetitive ---------------------------------------------------
+# Every line of a player's own text is read by the command reader and by a game's order parser,
+# whose work (and whose receipt: a note for each order a line repeats) grows with the words on
+# the line. The longest order or command any game takes is a dozen words and well under 100
+# characters; a line past either bound is not read, and its receipt says why (IGNORED, "too long
+# to read"). A paragraph of chatter typed without a line break is only chatter either way.
+LINE_CHARACTERS = 1000
+LINE_WORDS = 50
+# How much of a line too long to read its receipt shows, to say which line it was.
+LINE_SHOWN = 60
+# The Content-Type headers read in one mail (its own and its parts'). Every container a MIME
+# parser goes into (multipart/*, message/*) has one, and the standard library's parser goes one
+# call deeper for each container nested in another: a mail of a thousand nested message/rfc822
+# parts (30 KB) reached Python's recursion limit. A real mail has a few parts, a forwarded
+# thread a few dozen. The rest of the message is not read (it stays stored whole).
+MAIL_PARTS = 100

@@ -95,7 +95,7 @@ pbem is running ({"embedded default" if config.embedded_broker else config.broke
   outbox       {config.outbox_dir.resolve()}/new  (every mail the service sends lands here)
   mail in      SMTP {config.smtp_host}:{config.smtp_port} for @{config.mail_domain}{lmtp}
   start a game pbem mail send --from you@example.com --to new@{config.mail_domain} "NEW THERMOPYLES"
-  read replies pbem mail read --wait 5
+  read replies pbem mail read --to you@example.com --wait 5
 {game_line}
 Stop with Ctrl-C.
 """

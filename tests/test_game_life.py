@@ -11,6 +11,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent, text_of
 from sqlalchemy import select
+from test_panel import press_open
 
 from adjudicator.models import Game, GameEvent, OutboxMessage
 from adjudicator.services import commands, on_file, play, ticks, transitions
@@ -38,7 +39,7 @@ def started(runtime: Runtime, settings: str = "") -> tuple[int, str]:
 
 def logged_in(runtime: Runtime, link: str) -> FlaskClient:
     client = create_app(runtime).test_client()
-    assert client.post(link).status_code == 302
+    assert press_open(client, link).status_code == 302
     return client
 
 

@@ -36,6 +36,9 @@ from adjudicator.services.runtime import Runtime
 from adjudicator.web import create_app
 
 HUGE = "9" * 5000  # past int()'s 4,300 digits
+# Far past any number a game reads, on a line short enough to be read at all: a line holding
+# HUGE is longer than limits.LINE_CHARACTERS, and answered as too long to read before its number.
+LONG = "9" * 900
 TOO_LONG = "is too long to read"
 
 
@@ -53,27 +56,30 @@ def test_a_number_too_long_for_int_is_a_refused_line_in_every_game_checker(
 ) -> None:
     client = create_app(runtime).test_client()
     lines = {
-        "thermopyles": [f"FIGHT {HUGE}", f"FIGHT 17 SUPPORT {HUGE}", HUGE],
-        "2demayo": [f"{HUGE}-14", f"16-{HUGE}", f"16-14 x{HUGE}", f"ENTER OFF{HUGE}", HUGE],
-        "musketpike": [f"R-LEFT MOVE {HUGE}.3", f"STANDING CONTINUE {HUGE}", HUGE],
+        "thermopyles": [f"FIGHT {LONG}", f"FIGHT 17 SUPPORT {LONG}", LONG],
+        "2demayo": [f"{LONG}-14", f"16-{LONG}", f"16-14 x{LONG}", f"ENTER OFF{LONG}", LONG],
+        "musketpike": [f"R-LEFT MOVE {LONG}.3", f"STANDING CONTINUE {LONG}", LONG],
     }
     assert set(lines) == set(registry.games())
     for key, bad in lines.items():
         for line in bad:
             shown = receipt(check(client, f"/help/{key}/check", f"{line}\nthanks"))
-            assert "-> rejected (a number of 5000 digits is too long to read" in shown, (key, line)
+            assert "-> rejected (a number of 900 digits is too long to read" in shown, (key, line)
     # One digit past the limit is refused the same way; the limit itself is still a number.
     over = "1" * (numbers.MAX_DIGITS + 1)
     assert TOO_LONG in receipt(check(client, "/help/thermopyles/check", f"FIGHT {over}"))
     at_limit = receipt(check(client, "/help/thermopyles/check", "FIGHT " + "1" * 20))
     assert TOO_LONG not in at_limit and "-> rejected" in at_limit  # no such card, as ever
+    # A number past int()'s digits makes a line too long to read, and is answered so.
+    huge = receipt(check(client, "/help/thermopyles/check", f"FIGHT {HUGE}"))
+    assert "-> too long to read: a line holds at most 1000 characters" in huge
 
 
 def test_the_adjudication_api_refuses_the_line_not_the_request(runtime: Runtime) -> None:
     client = create_app(runtime).test_client()
     request = a_case()
     orders = dict(request["orders"])  # type: ignore[call-overload]
-    request["orders"] = {**orders, "france": f"{orders['france']}\n{HUGE}-14"}
+    request["orders"] = {**orders, "france": f"{orders['france']}\n{LONG}-14"}
     answer = client.post("/api/adjudicate/2demayo", json=request)
     assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
     *others, move = answer.get_json()["receipts"]["france"]
@@ -94,7 +100,7 @@ def test_a_long_number_by_mail_is_answered_with_a_receipt(runtime: Runtime) -> N
     _, reply_to = start(runtime)
     web = create_app(runtime).test_client()
     token = {"Authorization": f"Bearer {runtime.config.inbound_token}"}
-    raw = compose(PLAYER, reply_to, f"FIGHT {HUGE}")
+    raw = compose(PLAYER, reply_to, f"FIGHT {LONG}")
     answer = web.post("/inbound/mime", query_string={"rcpt": reply_to}, data=raw, headers=token)
     assert answer.status_code == 202
     before = len(sent(runtime))
@@ -102,12 +108,12 @@ def test_a_long_number_by_mail_is_answered_with_a_receipt(runtime: Runtime) -> N
     assert status(runtime, answer.get_json()["id"]) == ("done", "orders not accepted; receipt sent")
     [receipt_mail] = sent(runtime, before)
     assert receipt_mail["To"] == PLAYER
-    assert "a number of 5000 digits is too long to read" in text_of(receipt_mail)
+    assert "a number of 900 digits is too long to read" in text_of(receipt_mail)
 
 
 def test_long_numbers_in_commands_settings_and_addresses_are_refused(runtime: Runtime) -> None:
     _, reply_to = start(runtime)
-    inbound = deliver_mail(runtime, compose(PLAYER, reply_to, f"PREFERENCES REMIND {HUGE}"))
+    inbound = deliver_mail(runtime, compose(PLAYER, reply_to, f"PREFERENCES REMIND {LONG}"))
     assert status(runtime, inbound)[0] == "done"
     assert "REMIND takes hours before the deadline" in text_of(sent(runtime)[-1])
     with runtime.db.session() as session:
@@ -126,12 +132,12 @@ def test_long_numbers_in_commands_settings_and_addresses_are_refused(runtime: Ru
 def test_long_numbers_in_a_game_masters_settings_and_lengths_are_refused(
     runtime: Runtime,
 ) -> None:
-    new = f"NEW 2DEMAYO\nFRANCE me\nSPAIN b@example.com\nGRACE {HUGE}"
+    new = f"NEW 2DEMAYO\nFRANCE me\nSPAIN b@example.com\nGRACE {LONG}"
     inbound = deliver_mail(runtime, compose(GM, "new@pbem.localhost", new))
     assert status(runtime, inbound)[0] == "rejected"
     assert "GRACE takes minutes of grace after a deadline" in last_to(runtime, GM)
     _, gm_address, _ = started(runtime)
-    for length in ("99999999999d", f"{HUGE}h"):
+    for length in ("99999999999d", f"{LONG}h"):
         inbound = deliver_mail(runtime, compose(GM, gm_address, f"EXTEND {length}"))
         assert status(runtime, inbound)[0] == "done"
         assert "is too long: at most 365 days" in last_to(runtime, GM)

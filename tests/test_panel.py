@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from itsdangerous import URLSafeSerializer
 from playbymail import compose, deliver_mail, drain, reply_to, row_count, sent, text_of
 from sqlalchemy import func, select
+from werkzeug.test import TestResponse
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, OutboxMessage, PanelLink, Player, Turn, utcnow
@@ -62,9 +63,18 @@ def started(runtime: Runtime) -> tuple[int, str, str]:
     return game_id, gm_address, link
 
 
+def press_open(client: FlaskClient, link: str) -> TestResponse:
+    """What the game master does with the mailed link: open its page, press its button (the
+    button's form carries the page's CSRF token)."""
+    shown = client.get(link).get_data(as_text=True)
+    found = re.search(r'name="csrf_token" value="([^"]+)"', shown)
+    assert found, shown
+    return client.post(link, data={"csrf_token": found.group(1)})
+
+
 def logged_in(runtime: Runtime, link: str) -> FlaskClient:
     client = create_app(runtime).test_client()
-    opened = client.post(link)
+    opened = press_open(client, link)
     assert opened.status_code == 302, opened.get_data(as_text=True)
     return client
 
@@ -113,21 +123,20 @@ def test_the_welcome_link_opens_the_panel_once(runtime: Runtime) -> None:
             as_text=True
         )
     assert client.get(f"/games/{game_id}/manage").status_code == 302  # no session yet
-    opened = client.post(link)
+    opened = press_open(client, link)
     assert opened.status_code == 302
     assert opened.headers["Location"].endswith(f"/games/{game_id}/manage")
     cookie = opened.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert opened.headers["Referrer-Policy"] == "no-referrer"
+    assert opened.headers["Referrer-Policy"] == "same-origin"
     shown = page(client, game_id)
     assert "2 de Mayo, game 1: game master" in shown.replace(str(game_id), "1")
     # The game master sees the players' addresses, and that they have not joined yet.
     assert f"<td>{FRANCE}</td>" in shown and f"<td>{SPAIN}</td>" in shown
-    assert "invited, waiting" in shown and 'id="logout"' in shown
+    assert "invited, waiting" in shown and '<form id="logout"' in shown
     assert "no-store" in client.get(f"/games/{game_id}/manage").headers["Cache-Control"]
     # The same link again, even from the same browser: refused, with the way to a new one.
-    assert create_app(runtime).test_client().get(link).status_code == 403
-    again = create_app(runtime).test_client().post(link)
+    again = create_app(runtime).test_client().get(link)
     assert again.status_code == 403
     text = words(again.get_data(as_text=True))
     assert "has been used already" in text and "mail the word PANEL" in text
@@ -158,7 +167,7 @@ def test_forged_and_expired_links_are_refused(runtime: Runtime) -> None:
     )
     assert client.get(f"/games/{game_id}/manage").status_code == 302  # no session was made
     # The untouched welcome link still works: none of the refusals spent it.
-    assert client.post(link).status_code == 302
+    assert press_open(client, link).status_code == 302
     assert client.get(f"/games/{game_id}/manage").status_code == 200
 
 
@@ -398,7 +407,9 @@ def test_logout_ends_the_session_even_for_a_kept_cookie(runtime: Runtime) -> Non
     page(client, game_id)
     kept = client.get_cookie("session")
     assert kept is not None
-    out = client.get(f"/games/{game_id}/manage/logout")
+    out = client.post(
+        f"/games/{game_id}/manage/logout", data={"csrf_token": csrf_of(client, game_id)}
+    )
     assert out.status_code == 302
     assert client.get(f"/games/{game_id}/manage").status_code == 302
     replay = create_app(runtime).test_client()

@@ -467,7 +467,10 @@ def log_in(site: Site, client: FlaskClient) -> None:
             session, site.runtime, session.get_one(Game, site.gm_game), utcnow()
         )
     assert isinstance(issued, panel_links.Issued), issued
-    opened = client.post(urllib.parse.urlsplit(issued.url).path)
+    # As the link's page would: its button's form carries this browser's CSRF token.
+    with client.session_transaction() as cookie:
+        cookie["csrf"] = CSRF
+    opened = client.post(urllib.parse.urlsplit(issued.url).path, data={"csrf_token": CSRF})
     assert opened.status_code == 302, opened.status_code
 
 

@@ -6,6 +6,8 @@ to it (how chat is told from a broken order) is made once:
 
 - a blank line gets no receipt;
 - a quoted line (``>``) is ignored as "quoted text", whatever it says;
+- a line too long to read (``unreadable``: past ``limits.LINE_CHARACTERS`` or
+  ``limits.LINE_WORDS``) is ignored with that reason, never given to the game's reader;
 - a line holding a number too long to read is refused as malformed (see ``numbers.too_long``);
 - the game's reader then says "not an order" (None: the line is ignored as chat), complains (the
   line is refused with the complaint's code, reason and suggestion), or gives a reading, which is
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from adjudicator import limits
 from adjudicator.core import numbers
 from adjudicator.core.contract import LineReport, LineStatus
 from adjudicator.core.said import N_, _
@@ -25,6 +28,7 @@ from adjudicator.core.said import N_, _
 R = TypeVar("R")
 
 QUOTED = N_("quoted text")
+ELLIPSIS = "\u2026"
 CHAT = N_("not an order")
 
 
@@ -90,6 +94,30 @@ def overlong(line: str) -> Complaint | None:
     return None if why is None else Complaint("malformed", why)
 
 
+def unreadable(line: str) -> str | None:
+    """Why ``line`` is too long to read (``limits.LINE_CHARACTERS``, ``limits.LINE_WORDS``), or
+    None. The mail's reader cuts a longer line to its first LINE_CHARACTERS characters and an
+    ellipsis (``extract``), so its length is no longer known here: only that it was too long."""
+    if len(line.strip()) > limits.LINE_CHARACTERS:
+        return _(
+            "too long to read: a line holds at most %(most)s characters",
+            most=limits.LINE_CHARACTERS,
+        )
+    # Counting stops past the bound: a line of words is never split whole to be counted.
+    words = len(line.split(maxsplit=limits.LINE_WORDS)) if line.strip() else 0
+    if words > limits.LINE_WORDS:
+        return _("too long to read: a line holds at most %(most)s words", most=limits.LINE_WORDS)
+    return None
+
+
+def shortened(line: str) -> str:
+    """``line`` as a receipt shows one too long to read: its beginning, enough to find it."""
+    text = line.strip()
+    if len(text) <= limits.LINE_SHOWN:
+        return text
+    return text[: limits.LINE_SHOWN].rstrip() + ELLIPSIS
+
+
 def shouted(line: str) -> bool:
     """Whether the first word of ``line`` is written in capitals: an order word so written is
     meant as an order ("PLAY BOGUS" is a refused order, where "Play nice!" is chat)."""
@@ -99,7 +127,7 @@ def shouted(line: str) -> bool:
 
 def read_mail(text: str, reader: Callable[[str], R | Complaint | None]) -> MailLines[R]:
     """Every line of ``text`` read with ``reader`` (given the line as written), as described
-    above; ``reader`` never sees a blank, quoted or overlong line."""
+    above; ``reader`` never sees a blank, quoted, too long or overlong line."""
     ignored: list[LineReport] = []
     refused: list[Numbered[Complaint]] = []
     read: list[Numbered[R]] = []
@@ -108,6 +136,10 @@ def read_mail(text: str, reader: Callable[[str], R | Complaint | None]) -> MailL
             continue
         if quoted(raw):
             ignored.append(LineReport(number, raw, LineStatus.IGNORED, reason=_(QUOTED)))
+            continue
+        why = unreadable(raw)
+        if why is not None:
+            ignored.append(LineReport(number, shortened(raw), LineStatus.IGNORED, reason=why))
             continue
         reading: R | Complaint | None = overlong(raw)
         if reading is None:

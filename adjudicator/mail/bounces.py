@@ -20,6 +20,7 @@ from email.policy import compat32
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.mail.addresses import bare
+from adjudicator.mail.reading import bounded
 
 LOCAL_PART = "bounces"
 MAC_LENGTH = 10  # hex characters: 40 bits, far beyond what anyone can guess by mailing us
@@ -100,7 +101,8 @@ def read_report(raw: bytes) -> DeliveryReport | Refusal:
     try:
         # compat32 leaves header values as the text that came, which is all a DSN field needs;
         # it also never chokes on the odd header MTAs write.
-        message = BytesParser(policy=compat32).parsebytes(raw)
+        # Read as far as an inbound mail is (``reading.bounded``): no deeper than its parts go.
+        message = BytesParser(policy=compat32).parsebytes(bounded(raw))
     except Exception as error:  # the promise is "never raise": a parser bug becomes a reason
         return Refusal(f"could not parse the message ({type(error).__name__})")
     if message.get_content_type() != "multipart/report":

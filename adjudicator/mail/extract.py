@@ -11,6 +11,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from adjudicator import limits
+from adjudicator.core.lines import ELLIPSIS
+
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 # Only a mail's first MAX_LINES lines, and no more of them than fit in MAX_BYTES, are read for
@@ -18,7 +21,8 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 # every unit of a wing, hex by hex) is a few dozen lines and a few KB; 500 lines and 64 KiB
 # are ten times that with chatter around it, and take a fraction of a second to read, where a
 # 1.7 MB body of 140,000 lines held a worker for half a minute (every step, from the
-# quote stripper to the receipt, costs per line).
+# quote stripper to the receipt, costs per line). A line counts as at most
+# ``limits.LINE_CHARACTERS`` characters: a longer one is cut (``_cut``), never read.
 MAX_LINES = 500
 MAX_BYTES = 64 * 1024
 
@@ -138,21 +142,35 @@ def own_text(text: str) -> OwnText:
 
 def _head(text: str) -> tuple[list[str], bool]:
     """The text's first lines, as many whole ones as MAX_LINES and MAX_BYTES allow, and whether
-    anything but blank lines was left out."""
-    # A character is at least one byte: no more than MAX_BYTES of them can be kept.
-    window = text[: MAX_BYTES + 1]
-    pieces = _NEWLINE.split(window, maxsplit=MAX_LINES)
-    whole = len(window) == len(text)
-    complete = pieces if whole else pieces[:-1]  # the window may end inside a line
+    anything but blank lines was left out. A line longer than ``limits.LINE_CHARACTERS`` is
+    kept cut (``_cut``): it is not read, but it is answered as too long to read, and the lines
+    after it are read as if it had been short."""
     kept: list[str] = []
     size = 0
-    for piece in complete[:MAX_LINES]:
-        size += len(piece.encode("utf-8", "replace")) + 1
+    start = 0
+    ends = _NEWLINE.finditer(text)
+    while len(kept) < MAX_LINES:
+        found = next(ends, None)
+        end = len(text) if found is None else found.start()
+        line = _cut(text[start:end])
+        size += len(line.encode("utf-8", "replace")) + 1
         if size > MAX_BYTES + 1:  # the last line needs no line end
             break
-        kept.append(piece)
-    rest = pieces[len(kept) :]
-    return kept, bool(rest) and not (whole and not any(piece.strip() for piece in rest))
+        kept.append(line)
+        if found is None:
+            return kept, False
+        start = found.end()
+    rest = text[start:]
+    return kept, bool(rest) and not rest.isspace()
+
+
+def _cut(line: str) -> str:
+    """``line`` without trailing spaces, cut after ``limits.LINE_CHARACTERS`` characters with an
+    ellipsis when it is longer: still too long for every reader (``core.lines.unreadable``)."""
+    line = line.rstrip()
+    if len(line) <= limits.LINE_CHARACTERS:
+        return line
+    return line[: limits.LINE_CHARACTERS] + ELLIPSIS
 
 
 def _own_lines(lines: list[str]) -> tuple[list[str], bool]:

@@ -17,6 +17,7 @@ from email.policy import default as default_policy
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+from adjudicator import limits
 from adjudicator.core import said
 from adjudicator.mail import extract
 from adjudicator.mail.automatic import automatic_reason
@@ -58,6 +59,10 @@ _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
 # lines the rest of the message is not read (the raw bytes stay stored whole).
 MAX_BOUNDARY_LINES = 200
 _BOUNDARY_LINE = re.compile(rb"^--", re.MULTILINE)
+# A Content-Type header, in the message's head or a part's: every container the parser goes
+# into (multipart/*, message/*) has one, so counting them bounds how deep it goes
+# (``limits.MAIL_PARTS``), whatever the value says or however it is folded.
+_CONTENT_TYPE = re.compile(rb"^content-type:", re.MULTILINE | re.IGNORECASE)
 # An angle-addr, the mailbox a mail program shows and replies to in "Name <a@b>".
 _ANGLE_ADDR = re.compile(r"<\s*([^<>\s@]+@[^<>\s@]+)\s*>")
 _MESSAGE_ID = re.compile(r"<[^<>\s]+>")
@@ -82,7 +87,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
     if b"\x00" in header_block:
         return Unreadable("binary data, not a mail message")
-    msg = BytesParser(policy=default_policy).parsebytes(_bounded(bytes(raw)))
+    msg = BytesParser(policy=default_policy).parsebytes(bounded(bytes(raw)))
     if not msg.keys():
         return Unreadable("no header block: not a mail message")
     senders = _sender(msg)
@@ -109,11 +114,16 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     )
 
 
-def _bounded(raw: bytes) -> bytes:
-    """The message cut before its MAX_BOUNDARY_LINES+1-th line opening with "--", if any."""
-    for count, found in enumerate(_BOUNDARY_LINE.finditer(raw), start=1):
-        if count > MAX_BOUNDARY_LINES:
-            return raw[: found.start()]
+def bounded(raw: bytes) -> bytes:
+    """The message as far as the parser reads it: cut before its MAX_BOUNDARY_LINES+1-th line
+    opening with "--" and before its ``limits.MAIL_PARTS``+1-th Content-Type header, if any.
+    The standard library's parser recurses once for each part nested in another: a thousand
+    nested message/rfc822 parts (30 KB, no boundary at all) reach Python's recursion limit."""
+    for pattern, most in ((_BOUNDARY_LINE, MAX_BOUNDARY_LINES), (_CONTENT_TYPE, limits.MAIL_PARTS)):
+        for count, found in enumerate(pattern.finditer(raw), start=1):
+            if count > most:
+                raw = raw[: found.start()]
+                break
     return raw
 
 

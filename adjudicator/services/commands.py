@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from adjudicator import i18n
+from adjudicator.core import lines as lines_read
 from adjudicator.core import said, suggest
 from adjudicator.core.contract import LineReport, LineStatus, OrderReport
 from adjudicator.core.refusal import Refusal
@@ -234,7 +235,8 @@ def read(
     lines: Sequence[str], subject: str | None = None, games: Sequence[tuple[str, str]] = ()
 ) -> Reading:
     """Sort a mail's lines; ``subject`` (already stripped of Re:/Fwd:) counts when it is a
-    command and is dropped silently when it is not, as most subjects are titles."""
+    command and is dropped silently when it is not, as most subjects are titles. A line too
+    long to read (``core.lines.unreadable``) is ignored with that reason."""
     commands: list[Command] = []
     others: list[str] = []
     ignored: list[Entry] = []
@@ -244,6 +246,12 @@ def read(
         if command is not None and command.word != "ORDERS":
             commands.append(command)
     for line in lines:
+        why = lines_read.unreadable(line)
+        if why is not None:
+            # Neither a command nor an order: a JOIN of 100 KB is answered with why it was not
+            # read, and no game's parser is given it.
+            ignored.append(Entry(lines_read.shortened(line), why))
+            continue
         command = command_of(line, games)
         if command is None:
             others.append(line)
@@ -385,6 +393,9 @@ def parse_new(lines: list[str]) -> NewGame | Refusal | None:
         words = line.strip().split()
         if not words or command_words.canonical(words[0]) != "NEW":
             continue
+        why = lines_read.unreadable(line)
+        if why is not None:
+            return Refusal(said._("the NEW line is %(why)s", why=why))
         if len(words) < 2:
             example = f"NEW {_example_game()}"
             return Refusal(

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n, limits, schedule
+from adjudicator.core import lines as core_lines
 from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.i18n import N_
@@ -59,6 +60,12 @@ def run(
     for number, line in enumerate(lines):
         text = " ".join(line.split())
         if not text:
+            continue
+        why = core_lines.unreadable(text)
+        if why is not None:  # a line too long to read is no command, and is answered so
+            results.append(
+                Result(core_lines.shortened(text), False, i18n.localized(why, lang), "ignored")
+            )
             continue
         upper = text.upper()
         word = next((w for w in WORDS if upper == w or upper.startswith(w + " ")), None)

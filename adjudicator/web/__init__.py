@@ -6,13 +6,14 @@ from flask import Flask
 
 from adjudicator.services.runtime import Runtime
 from adjudicator.templating import TEMPLATES
-from adjudicator.web import converters, languages
+from adjudicator.web import converters, languages, privacy
 
 
 def create_app(runtime: Runtime) -> Flask:
     # Each request in its reader's language (web.languages).
     app = languages.Site(__name__, template_folder=str(TEMPLATES / "web"))
     languages.install(app)
+    privacy.install(app)
     app.config.update(
         SECRET_KEY=runtime.config.secret_key,
         # Sessions signed before a rotation stay valid while the old key is listed.

@@ -3,12 +3,15 @@ public archive read-only, with the same data and the same rule as the pages: pub
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
 
 from adjudicator import jsondata
 from adjudicator.core.refusal import Refusal
@@ -18,12 +21,30 @@ from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import languages
 
-blueprint = Blueprint("api", __name__, url_prefix="/api")
+PREFIX = "/api"
+blueprint = Blueprint("api", __name__, url_prefix=PREFIX)
+# The API as a contract (OpenAPI 3.1): a data file, read once, served as it is.
+DOCUMENT: dict[str, Any] = json.loads(Path(__file__).with_name("openapi.json").read_text("utf-8"))
 
 
 def _runtime() -> Runtime:
     runtime: Runtime = current_app.extensions["pbem"]
     return runtime
+
+
+@blueprint.get("/openapi.json")
+def document() -> ResponseReturnValue:
+    return jsonify(DOCUMENT)
+
+
+@blueprint.app_errorhandler(HTTPException)
+def http_error(error: HTTPException) -> ResponseReturnValue:
+    """Under /api/ an error is JSON as every answer there is, whatever raised it (an address no
+    rule matches, a method a rule does not take); elsewhere Flask's own page, as before."""
+    if not (request.path + "/").startswith(PREFIX + "/") or error.code is None:
+        return error
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    return jsonify(errors=[error.description or error.name]), error.code, headers
 
 
 @blueprint.post("/adjudicate/<key>")

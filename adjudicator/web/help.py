@@ -62,6 +62,10 @@ def limit_posts() -> None:
         request.max_content_length = _FORM_LIMIT
 
 
+# The checker's forms, like the panel's, are refused when another site's page sent them.
+blueprint.before_request(csrf.refuse_foreign)
+
+
 @blueprint.errorhandler(RequestEntityTooLarge)
 def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
     message = languages.gettext(

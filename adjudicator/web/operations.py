@@ -2,29 +2,21 @@
 
 With no ops_token configured the page does not exist (404). The token comes as
 ``Authorization: Bearer <token>`` or, for a browser, ``?token=<token>``; a wrong or missing one
-is refused with 403. The page shows counts, ages and record ids, never an address.
+is refused with 403. The page shows counts, ages and record ids, never an address. It is private
+(web.privacy): the token may be in its address.
 """
 
 from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
 from adjudicator.services import operations
 from adjudicator.services.runtime import Runtime
 
 blueprint = Blueprint("operations", __name__)
-
-
-@blueprint.after_request
-def _private(response: Response) -> Response:
-    # The token may be in the address: keep the page out of caches, Referer headers and indexes.
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Robots-Tag"] = "noindex"
-    return response
 
 
 def _given_token() -> str:

@@ -3,8 +3,9 @@
 No passwords: the game master proves who they are by reading their mail. The session cookie
 (Flask's signed session; HttpOnly, SameSite=Lax) names the game and the link that opened it, and
 the link's row decides on every request whether the session still holds. Every POST carries a
-CSRF token and is counted against a per-session rate limit; every change runs through the same
-game-master command as by mail.
+CSRF token, is refused when the browser says another site's page sent it, and is counted against a
+per-session rate limit; every change runs through the same game-master command as by mail. The
+login and the logout are POSTs too: a GET here never opens or ends a session.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     current_app,
     flash,
@@ -43,15 +43,9 @@ def _runtime() -> Runtime:
     return runtime
 
 
-@blueprint.after_request
-def _private(response: Response) -> Response:
-    # Players' addresses and a live session: never cached, framed, or leaked in a Referer
-    # (the login URL itself is a credential until it is spent).
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
-    return response
+# Every POST here opens, changes or ends a session: one sent from another site's page (a planted
+# login, a forged change) is refused whatever it carries.
+blueprint.before_request(csrf.refuse_foreign)
 
 
 def _link_page(why: str | None, status: int, game_id: int | None = None) -> ResponseReturnValue:
@@ -83,12 +77,22 @@ def login_page(token: str) -> ResponseReturnValue:
     checked = panel_links.open_link(_runtime(), token, spend=False)
     if isinstance(checked, Refusal):
         return _link_page(checked.reason, 403)
-    page = render_template("manage_open.html", token=token, game_id=checked.game_id)
+    page = render_template(
+        "manage_open.html",
+        token=token,
+        game_id=checked.game_id,
+        csrf_field=csrf.FIELD,
+        csrf_token=csrf.token(),
+    )
     return page, 200
 
 
 @blueprint.post("/gm/<token>")
 def login(token: str) -> ResponseReturnValue:
+    # Only the button of the page above, in this browser, opens the session: a post without its
+    # token (another site logging this browser in to a game of its own) spends nothing.
+    if not csrf.check():
+        return _expired()
     opened = panel_links.open_link(_runtime(), token)
     if isinstance(opened, Refusal):
         return _link_page(opened.reason, 403)
@@ -146,7 +150,9 @@ def life(game_id: int) -> ResponseReturnValue:
     shown = game_life.view(_runtime(), game_id)
     if shown is None:
         abort(404)
-    return render_template("manage_life.html", life=shown)
+    return render_template(
+        "manage_life.html", life=shown, csrf_field=csrf.FIELD, csrf_token=csrf.token()
+    )
 
 
 def _guard_post(game_id: int) -> ResponseReturnValue | panel.Panel:
@@ -220,11 +226,29 @@ def change(game_id: int, action: str) -> ResponseReturnValue:
     return _run(game_id, line)
 
 
-@blueprint.route("/games/<int:game_id>/manage/logout", methods=["GET", "POST"])
+@blueprint.get("/games/<int:game_id>/manage/logout")
+def logout_page(game_id: int) -> ResponseReturnValue:
+    """A GET changes nothing (a link, a prefetch or an image would otherwise log out): the page
+    only shows the button that posts the logout."""
+    return render_template(
+        "manage_logout.html", game_id=game_id, csrf_field=csrf.FIELD, csrf_token=csrf.token()
+    )
+
+
+@blueprint.post("/games/<int:game_id>/manage/logout")
 def logout(game_id: int) -> ResponseReturnValue:
+    if not csrf.check():
+        return _expired()
     held = session.get(SESSION_KEY)
     if isinstance(held, dict) and isinstance(held.get("link"), str):
         panel_links.end_session(_runtime(), held["link"])
     session.clear()
     flash(languages.gettext("You have logged out of the game-master panel."), "ok")
     return redirect(url_for("panel.get_link", game=game_id))
+
+
+def _expired() -> ResponseReturnValue:
+    message = languages.gettext(
+        "This form has expired or came from another site: reload it and try again."
+    )
+    return render_template("error.html", message=message), 400

@@ -4,7 +4,6 @@ through Playwright. Every screenshot is kept as a test artifact and checked not 
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import os
 import re
@@ -18,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from empty_tables import emptied
+from live_server import Live, serving
 from PIL import Image
 from playwright.sync_api import (
     Browser,
@@ -28,11 +28,10 @@ from playwright.sync_api import (
     Playwright,
     sync_playwright,
 )
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import make_server
 
 from adjudicator.models import Base
 from adjudicator.services.runtime import Runtime
-from adjudicator.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium"))
@@ -62,34 +61,11 @@ def database_url(postgres_url: str) -> str:
     return emptied(postgres_url)
 
 
-def _unavailable(_environ: Any, _start_response: Any) -> Any:
-    raise RuntimeError("the app is not mounted yet")
-
-
-@dataclass
-class Live:
-    """The service as a browser reaches it: its address and the runtime behind it."""
-
-    url: str
-    runtime: Runtime
-
-    def at(self, path: str) -> str:
-        return self.url + path
-
-
 @pytest.fixture
 def live(runtime: Runtime) -> Iterator[Live]:
     """The real app on a free loopback port, its base URL (and so every mailed link) that port."""
-    server: BaseWSGIServer = make_server("127.0.0.1", 0, _unavailable, threaded=True)
-    url = f"http://127.0.0.1:{server.server_port}"
-    served = dataclasses.replace(runtime, config=runtime.config.with_overrides(base_url=url))
-    server.app = create_app(served)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    yield Live(url, served)
-    server.shutdown()
-    thread.join(10)
-    server.server_close()
+    with serving(runtime) as served:
+        yield served
 
 
 @pytest.fixture(scope="session")

@@ -120,7 +120,8 @@ def test_a_check_posted_from_another_site_is_refused(
             elsewhere.posting(live.at("/help/2demayo/check"), {"seat": "france", "orders": RIGHT})
         )
     response = navigation.value
-    assert response is not None and response.status == 400
-    expect(page.locator("main")).to_contain_text("came from another site")
+    # Refused for where it came from (its Origin), before its missing token is even read.
+    assert response is not None and response.status == 403
+    expect(page.locator("main")).to_contain_text("sent from another site's page")
     expect(page.locator("#receipt")).to_have_count(0)
     assert database_rows(live.runtime) == before

@@ -168,6 +168,18 @@ def test_the_game_master_moves_the_deadline_and_pauses_from_a_phone(
     submit(phone, "extend")
     expect(phone.locator(".flash.ok")).to_contain_text("EXTEND 24h")
     assert game_row(live, made.game_id).deadline == utc + timedelta(hours=24)
+
+    # Logging out is a button (a POST with the form's token), a thumb's size on the phone.
+    logout = phone.get_by_role("button", name="Log out")
+    box = logout.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"]
+    screenshot(phone, "before-logout")
+    with phone.expect_navigation():
+        logout.click()
+    phone.wait_for_url(live.at(f"/gm?game={made.game_id}"))
+    expect(phone.locator(".flash.ok")).to_have_text("You have logged out of the game-master panel.")
+    phone.goto(live.at(f"/games/{made.game_id}/manage"))
+    assert phone.url.startswith(live.at("/gm"))
     assert watch.dialogs == [] and watch.errors == [], (watch.dialogs, watch.errors)
 
 
@@ -234,8 +246,9 @@ def test_the_login_link_works_once_and_forms_from_another_site_are_refused(
         with gm.expect_navigation(url=f"{manage}/{action}") as navigation:
             gm.goto(elsewhere.posting(f"{manage}/{action}", fields))
         response = navigation.value
-        assert response is not None and response.status == 400, action
-        expect(gm.locator("main")).to_contain_text("The form had expired")
+        # Refused for where it came from, before its token is even read.
+        assert response is not None and response.status == 403, action
+        expect(gm.locator("main")).to_contain_text("sent from another site's page")
     screenshot(gm, "refused")
     assert database_rows(live.runtime) == before
     drain(live.runtime)
@@ -260,6 +273,13 @@ def test_the_login_link_works_once_and_forms_from_another_site_are_refused(
     [reply] = mails_since(live, count, GM)
     fresh = re.search(rf"{re.escape(live.url)}/gm/\S+", reply)
     assert fresh is not None and fresh.group(0) != made.login, reply
+    # A page elsewhere that holds the link cannot log a browser in with it (login CSRF); the
+    # refusal spends nothing.
+    with gm.expect_navigation(url=fresh.group(0)) as navigation:
+        gm.goto(elsewhere.posting(fresh.group(0), {}))
+    response = navigation.value
+    assert response is not None and response.status == 403
+    expect(gm.locator("main")).to_contain_text("sent from another site's page")
     open_panel(other, fresh.group(0))
     other.wait_for_url(manage)
     expect(other.locator("#status")).to_have_text("active, paused")

@@ -13,7 +13,7 @@ from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.games.musket_and_pike import preview
-from adjudicator.games.musket_and_pike.render import colour, layout
+from adjudicator.games.musket_and_pike.look import colour, layout
 from adjudicator.games.musket_and_pike.scenario import scenario
 from adjudicator.games.musket_and_pike.state import Position
 from adjudicator.services import checker

@@ -3,26 +3,32 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageChops
 
+from adjudicator import i18n
 from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
+from adjudicator.core.said import _
+from adjudicator.games.musket_and_pike import legend
 from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.render import (
+from adjudicator.games.musket_and_pike.data import ruleset
+from adjudicator.games.musket_and_pike.look import (
     art,
     colour,
     font,
     hex_label_size,
     layout,
-    render,
     side_colour,
 )
-from adjudicator.games.musket_and_pike.scenario import scenario
+from adjudicator.games.musket_and_pike.render import render
+from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.state import Position
 
 PNG_BUDGET = 150_000
 # The narrowest place a player reads the map: the mail shows it with max-width:100% inside a
@@ -141,7 +147,7 @@ def test_a_long_wing_line_wraps_in_its_column_and_is_never_cut() -> None:
     assert all(kit.length(line, font(12)) <= column for line in panel), panel
     # Every word of the line is drawn, in order, over the lines it wraps onto.
     said = " ".join(" ".join(panel).split())
-    assert f"{long} [P-RIGHT]: Receive Charge · WC -1 act 2 F Bypassed" in said
+    assert f"{long} [P-RIGHT]: Receive Charge · P-WC-R (WC -1) act 2 F Bypassed" in said
     # The panel grows to hold the lines, and nothing else moves.
     assert tall.height > short.height and tall.width == short.width
 
@@ -169,3 +175,173 @@ def test_both_sides_maps_of_a_step_are_one_drawing_though_their_views_differ() -
     mailed = [rules.render(view, None) for view in views.values()]
     assert mailed == [direct["royalist"]] * 2
     assert module._drawing.cache_info().misses == 1  # drawn once, found the second time
+
+
+def overlapping(drawn: list[kit.Drawn]) -> list[tuple[str, str]]:
+    """Every pair of texts whose boxes cross (touching edges do not)."""
+    return [
+        (one.text, other.text)
+        for index, one in enumerate(drawn)
+        for other in drawn[index + 1 :]
+        if one.box[0] < other.box[2]
+        and other.box[0] < one.box[2]
+        and one.box[1] < other.box[3]
+        and other.box[1] < one.box[3]
+    ]
+
+
+def marked(name: str) -> Position:
+    """A battle under way with every mark a counter or leader can carry somewhere on the map."""
+    start = replace(scenario(name).opening, phase="activation")
+    first, second, third, fourth = start.units[:4]
+    units = (
+        replace(first, formation="disordered", morale_state="shaken", salvo=True),
+        replace(second, formation="broken", morale_state="routed", fired=True),
+        replace(third, salvo=True, morale_state="shaken"),
+        replace(fourth, formation="disordered"),
+        *start.units[4:],
+    )
+    finished = next(chief.id for chief in start.leaders if chief.role == "WC")
+    chiefs = tuple(replace(chief, finished=chief.id == finished) for chief in start.leaders)
+    return replace(start, units=units, leaders=chiefs)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_every_counter_carries_the_id_orders_use_with_its_strength_and_morale(name: str) -> None:
+    battle = scenario(name)
+    place, look = layout(battle), art()["counter"]
+    for position in (battle.opening, marked(name)):
+        with kit.recording() as drawn:
+            image = picture(render(position, battle=battle))
+        for unit in position.units:
+            assert unit.hex is not None
+            x, y = place.centre(unit.hex)
+            y += float(look["below"]) * place.radius
+            wide = float(look["half_width"]) * place.radius
+            high = float(look["half"]) * place.radius
+            inside = [
+                text.text
+                for text in drawn
+                if x - wide <= text.box[0] and text.box[2] <= x + wide
+                if y - high <= text.box[1] and text.box[3] <= y + high
+            ]
+            assert inside[:3] == [unit.id, str(unit.sp), f"m{unit.morale}"], (unit.id, inside)
+        ids = [text for text in drawn if text.text in {unit.id for unit in position.units}]
+        shown = min(text.size for text in ids) * MAILED_WIDTH / image.width
+        assert shown >= 6, f"counter ids show {shown:.1f} px high in mail"
+        on_map = [text for text in drawn if text.box[3] <= place.map_bottom]
+        assert overlapping(on_map) == []
+
+
+def ground_on_the_map(name: str) -> list[str]:
+    """The kinds of ground this battle's map has, read from its rows and the ruleset's letters."""
+    rules = ruleset()
+    letters = set("".join(scenario(name).rows))
+    return [terrain for terrain, entry in rules.terrain.items() if entry.letter in letters]
+
+
+def ground_shade(battle: Scenario, terrain: str, image: Image.Image) -> object:
+    """The colour the map shows ``terrain`` in: the middle of a hex of it with nothing on it."""
+    place, letter = layout(battle), ruleset().terrain[terrain].letter
+    taken = {piece.hex for piece in (*battle.opening.units, *battle.opening.leaders)}
+    where = next(
+        (column, row)
+        for row in range(battle.height)
+        for column in range(battle.width)
+        if battle.letter((column, row)) == letter and (column, row) not in taken
+    )
+    x, y = place.centre(where)
+    return image.getpixel((int(x), int(y + 0.2 * place.radius)))
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_key_names_every_ground_of_the_map_beside_a_swatch_of_its_colour(
+    name: str, lang: str
+) -> None:
+    battle = scenario(name)
+    place = layout(battle)
+    with i18n.speaking(lang), kit.recording() as drawn:
+        image = picture(render(battle.opening))
+        named = {terrain: _(legend.TERRAIN_WORDS[terrain]) for terrain in ground_on_the_map(name)}
+    assert len(named) >= 3
+    key = [text for text in drawn if text.box[1] > place.map_bottom]
+    for terrain, words in named.items():
+        if lang != "en":
+            assert words != legend.TERRAIN_WORDS[terrain], f"{terrain} is not translated"
+        [text] = [text for text in key if text.text.startswith(words)]
+        # Just left of the name, on its line, a swatch of the ground's colour as the map has it.
+        x0, y0, _x1, y1 = text.box
+        row = [image.getpixel((x, int((y0 + y1) / 2))) for x in range(int(x0) - 24, int(x0))]
+        assert ground_shade(battle, terrain, image) in row, terrain
+    inside = [text for text in key if text.box[0] < 0 or text.box[2] > image.width]
+    assert inside == [] and overlapping(key) == []
+    assert max(text.size for text in key) * MAILED_WIDTH / image.width >= LEGIBLE
+
+
+def drawn_key(name: str, lang: str) -> tuple[list[kit.Drawn], list[kit.Drawn], Image.Image]:
+    """The marked battle's texts on the map (its hex labels left out) and in its key, in
+    ``lang``, and the picture."""
+    battle = scenario(name)
+    place = layout(battle)
+    with i18n.speaking(lang), kit.recording() as drawn:
+        image = picture(render(marked(name), battle=battle))
+        heading = _("Terrain")
+    on_map = [
+        text
+        for text in drawn
+        if text.box[3] <= place.map_bottom and not re.fullmatch(r"\d+\.\d+", text.text)
+    ]
+    start = [text.text for text in drawn].index(heading)
+    return on_map, drawn[start:], image
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_key_explains_every_mark_a_piece_carries_beside_the_mark_itself(
+    name: str, lang: str
+) -> None:
+    on_map, key, image = drawn_key(name, lang)
+    ids = {unit.id for unit in scenario(name).opening.units}
+    # Every mark on the map: a counter's tags (D, B, S, R, Sv, F), a leader's disc (A, W, F).
+    shown = {text.text for text in on_map if re.fullmatch(r"[A-Z][a-z]?", text.text)}
+    assert {"D", "B", "S", "R", "Sv", "F", "A", "W"} <= shown
+    meanings: dict[str, list[str]] = {}
+    for mark, words in itertools.pairwise(key):
+        if mark.text in shown:
+            # Its meaning follows on its line, just right of it.
+            middle = (mark.box[1] + mark.box[3] - words.box[1] - words.box[3]) / 2
+            assert abs(middle) <= 4
+            assert 0 < words.box[0] - mark.box[2] <= 12, (mark.text, words.text)
+            meanings.setdefault(mark.text, []).append(words.text)
+    assert shown <= meanings.keys()
+    assert len(meanings["F"]) == 2  # fired artillery's tag and a finished leader's disc
+    # A counter as the map draws it: its id, then its strength and morale, then what they are.
+    sample = [text.text for text in key if text.text in ids]
+    assert len(sample) == 1
+    assert key[key.index(next(t for t in key if t.text in ids)) + 3].text.count("SP") == 1
+    english = drawn_key(name, "en")[1]
+    if lang != "en":
+        said = {text.text for text in english if len(text.text) > 2 and text.text not in ids}
+        assert not [text.text for text in key if len(text.text) > 2 and text.text in said]
+    assert [text for text in key if text.box[0] < 0 or text.box[2] > image.width] == []
+    assert overlapping(key) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_the_panel_names_every_leader_on_the_map_by_the_id_orders_use(name: str, lang: str) -> None:
+    """A leader's disc carries only its role's letter (A, W): the id a leader's orders name it by
+    is in the panel, with its rating, on its wing's line or its side's."""
+    battle = scenario(name)
+    place = layout(battle)
+    with i18n.speaking(lang), kit.recording() as drawn:
+        render(battle.opening, battle=battle)
+        heading = _("Terrain")
+    said = [text.text for text in drawn if text.box[1] > place.map_bottom]
+    panel = " ".join(said[: said.index(heading)])
+    for chief in battle.opening.leaders:
+        # "R-WC-L (WC -1)": the id, then the role and rating in the reader's words.
+        found = re.search(re.escape(chief.id) + r" \(([^)]*)\)", panel)
+        assert found is not None, (chief.id, panel)
+        assert found.group(1).endswith(f" {chief.rating}"), found.group(0)

@@ -4,6 +4,7 @@ golden-case loader. Input and output are documented in docs/2demayo-json.md."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
@@ -16,15 +17,30 @@ from adjudicator.games.dos_de_mayo.state import Position
 # Used when the request gives no seed: the result is then the same for everyone who asks.
 DEFAULT_SEED = b"2demayo-stateless"
 STREAM = "2demayo-stateless"
+# Whole bytes, nothing else: a number or spaced digits would be read as some other seed.
+HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 
 
 def _seed(raw: Any) -> bytes | str:
     if raw is None:
         return DEFAULT_SEED
-    try:
-        return bytes.fromhex(str(raw))
-    except ValueError:
+    if not isinstance(raw, str) or not HEX.fullmatch(raw):
         return f"seed must be hex, not {raw!r}"
+    return bytes.fromhex(raw)
+
+
+def _orders_errors(orders_text: Any) -> list[str]:
+    """What is wrong with the orders: not text by side, or a side the game does not have (a
+    misspelt side would otherwise send no orders without a word)."""
+    if not isinstance(orders_text, Mapping) or not all(
+        isinstance(orders_text.get(side, ""), str) for side in SIDES
+    ):
+        return ["orders must map france and spain to order text"]
+    return [
+        f"orders name no side {name!r}; the sides are {' and '.join(SIDES)}"
+        for name in orders_text
+        if name not in SIDES
+    ]
 
 
 def _line(report: Any) -> dict[str, Any]:
@@ -45,10 +61,7 @@ def adjudicate_case(data: Mapping[str, Any]) -> dict[str, Any]:
     errors = position if isinstance(position, list) else []
     if isinstance(seed, str):
         errors.append(seed)
-    if not isinstance(orders_text, Mapping) or not all(
-        isinstance(orders_text.get(side, ""), str) for side in SIDES
-    ):
-        errors.append("orders must map france and spain to order text")
+    errors += _orders_errors(orders_text)
     if isinstance(position, Position) and position.over:
         errors.append("the game in this position is over")
     if errors or not isinstance(position, Position) or isinstance(seed, str):

@@ -7,24 +7,32 @@ secretly at set-up are never drawn: during set-up every wing's order shows as "?
 
 from __future__ import annotations
 
-import functools
 import math
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import resources
-from typing import Any
 
 from PIL import Image
 
 from adjudicator.core import picture
-from adjudicator.core.picture import Colour, Font, Point
+from adjudicator.core.picture import Colour
 from adjudicator.core.said import N_, _
+from adjudicator.games.musket_and_pike import legend
 from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
 from adjudicator.games.musket_and_pike.field import Event
-from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
+from adjudicator.games.musket_and_pike.look import (
+    Layout,
+    Painter,
+    art,
+    colour,
+    font,
+    hex_label_size,
+    layout,
+    rgb,
+    side_colour,
+)
+from adjudicator.games.musket_and_pike.pieces import counters, leaders
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
-from adjudicator.games.musket_and_pike.state import Leader, Position, Unit, Wing
+from adjudicator.games.musket_and_pike.state import Position, Wing
 from adjudicator.games.musket_and_pike.titles import in_words, side_name
 
 ORDER_WORDS = {
@@ -56,122 +64,6 @@ PANEL_X, PANEL_SIZE, PANEL_STEP, PANEL_GAP, PANEL_INDENT = 14, 12, 17, 3, 10
 NOTE_SIZE, NOTE_STEP, NOTE_TOP = 14, 19, 16
 
 
-@functools.cache
-def art() -> Mapping[str, Any]:
-    text = resources.files("adjudicator.games.musket_and_pike").joinpath("art.toml").read_text()
-    return tomllib.loads(text)
-
-
-def _colour(value: Sequence[int]) -> Colour:
-    return (int(value[0]), int(value[1]), int(value[2]))
-
-
-def colour(name: str) -> Colour:
-    return _colour(art()["colours"][name])
-
-
-def side_colour(position: Position, side: str) -> Colour:
-    palette = art()["sides"]
-    if side in palette.get("named", {}):
-        return _colour(palette["named"][side])
-    index = position.sides.index(side) if side in position.sides else 0
-    return _colour(palette["order"][index % len(palette["order"])])
-
-
-@functools.cache
-def font(size: int, bold: bool = False) -> Font:
-    """The first art font found on this machine; Pillow's own font as the last resort."""
-    return picture.font(
-        size, tuple(str(name) for name in art()["fonts"]["bold" if bold else "regular"])
-    )
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where hexes fall on the canvas for one map size."""
-
-    radius: float
-    origin: Point
-    width: int
-    height: int
-    map_bottom: float
-
-    def centre(self, where: Hex) -> Point:
-        column, row = where
-        x = self.origin[0] + self.radius + 1.5 * self.radius * column
-        y = self.origin[1] + SQRT3 * self.radius * (row + 0.5 + 0.5 * (column & 1))
-        return (x, y)
-
-    def corners(self, where: Hex, shrink: float = 0.0) -> list[Point]:
-        x, y = self.centre(where)
-        size = self.radius - shrink
-        return [
-            (x + size * math.cos(math.radians(60 * k)), y + size * math.sin(math.radians(60 * k)))
-            for k in range(6)
-        ]
-
-    def toward(self, where: Hex, facing: int, reach: float) -> Point:
-        """The point ``reach`` radii from the centre, across hexside ``facing``."""
-        x, y = self.centre(where)
-        bearing = math.radians(60 * facing)
-        return (
-            x + reach * self.radius * math.sin(bearing),
-            y - reach * self.radius * math.cos(bearing),
-        )
-
-
-def layout(battle: Scenario) -> Layout:
-    canvas = art()["canvas"]
-    margin, width = int(canvas["margin"]), int(canvas["width"])
-    across = 1.5 * (battle.width - 1) + 2
-    radius = min((width - 2 * margin) / across, float(canvas["max_radius"]))
-    map_height = SQRT3 * radius * (battle.height + 0.5)
-    top = int(canvas["header"]) + margin
-    left = (width - across * radius) / 2
-    bottom = top + map_height
-    return Layout(
-        radius=radius,
-        origin=(left, top),
-        width=width,
-        height=int(bottom + margin + int(canvas["panel"])),
-        map_bottom=bottom,
-    )
-
-
-class Painter:
-    def __init__(
-        self, image: Image.Image, place: Layout, position: Position, scale: int = 1
-    ) -> None:
-        self.draw = picture.Canvas(image, scale)
-        self.place = place
-        self.position = position
-
-    def text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
-        picture.label(self.draw, xy, words, font(size, bold), fill, anchor="mm")
-
-    def left_text(self, xy: Point, words: str, size: int, fill: Colour, bold: bool = False) -> None:
-        picture.label(self.draw, xy, words, font(size, bold), fill, anchor="lm")
-
-    def arrow(self, points: Sequence[Point], fill: Colour, width: int) -> None:
-        if len(points) < 2:
-            return
-        self.draw.line(list(points), fill=fill, width=width, joint="curve")
-        (x0, y0), (x1, y1) = points[-2], points[-1]
-        angle = math.atan2(y1 - y0, x1 - x0)
-        size = 4 + 2 * width
-        head = [
-            (x1, y1),
-            (x1 - size * math.cos(angle - 0.45), y1 - size * math.sin(angle - 0.45)),
-            (x1 - size * math.cos(angle + 0.45), y1 - size * math.sin(angle + 0.45)),
-        ]
-        self.draw.polygon(head, fill=fill)
-
-
-def hex_label_size() -> int:
-    """The font size of the hex labels ("3.7"), in pixels of the mailed picture."""
-    return int(art()["hex_label"]["size"])
-
-
 def _terrain(paint: Painter, battle: Scenario, rules: Ruleset) -> None:
     shades = art()["terrain"]
     look = art()["hex_label"]
@@ -179,7 +71,7 @@ def _terrain(paint: Painter, battle: Scenario, rules: Ruleset) -> None:
         for column in range(battle.width):
             where = (column, row)
             name = rules.letters[battle.letter(where)]
-            fill = _colour(shades.get(name, art()["colours"]["background"]))
+            fill = rgb(shades.get(name, art()["colours"]["background"]))
             paint.draw.polygon(paint.place.corners(where), fill=fill, outline=colour("hex_edge"))
             # Every hex is labelled: players write orders by these coordinates.
             x, y = paint.place.centre(where)
@@ -187,78 +79,6 @@ def _terrain(paint: Painter, battle: Scenario, rules: Ruleset) -> None:
             at = (x, y - float(look["above"]) * paint.place.radius)
             ink = colour("hex_label_light" if name in look["light_on"] else "hex_label")
             paint.text(at, label, hex_label_size(), ink, bool(look["bold"]))
-
-
-def _badge(paint: Painter, xy: Point, words: str, fill: Colour, ink: Colour) -> None:
-    x, y = xy
-    half = 5 + 2.5 * len(words)
-    paint.draw.rounded_rectangle((x - half, y - 6, x + half, y + 6), 3, fill=fill, outline=ink)
-    paint.text((x, y), words, 9, ink, bold=True)
-
-
-def _counter(paint: Painter, piece: Unit) -> None:
-    assert piece.hex is not None
-    place = paint.place
-    x, y = place.centre(piece.hex)
-    look = art()["counter"]
-    # The counter sits below the hex's middle, leaving the hex's label above it readable.
-    y += float(look["below"]) * place.radius
-    half = float(look["half"]) * place.radius
-    body = side_colour(paint.position, piece.side)
-    routed = piece.morale_state == "routed"
-    # The facing tick runs out from the counter's edge only a little, so a tick to the north
-    # ends below the hex's label instead of crossing it.
-    bearing = math.radians(60 * piece.facing)
-    reach = half + float(look["tick"]) * place.radius
-    tick_to = (x + reach * math.sin(bearing), y - reach * math.cos(bearing))
-    paint.draw.line([(x, y), tick_to], fill=body, width=int(look["tick_width"]))
-    edge = colour("routed") if routed else colour("ink")
-    paint.draw.rounded_rectangle(
-        (x - half, y - half, x + half, y + half),
-        4,
-        fill=body,
-        outline=edge,
-        width=3 if routed else 1,
-    )
-    ink = colour("counter_ink")
-    paint.text((x, y - 0.33 * half * 2 / 1.2), piece.kind, 9, ink, bold=True)
-    paint.text((x, y + 1), str(piece.sp), 14, ink, bold=True)
-    paint.text((x, y + 0.62 * half), f"m{piece.morale}", 8, ink)
-    if piece.formation != "normal":
-        mark = "D" if piece.formation == "disordered" else "B"
-        _badge(paint, (x + half, y - half), mark, colour(piece.formation), colour("ink"))
-    if piece.morale_state != "good":
-        mark = "S" if piece.morale_state == "shaken" else "R"
-        fill = colour("shaken") if mark == "S" else colour("routed")
-        ink_mark = colour("ink") if mark == "S" else colour("counter_ink")
-        _badge(paint, (x + half, y + half), mark, fill, ink_mark)
-    if piece.salvo:
-        _badge(paint, (x - half, y - half), "Sv", colour("salvo"), body)
-    if piece.fired:
-        _badge(paint, (x - half, y - half), "F", colour("salvo"), body)
-
-
-def _leaders(paint: Painter) -> None:
-    stacks: dict[Hex, list[Leader]] = {}
-    for chief in paint.position.leaders:
-        if chief.hex is not None:
-            stacks.setdefault(chief.hex, []).append(chief)
-    size = max(6.0, 0.24 * paint.place.radius)
-    for where, chiefs in stacks.items():
-        x, y = paint.place.centre(where)
-        # Level with the counter, below the hex's label.
-        y += float(art()["counter"]["below"]) * paint.place.radius
-        for number, chief in enumerate(chiefs):
-            cx, cy = x - 0.72 * paint.place.radius, y - size * (len(chiefs) - 1) + 2 * size * number
-            fill = colour("leader_finished") if chief.finished else colour("leader")
-            paint.draw.ellipse(
-                (cx - size, cy - size, cx + size, cy + size),
-                fill=fill,
-                outline=side_colour(paint.position, chief.side),
-                width=2,
-            )
-            label = "F" if chief.finished else chief.role[0]
-            paint.text((cx, cy), label, 9, colour("ink"), bold=True)
 
 
 def _arrows(paint: Painter, events: Iterable[Event], kinds: frozenset[str]) -> None:
@@ -334,6 +154,9 @@ def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str |
     chief = position.commander(wing.id)
     off = chief is None or chief.hex is None
     rating = _("off map") if off or chief is None else _("WC %(rating)s", rating=chief.rating)
+    if chief is not None:
+        # The disc on the map shows only "W": here is the id its orders name it by.
+        rating = f"{chief.id} ({rating})"
     order = "?" if position.phase == "setup" else _order_words(wing.order)
     if planned is not None:
         order = _("%(order)s (asked)", order=_order_words(planned))
@@ -349,7 +172,8 @@ def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str |
 def _column(
     position: Position, battle: Scenario, side: str, width: float, planned: Mapping[str, str]
 ) -> list[_Line]:
-    """A side's panel column: its losses, each wing's order and commander, leaders lost."""
+    """A side's panel column: its losses, its army commander, each wing's order and commander
+    (each leader by its id), leaders lost."""
     tint = side_colour(position, side)
     lost, level = position.lost(side), position.break_level(side)
     heading = _(
@@ -359,6 +183,11 @@ def _column(
         level=level,
     )
     lines = _wrapped(heading, 14, tint, width, bold=True)
+    chief = position.army_commander(side)
+    if chief is not None:
+        rating = _("rating %(rating)s", rating=chief.rating) if chief.hex else _("off map")
+        said = _("army commander %(leader)s", leader=f"{chief.id} ({rating})")
+        lines += _wrapped(said, PANEL_SIZE, colour("ink"), width)
     for wing in (w for w in position.wings if w.side == side):
         words = _wing_words(position, battle, wing, planned.get(wing.id))
         lines += _wrapped(words, PANEL_SIZE, colour("ink"), width)
@@ -423,7 +252,7 @@ def draw(
 ) -> tuple[Image.Image, Painter]:
     """The picture of the position and the given events' arrows (and a ``plan``'s words), and
     the painter that drew it, for marks drawn over it (``preview``). The panel and the plan's
-    band grow to hold every line: nothing is cut short."""
+    band grow to hold every line: nothing is cut short. The map's key is under the panel."""
     rules = rules or ruleset()
     battle = battle or scenario(position.scenario)
     plan = plan or Plan()
@@ -432,8 +261,10 @@ def draw(
     top = _panel_top(place)
     tallest = max((len(lines) for lines in columns), default=0)
     bottom = max(place.height, math.ceil(_line_y(top, tallest - 1) + PANEL_STEP / 2 + 6))
+    key = legend.sections(battle, rules, position)
+    key_bottom = bottom + legend.height(key, place.width)
     notes = _wrapped_notes(plan.notes, place.width)
-    height = bottom + (NOTE_TOP + NOTE_STEP * len(notes) if notes else 0)
+    height = key_bottom + (NOTE_TOP + NOTE_STEP * len(notes) if notes else 0)
     place = replace(place, height=height)
     image = Image.new("RGB", (place.width * scale, height * scale), colour("background"))
     paint = Painter(image, place, position, scale)
@@ -442,13 +273,12 @@ def draw(
     shown = list(events)
     # Paths go under the counters (they end on one); fire and combat go over them.
     _arrows(paint, shown, frozenset({"move", "leader_move", "retreat", "rout"}))
-    for piece in position.units:
-        if piece.hex is not None:
-            _counter(paint, piece)
-    _leaders(paint)
+    counters(paint)
+    leaders(paint)
     _arrows(paint, shown, frozenset({"fire", "close_combat"}))
     _panel(paint, columns, bottom)
-    _notes(paint, notes, bottom)
+    legend.draw(paint, key, bottom, key_bottom)
+    _notes(paint, notes, key_bottom)
     return image, paint
 
 
@@ -479,4 +309,4 @@ def _art_colours() -> list[Colour]:
     sides = data["sides"]
     named = [*data["colours"].values(), *sides["order"], *sides.get("named", {}).values()]
     named += list(data["terrain"].values())
-    return list(dict.fromkeys(_colour(value) for value in named))
+    return list(dict.fromkeys(rgb(value) for value in named))
