@@ -166,8 +166,14 @@ def test_one_decision_at_a_time_names_the_step_and_who_owes_it(runtime: Runtime)
     with runtime.db.session() as session:
         [seat] = rules.pending(rules.load(play.latest_turn(session, game_id).state))
     title = rules.seat_title(seat)
-    assert subject == f"[pbem #{game_id}] Musket & Pike · step 1: {title} to choose the first wing"
+    # Step 1 (the set-up orders) is played; the choice owed is step 2, the number the body
+    # gives its deadline.
+    assert subject == f"[pbem #{game_id}] Musket & Pike · step 2: {title} to choose the first wing"
     assert subject == str(last(runtime, ROYALIST)["Subject"])
+    owner = ROYALIST if seat == "royalist" else PARLIAMENT
+    assert "Your answer to step 2 is due" in text_of(last(runtime, owner))
+    other = PARLIAMENT if owner == ROYALIST else ROYALIST
+    assert "Step 2 is owed by" in text_of(last(runtime, other))
 
 
 def test_a_subject_says_how_the_game_ended_in_words() -> None:

@@ -310,6 +310,10 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
     assert "close combat: P-LI-1 falls back 1 hex:" in mails[PARLIAMENT]
     assert "P-LI-1 RETREAT <hex> ..." in mails[PARLIAMENT]
     assert "is owed by Parliament" in mails[ROYALIST]
+    # The archive sums the step up by its fight, not by the question it ends on.
+    page = html.unescape(create_app(runtime).test_client().get(f"/games/{game_id}").get_data(True))
+    assert "R-CAV-1 charges P-LI-1." in page, page[-9000:]
+    assert "Parliament chooses the path of P-LI-1" not in page
     # A path toward the enemy is refused on its line, with the reason; nothing moves.
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "P-LI-1 RETREAT 2.3"))

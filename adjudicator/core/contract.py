@@ -102,6 +102,9 @@ class OrderOutcome:
     detail: str
     # False for an order the other seats and the public archive may not learn of (a secret choice).
     public: bool = True
+    # The lines of the order (as LineReport.canonical reads them) understood but not carried
+    # out, each with why ("": ``detail`` says it): a receipt never calls them accepted.
+    undone: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -330,6 +333,11 @@ class Game(abc.ABC, Generic[StateT]):
         """A resolution's public facts as a report in words (every die with its purpose and
         modifiers, what happened in order, what changed), for the turn mail and the archive;
         empty where the outcomes and the position say it all."""
+        return ""
+
+    def step_summary(self, facts: Mapping[str, JSON]) -> str:
+        """A resolution's public facts in one line for the archive's list of turns; empty where
+        the first lines of ``step_report`` (or the outcomes) say it."""
         return ""
 
     def orders_text(self, orders: JSON) -> str | None:

@@ -4,6 +4,7 @@ pieces a turn report and a receipt both show: the lines as read, who has sent or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -12,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator import i18n
 from adjudicator.core import said
-from adjudicator.core.contract import LineReport
+from adjudicator.core.contract import LineReport, OrderOutcome
 from adjudicator.i18n import N_
 from adjudicator.models import Game, Seat
 from adjudicator.services import asks, commands, on_file, play, preferences, private_links
@@ -39,6 +40,25 @@ def line_json(line: LineReport) -> dict[str, Any]:
         "reason": said.anew(line.reason),
         "suggestion": said.anew(line.suggestion),
     }
+
+
+def carried_out(
+    lines: list[dict[str, Any]], outcomes: Sequence[OrderOutcome], seat: str
+) -> list[dict[str, Any]]:
+    """A resolved mail's lines (``line_json``) as what was done: an accepted line its game says
+    it did not carry out reads so, with the game's reason."""
+    undone = {
+        line: why or outcome.detail
+        for outcome in outcomes
+        if outcome.seat == seat
+        for line, why in outcome.undone
+    }
+    return [
+        {**line, "status": NOT_CARRIED_OUT, "reason": said.anew(undone[line["canonical"]])}
+        if line["status"] == "accepted" and line["canonical"] in undone
+        else line
+        for line in lines
+    ]
 
 
 def command_context(

@@ -54,6 +54,7 @@ class TurnPage:
     view: dict[str, Any] = field(default_factory=dict)
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
     report: str = ""  # the game's step report from the public facts, where it writes one
+    gist: str = ""  # the game's own one line of the turn (Game.step_summary), where it has one
     why: str = ""  # the turn's reason in words
     titles: dict[str, str] = field(default_factory=dict)  # each seat as players read it
     area_names: dict[str, str] = field(default_factory=dict)  # Game.area_name of each area shown
@@ -112,7 +113,7 @@ class TurnPage:
     def summary(self) -> str:
         """What was decided, in one line: each side's orders, or the step report's first line."""
         if self.report:
-            return _report_gist(self.report)
+            return self.gist or _report_gist(self.report)
         if self.number == 0:
             return "The game's opening set-up."
         parts = [
@@ -212,6 +213,7 @@ def _turn_page(rules: Rules[Any], turn: Turn, ended: bool = False) -> TurnPage:
         view=shown,
         noun=rules.turn_noun,
         report=rules.step_report(facts) if facts else "",
+        gist=rules.step_summary(facts) if facts else "",
         titles={seat: rules.seat_title(seat) for seat in rules.seats},
         area_names=_area_names(rules, shown),
         card_words=_card_words(rules, shown) if turn.number else {},

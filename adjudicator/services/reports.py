@@ -33,7 +33,7 @@ from adjudicator.services import (
     subjects,
     transitions,
 )
-from adjudicator.services.answers import away, command_context, line_json
+from adjudicator.services.answers import away, carried_out, command_context, line_json
 from adjudicator.services.gm_letters import tell_gm, turn_to_gm
 from adjudicator.services.mailer import Letter, queue, thread_headers
 from adjudicator.services.positions import position, snapshot
@@ -458,7 +458,11 @@ def turn_report(
             extra={
                 # Words, never the stored code.
                 "why": reasons.turn_reason(turn.reason, answering is not None, lang),
-                "lines": [line_json(line) for line in report.lines] if report else [],
+                "lines": carried_out(
+                    [line_json(line) for line in report.lines] if report else [],
+                    resolution.outcomes,
+                    seat.seat,
+                ),
                 "outcomes": outcome_lines(
                     resolution, seat.seat, len(game.seats) > 1, rules.seat_title
                 ),

@@ -29,7 +29,9 @@ PHRASES: Mapping[str, str] = {
     "joined": N_("you have joined"),
     "started": N_("game started"),
     "results": N_("{noun} {turn} results"),
-    "step": N_("{noun} {turn}: {owes}"),
+    # The decision owed is named by the number its answer will be played as, the number the
+    # mail's deadline gives it.
+    "step": N_("{noun} {next}: {owes}"),
     "received": N_("{noun} {next} orders received"),
     "received-in-part": N_("{noun} {next} orders received, some lines left out"),
     "refused": N_("orders not accepted"),

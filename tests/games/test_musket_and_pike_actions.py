@@ -9,7 +9,12 @@ from typing import Any
 from adjudicator.core.chance import Chance, ChanceEvent, verify
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.combat import close_combat_modifiers, fire_row, retreat
+from adjudicator.games.musket_and_pike.combat import (
+    close_combat,
+    close_combat_modifiers,
+    fire_row,
+    retreat,
+)
 from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.field import Event, field_for, unit
 from adjudicator.games.musket_and_pike.hexes import Hex, distance
@@ -208,6 +213,21 @@ def test_fire_needs_range_front_and_sight() -> None:
     screened = place(place(position, "P-LI-1", (4, 2)), "R-LI-1", (4, 3))
     blocked = refused(screened, "R-B", [{"unit": "R-HI-2", "action": "fire", "target": "P-LI-1"}])
     assert "no line of sight" in blocked
+
+
+def test_a_fire_refused_names_what_blocks_the_sight_and_the_targets_open() -> None:
+    # R-ART-1 (3.5) aims at P-LI-1 (3.1); R-HI-1 of its own wing moved to 3.3 first, on the line.
+    orders = [
+        {"unit": "R-HI-1", "action": "move", "path": [[3, 3]]},
+        {"unit": "R-ART-1", "action": "fire", "target": "P-LI-1"},
+    ]
+    blocked = refused(opening(), "R-A", orders)
+    assert "R-ART-1: no line of sight to P-LI-1, blocked by R-HI-1 at 3.3" in blocked, blocked
+    assert blocked.endswith("; it may fire at P-CAV-1"), blocked
+    # Out of range, the refusal names the target it may fire at instead.
+    near = place(opening(), "P-LI-1", (3, 3))
+    far = refused(near, "R-B", [{"unit": "R-HI-2", "action": "fire", "target": "P-HI-2"}])
+    assert "beyond range 2; it may fire at P-LI-1" in far, far
 
 
 def test_salvo_marks_and_routs() -> None:
@@ -454,3 +474,31 @@ def test_a_rout_runs_home_when_the_side_prefers_its_edge() -> None:
     # Away: farthest from the enemy; edge: straight for home without letting the enemy nearer.
     assert first_steps["away"] == [3, 3]
     assert first_steps["edge"] == [2, 4]
+
+
+def test_a_leader_with_any_unit_in_the_close_combat_is_lost_on_a_natural_ten() -> None:
+    # Two Royalist units charge one Parliament unit; the wing commander stands with the second
+    # attacker (R-HI-1 at 2.4), not the lead's hex nor the defender's: it is in the combat all
+    # the same, as the rules reference and the help page say.
+    position = place(opening(), "P-LI-1", (1, 3))
+    assert next(x for x in position.leaders if x.id == "R-WC-A").hex == (2, 4)
+    events: list[Event] = []
+    after, _owed = close_combat(
+        position, field_for(position), ["R-CAV-1", "R-HI-1"], "P-LI-1", Loaded(10, 1, 1), events
+    )
+    lost = next(x for x in after.leaders if x.id == "R-WC-A")
+    assert lost.hex is None and lost.lost_this_turn
+    assert any(e["type"] == "leader_lost" and e["leader"] == "R-WC-A" for e in events)
+    fought = next(e for e in events if e["type"] == "close_combat")
+    assert fought["attackers"] == ["R-CAV-1", "R-HI-1"]
+    # A leader of a unit not in the combat stays where it is.
+    assert next(x for x in after.leaders if x.id == "R-AC").hex == (3, 5)
+
+
+def test_a_charge_refused_names_the_enemies_the_unit_may_charge() -> None:
+    # R-CAV-1 (1.4, R-A holding Charge) has P-LI-1 next to its front at 1.3, and names P-HI-1.
+    position = place(opening(), "P-LI-1", (1, 3))
+    wrong = refused(position, "R-A", [{"unit": "R-CAV-1", "action": "charge", "target": "P-HI-1"}])
+    assert wrong == "R-CAV-1: P-HI-1 is not next to it; it may charge P-LI-1", wrong
+    alone = refused(opening(), "R-A", [{"unit": "R-CAV-1", "action": "charge", "target": "P-HI-1"}])
+    assert alone.endswith("; no enemy is next to its front"), alone

@@ -47,7 +47,8 @@ ENGLISH = (
     "fires",
     "passes",
     "fails",
-    "STEP",
+    "UNIT ACTIONS",
+    "CLOSE COMBAT",
     "WHAT CHANGED",
     "needs",
     "or less",
@@ -177,7 +178,7 @@ def test_a_resolved_steps_outcomes_and_report_are_written_anew(lang: str) -> Non
             assert english_left(summary) == [], summary
     # English is the text as written.
     reports = "\n".join(GAME.step_report(r.facts) for _s, r in history)
-    assert "STEP:" in reports and "WHAT CHANGED" in reports and "d10 for" in reports
+    assert "UNIT ACTIONS" in reports and "WHAT CHANGED" in reports and "d10 for" in reports
 
 
 @pytest.mark.parametrize("lang", ["es", "ru"])
@@ -404,7 +405,8 @@ GAME_ENGLISH = (
     "Wing orders handed in",
     "Army commander",
     "facing",
-    "STEP:",
+    "SECRET WING ORDERS",
+    "UNIT ACTIONS",
     "WHAT CHANGED",
     "handed in the wing orders",
     "wins the initiative",
@@ -446,7 +448,7 @@ def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> Non
     deliver_mail(runtime, compose(royalist, seats[royalist], "órdenes R-A=carga R-B=preparados"))
     deliver_mail(runtime, compose(parliament, seats[parliament], "приказы P-A=атака P-B=сбор"))
     report = last(parliament)
-    assert "ШАГ:" in report and "приказы крыльям раскрыты" in report, report
+    assert "ТАЙНЫЕ ПРИКАЗЫ КРЫЛЬЯМ" in report and "приказы крыльям раскрыты" in report, report
     assert [e for e in GAME_ENGLISH if e in report] == [], report
 
 

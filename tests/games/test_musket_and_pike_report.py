@@ -61,8 +61,11 @@ def test_secret_set_up_orders_change_nothing_anyone_is_shown_until_both_are_in()
         Chance(b"r" * 32, "report", 2),
     )
     changes = second.facts["changes"]
-    assert "wing R-A: order Charge → Rally" in changes, changes
-    assert "wing P-B: order Rally → Charge" in changes, changes
+    # The reveal shows each wing's order; none of them "changed" from an order never in force.
+    assert "wing R-A: its secret order is revealed: Rally" in changes, changes
+    assert "wing P-B: its secret order is revealed: Charge" in changes, changes
+    assert "wing R-B: its secret order is revealed: Rally" in changes, changes
+    assert not [line for line in changes if "→" in line and line.startswith("wing ")], changes
 
 
 def test_every_die_and_every_loss_of_random_battles_is_in_its_step_report(
@@ -98,3 +101,169 @@ def test_every_outcome_of_random_battles_has_a_listed_code(
     seen = {o.code for history in histories for _, r in history for o in r.outcomes}
     assert seen <= set(OUTCOME_CODES), seen - set(OUTCOME_CODES)
     assert {"activate", "actions", "continuation", "setup-orders"} <= seen
+
+
+def test_each_part_of_a_step_reads_under_the_heading_of_its_own_kind(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # An order change answered with its unit actions, whose charge ends in close combat, is one
+    # step: its report heads each part by what it is, never the unit actions "the order change".
+    seen: set[str] = set()
+    for history in histories:
+        for _before, resolution in history:
+            report = GAME.step_report(resolution.facts)
+            assert "STEP:" not in report, report
+            heading = ""
+            for line in report.splitlines():
+                if line and not line.startswith(" "):
+                    heading = line.split(" (turn ")[0]
+                    continue
+                words = line.strip().removeprefix("- ")
+                if words.startswith("close combat:") or " charges " in words:
+                    assert heading == "CLOSE COMBAT", report
+                elif re.match(r"\S+ (moves to|fires) ", words):
+                    assert heading in ("UNIT ACTIONS", "CLOSE COMBAT"), report
+                elif " changes its order " in words or "fails to change its order" in words:
+                    assert heading == "ORDER CHANGE", report
+                elif words.startswith("d10 for pre-emption"):
+                    assert heading == "PRE-EMPTION", report
+                elif words.startswith("d10 for continuation") or re.match(r"\S+ stops$", words):
+                    assert heading == "CONTINUATION", report
+                else:
+                    continue
+                seen.add(heading)
+    assert seen >= {"CLOSE COMBAT", "UNIT ACTIONS", "ORDER CHANGE", "CONTINUATION"}, seen
+
+
+def test_standing_instructions_are_stated_in_plain_sentences() -> None:
+    state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
+    kept = GAME.resolve(
+        state,
+        {"royalist": {"standing": {"retreat": "choose", "preempt": "never"}}},
+        Chance(b"r" * 32, "report", 1),
+    )
+    shown = GAME.describe(GAME.view(kept.state, "royalist"))
+    assert "retreat choose" not in shown and "preempt never" not in shown, shown
+    assert (
+        "Your standing instructions: never try to pre-empt; ask me for each retreat's path after"
+        " close combat and for my routed units' paths at each rout phase (by default: away from"
+        " the enemy)." in shown
+    ) or (
+        "Your standing instructions: ask me for each retreat's path after close combat and for my"
+        " routed units' paths at each rout phase (by default: away from the enemy); never try to"
+        " pre-empt." in shown
+    ), shown
+    # The other side is not shown them.
+    assert "standing instructions" not in GAME.describe(GAME.view(kept.state, "parliament"))
+
+
+def test_no_stored_order_code_reaches_a_step_report(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # "equal wings holding make_ready" was the initiative's reason: the words are "make ready".
+    codes = ("make_ready", "receive_charge")
+    for history in histories:
+        for _before, resolution in history:
+            report = GAME.step_report(resolution.facts)
+            assert not [code for code in codes if code in report], report
+
+
+def test_every_step_with_events_has_a_summary_of_what_happened(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    told = 0
+    for history in histories:
+        for _before, resolution in history:
+            facts = resolution.facts
+            summary = GAME.step_summary(facts)
+            if facts.get("events"):
+                assert summary and summary.endswith("."), facts
+                assert "d10 for" not in summary and "\n" not in summary, summary
+                told += 1
+    assert told > 100, told
+
+
+def test_a_step_that_ends_asking_for_a_retreat_is_summed_up_by_its_fight() -> None:
+    from dataclasses import replace
+
+    from adjudicator.games.musket_and_pike import standing
+
+    state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
+    units = tuple(replace(u, hex=(1, 3)) if u.id == "P-LI-1" else u for u in state.units)
+    position = replace(
+        state,
+        units=units,
+        phase="activation",
+        step="actions",
+        active="royalist",
+        current="R-A",
+        initiative="royalist",
+    )
+    position = standing.with_instruction(position, "parliament", "retreat", "choose")
+    orders = GAME.parse_orders(position, "royalist", "R-CAV-1 CHARGE P-LI-1").orders
+    for number in range(100):
+        played = GAME.resolve(
+            position, {"royalist": orders}, Chance(bytes([number]) * 32, "report", 1)
+        )
+        if played.state.retreats:
+            break
+    else:
+        raise AssertionError("no seed of a hundred sent P-LI-1 back")
+    report = GAME.step_report(played.facts)
+    assert "Parliament chooses the path of P-LI-1's retreat" in report, report
+    summary = GAME.step_summary(played.facts)
+    assert summary.startswith("R-CAV-1 charges P-LI-1"), summary
+    assert "chooses the path" not in summary, summary
+
+
+def test_an_answer_that_moved_nothing_says_what_it_did(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # "Royalists: first R-B: done" told nothing: each answer says what it did.
+    details = [o.detail for h in histories for _b, r in h for o in r.outcomes]
+    assert "done" not in details
+    assert any(d.endswith("is activated; the other side may try to pre-empt it") for d in details)
+    assert "the wing keeps its order" in details
+    assert "no unit acts" in details and not [d for d in details if d.startswith("0 unit")]
+
+
+def test_no_heading_of_a_step_report_stands_with_nothing_under_it(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    routs = 0
+    for history in histories:
+        for _before, resolution in history:
+            report = GAME.step_report(resolution.facts)
+            lines = report.split("WHAT CHANGED")[0].strip("\n").splitlines()
+            for index, here in enumerate(lines):
+                after = lines[index + 1] if index + 1 < len(lines) else ""
+                if here and not here.startswith(" "):
+                    assert after.startswith("  "), report
+            routs += "ROUT PHASE\n  - no unit is routed" in report
+    assert routs, "no rout phase without routers was played"
+
+
+def test_a_unit_that_only_turns_is_said_to_turn() -> None:
+    from adjudicator.games.musket_and_pike.report import record_words
+
+    turned = {"type": "move", "unit": "R-CAV-1", "path": [[1, 4]], "facing": 1}
+    assert record_words(turned) == "R-CAV-1 turns to face NE"
+    assert "nowhere" not in record_words(turned)
+
+
+def test_an_answers_outcome_is_one_sentence_beside_the_step_report(
+    histories: list[History],  # noqa: F811 (the fixture)
+) -> None:
+    # The step report tells what followed; the outcome says what the answer itself did, not a
+    # log of the whole step ("stop: R-A stops; R-A has finished; rout phase; ...").
+    seen = set()
+    for history in histories:
+        for _before, resolution in history:
+            for outcome in resolution.outcomes:
+                if outcome.code == "actions" and re.match(r"[A-Z]+-|NO ACTIONS", outcome.order):
+                    assert re.fullmatch(r"\d+ unit actions? played|no unit acts", outcome.detail)
+                    seen.add("actions")
+                if outcome.code == "continuation" and outcome.order == "stop":
+                    assert re.fullmatch(r"\S+ stops", outcome.detail), outcome
+                    seen.add("stop")
+    assert seen == {"actions", "stop"}, seen

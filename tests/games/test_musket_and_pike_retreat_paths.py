@@ -95,6 +95,12 @@ def test_paths_the_retreat_rule_refuses_are_refused_with_the_reason() -> None:
     near = place(waiting, "R-LI-1", (0, 4))  # an enemy next to 0.3: no farther than 1.3 is
     refused = resolve_retreat(near, [(0, 3)], Chance(SEED, "test", 1))
     assert isinstance(refused, Refusal) and "cannot fall back into 0.3" in refused.reason
+    # Each refusal names its cause and the hexes that are open, not a list of what might be.
+    assert "0.3: it is no farther from the enemy; it may fall back into 1.2" in refused.reason
+    occupied = resolve_retreat(waiting, [(2, 3)], Chance(SEED, "test", 1))
+    assert isinstance(occupied, Refusal)
+    assert "2.3: P-HI-1 stands there; it may fall back into " in occupied.reason, occupied
+    assert "off the map, blocked" not in occupied.reason
     # Stopping short while a step is open is refused too; the full path is taken.
     long_way = replace(waiting, retreats=(("P-LI-1", 2),))
     short = resolve_retreat(long_way, [(1, 2)], Chance(SEED, "test", 1))

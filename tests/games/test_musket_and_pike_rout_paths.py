@@ -50,8 +50,12 @@ def test_paths_the_rout_rules_refuse_are_refused_with_the_reason() -> None:
     position = routed(alone(opening(), {"R-HI-1": (2, 3), "P-HI-1": (0, 3)}), "R-HI-1", (2, 3))
     cases = {
         "is not next to": [(2, 5)],
-        "nearer the enemy": [(1, 3)],
-        "not open to it": [(3, 3), (2, 3)],  # back into the hex it left
+        "1.3 is nearer the enemy; a rout never runs toward it; it may rout into 2.2, 3.2": [(1, 3)],
+        # Back into the hex it left: the cause, and the hexes open from 3.3.
+        "cannot rout into 2.3: the path has been there already; it may rout into ": [
+            (3, 3),
+            (2, 3),
+        ],
         "farther from the enemy is open": [(3, 3)],  # stops short of its rout distance
         "routs": [(3, 3), (4, 2), (5, 3), (6, 2), (7, 3)],  # longer than the distance
     }

@@ -49,12 +49,12 @@ from adjudicator.games.musket_and_pike.field import (
     leader_bonus,
     unit,
 )
-from adjudicator.games.musket_and_pike.fire_checks import fire_problem
+from adjudicator.games.musket_and_pike.fire_checks import fire_refusal
 from adjudicator.games.musket_and_pike.handover import CHOOSE_PATHS
 from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
 from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
 from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position
+from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position, Unit
 
 ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")
 # Rally and reform as a refusal names them.
@@ -262,16 +262,31 @@ def _declare(
     mover = unit(moved, act.actor)
     assert mover is not None and mover.hex is not None
     if distance(mover.hex, target.hex) != 1:
-        return Refusal(
-            _("%(unit)s: %(target)s is not next to it", unit=mover.id, target=target.id), "illegal"
-        )
+        why = _("%(unit)s: %(target)s is not next to it", unit=mover.id, target=target.id)
+        return Refusal(_charge_choices(moved, mover, why), "illegal")
     if aspect(mover.hex, mover.facing, target.hex) != "front":
-        return Refusal(
-            _("%(unit)s: %(target)s is not in its front", unit=mover.id, target=target.id),
-            "illegal",
-        )
+        why = _("%(unit)s: %(target)s is not in its front", unit=mover.id, target=target.id)
+        return Refusal(_charge_choices(moved, mover, why), "illegal")
     events.append({"type": "declare", "unit": mover.id, "target": target.id})
     return moved
+
+
+def _charge_choices(position: Position, mover: Unit, why: str) -> str:
+    """A refused charge's reason with the enemies the unit may charge from where it stands."""
+    assert mover.hex is not None
+    open_to = sorted(
+        enemy
+        for enemy in contacts(position, mover.side, mover.hex)
+        if (found := unit(position, enemy)) is not None
+        and found.hex is not None
+        and aspect(mover.hex, mover.facing, found.hex) == "front"
+    )
+    choices = (
+        _("it may charge %(targets)s", targets=", ".join(open_to))
+        if open_to
+        else _("no enemy is next to its front")
+    )
+    return _("%(problem)s; %(choices)s", problem=why, choices=choices)
 
 
 def _act(
@@ -326,7 +341,7 @@ def _act(
             "salvo" if act.action == "salvo" else "artillery" if mover.kind == "ART" else "musket"
         )
         target = unit(position, act.target or "")
-        problem = fire_problem(position, field, mover, target, weapon)
+        problem = fire_refusal(position, field, mover, target, weapon)
         if problem is not None:
             return problem
         if act.facing is not None:
@@ -338,7 +353,7 @@ def _act(
             return moved
         firer = unit(moved, mover.id)
         assert firer is not None
-        problem = fire_problem(moved, field, firer, unit(moved, act.target), "pistol")
+        problem = fire_refusal(moved, field, firer, unit(moved, act.target), "pistol")
         if problem is not None:
             return problem
         return resolve_fire(moved, field, mover.id, act.target, "pistol", chance, events)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
+from adjudicator.games.musket_and_pike import retreat_words
 from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Weapon
 from adjudicator.games.musket_and_pike.field import (
     Event,
@@ -350,22 +351,25 @@ def retreat_along(
                 ),
                 "illegal",
             )
-        if step not in retreat_steps(position, field, mover, here, path[:index]):
+        options = retreat_steps(position, field, mover, here, path[:index])
+        if step not in options:
             why = _(
-                "%(unit)s: it cannot fall back into %(hex)s (off the map, blocked, occupied, run"
-                " through, or no farther from the enemy)",
+                "%(unit)s: it cannot fall back into %(hex)s: %(cause)s; %(open)s",
                 unit=unit_id,
                 hex=_name(step),
+                cause=retreat_words.cause(position, field, mover, step, path[:index]),
+                open=retreat_words.open_words(options),
             )
             return Refusal(why, "illegal")
         here = step
-    if len(path) < hexes and retreat_steps(position, field, mover, here, path):
+    if len(path) < hexes and (options := retreat_steps(position, field, mover, here, path)):
         why = _(
             "%(unit)s falls back %(hexes)s hexes while a hex farther from the enemy is open:"
-            " %(hex)s has one",
+            " from %(hex)s %(open)s",
             unit=unit_id,
             hexes=hexes,
             hex=_name(here),
+            open=retreat_words.open_words(options),
         )
         return Refusal(why, "illegal")
     return _fall_back(position, field, mover, list(path), events)
@@ -407,7 +411,7 @@ def close_combat(
 
     Attackers no longer able to fight (gone, routed, broken, not adjacent) drop out; with none left
     the combat does not happen. A natural face listed in ``leader_loss`` loses every leader in the
-    hexes of the lead attacker and the defender."""
+    hex of a unit in the combat: each attacker still fighting and the defender."""
     defender = unit(position, defender_id)
     if defender is None or defender.hex is None:
         return position, ()
@@ -448,7 +452,9 @@ def close_combat(
         }
     )
     if natural in field.rules.leader_loss:
-        position = _leader_losses(position, (lead.hex, defender.hex), events)
+        # Every unit in the combat puts the leaders with it at risk, not the lead's alone.
+        fighting = [a.hex for a in attackers if a.hex is not None] + [defender.hex]
+        position = _leader_losses(position, fighting, events)
     position = lose(position, lead.id, row.a_sp, events)
     position = lose(position, defender_id, row.d_sp, events)
     if row.a_disorder:

@@ -9,6 +9,7 @@ from typing import Any
 
 from adjudicator.core.said import N_, _, anew
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
+from adjudicator.games.musket_and_pike.standing_words import instructions
 from adjudicator.games.musket_and_pike.state import load
 from adjudicator.games.musket_and_pike.titles import battle_of, in_words, side_info, side_name
 
@@ -113,7 +114,7 @@ def describe(view: JSON) -> str:
             mine = ", ".join(f"{w} {_said(ORDER_WORDS, o)}" for w, o in view["my_setup"])
             lines.append(_("Your orders handed in: %(orders)s.", orders=mine))
     if view.get("standing"):
-        held = ", ".join(f"{kind} {value}" for kind, value in view["standing"].items())
+        held = instructions(view["standing"])
         lines.append(_("Your standing instructions: %(held)s.", held=held))
     for side in position.sides:
         lines += _side(position, side, sides, names, view)

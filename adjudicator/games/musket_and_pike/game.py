@@ -7,8 +7,7 @@ decision at a time, except the secret set-up orders, owed by both. An order set 
      "actions": [...]        # only at the order change: the activation's unit actions after it
      "standing": {kind: value}}   # standing instructions to keep (see standing.py)
 
-After each answer, decisions a standing instruction covers are answered at once, so the mail
-only asks what nobody has answered in advance.
+After each answer, the decisions a standing instruction covers are answered at once.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import SOURCE, _, joined, language, ngettext, spoken
 from adjudicator.games.musket_and_pike import (
     decisions,
+    gist,
     grammar,
     preview,
     receipts,
@@ -53,13 +53,14 @@ from adjudicator.games.musket_and_pike.dry_run import (
     written_routs,
 )
 from adjudicator.games.musket_and_pike.outcomes import (
+    not_done,
     outcome_of,
     public_event,
-    said,
 )
 from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
+from adjudicator.games.musket_and_pike.standing_words import MEANING
 from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
 from adjudicator.games.musket_and_pike.titles import in_words, side_title
@@ -240,7 +241,7 @@ class MusketAndPike(Game[Position]):
                 raise ValueError(f"{GAME_KEY} orders must be an object, not {orders!r}")
             for kind, value in dict(orders.get("standing") or {}).items():
                 position = standing.with_instruction(position, seat, str(kind), str(value))
-                meaning = standing.MEANING.get((str(kind), str(value)))
+                meaning = MEANING.get((str(kind), str(value)))
                 words = _(meaning) if meaning else _("asked each time")
                 outcomes.append(
                     OrderOutcome(
@@ -278,24 +279,21 @@ class MusketAndPike(Game[Position]):
         if answer is None:
             return position
         rules = _rules(position)
-        if orders.get("step") != position.step or seat not in sequence.pending(position, rules):
-            detail = _(
-                "this answer was for %(step)s; the battle has moved on",
-                step=report.step_words(str(orders.get("step"))),
-            )
-            outcomes.append(OrderOutcome(seat, said(answer), "not-owed", detail))
-            return position
-        # At the order change the activation's unit actions may come along: they answer the
-        # actions step that always follows it.
-        replies = [(position.step, answer)]
-        if position.step == "order_change" and isinstance(orders.get("actions"), list):
+        # Unit actions may come with the order change: they answer the actions step after it.
+        replies = [(str(orders.get("step")), answer)]
+        if orders.get("step") == "order_change" and isinstance(orders.get("actions"), list):
             replies.append(("actions", orders["actions"]))
-        for step, reply in replies:
+        for index, (step, reply) in enumerate(replies):
             if step != position.step or seat not in sequence.pending(position, rules):
+                detail = _(
+                    "this answer was for %(step)s; the battle has moved on",
+                    step=report.step_words(step),
+                )
+                outcomes.append(not_done(seat, replies[index:], "not-owed", detail))
                 break
             done = sequence.answer(position, seat, reply, chance, rules, unit_resolvers())
             if isinstance(done, Refusal):
-                outcomes.append(OrderOutcome(seat, said(reply), "refused", done.reason))
+                outcomes.append(not_done(seat, replies[index:], "refused", done.reason))
                 break
             position, happened = done
             events += happened
@@ -425,6 +423,9 @@ class MusketAndPike(Game[Position]):
 
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         return report.step_report(facts)
+
+    def step_summary(self, facts: Mapping[str, JSON]) -> str:
+        return gist.step_summary(facts)
 
     def orders_text(self, orders: JSON) -> str | None:
         return grammar.orders_text(orders)

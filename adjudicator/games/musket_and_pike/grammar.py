@@ -52,6 +52,7 @@ from adjudicator.games.musket_and_pike.readings import (
     WingOrders,
     action_text,
 )
+from adjudicator.games.musket_and_pike.standing_words import MEANING
 from adjudicator.games.musket_and_pike.state import ORDERS
 from adjudicator.games.musket_and_pike.unit_lines import read_unit
 
@@ -118,7 +119,7 @@ def _takes(word: str, rest: list[Token], names: Names) -> bool:
 
 def standing_kinds() -> tuple[str, ...]:
     """The kinds of standing instruction, as their word is written (PREEMPT, CONTINUE, ...)."""
-    return tuple(kind for kind, _value in standing.MEANING)
+    return tuple(kind for kind, _value in MEANING)
 
 
 def _unknown(head: str, rest: list[Token], names: Names) -> Reading | Complaint | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from adjudicator.core.chance import Chance
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike.command import opposed_roll
+from adjudicator.games.musket_and_pike.decisions import order_words
 from adjudicator.games.musket_and_pike.phrases import number_of
 from adjudicator.games.musket_and_pike.state import Event, Position, Roll, Wing
 from adjudicator.games.musket_and_pike.titles import side_title
@@ -139,7 +140,7 @@ def determine(position: Position, chance: Chance) -> Initiative:
             "%(side)s have more wings holding %(order)s (%(count)s to %(against)s)",
             number_of(title),
             side=title,
-            order=senior,
+            order=order_words(senior),
             count=count[side],
             against=against,
         )
@@ -154,7 +155,7 @@ def determine(position: Position, chance: Chance) -> Initiative:
             "equal wings holding %(order)s; %(side)s' best commander holding it is rated"
             " %(rating)s against %(against)s",
             2 if title.endswith("s") else 1,
-            order=senior,
+            order=order_words(senior),
             side=title,
             rating=rating[side],
             against=rating[position.other(side)],
@@ -163,7 +164,7 @@ def determine(position: Position, chance: Chance) -> Initiative:
     side_or_none, rolls = _die_off(position, chance, "initiative tie-break")
     why = _(
         "equal wings holding %(order)s and equal best ratings (%(rating)s): die roll",
-        order=senior,
+        order=order_words(senior),
         rating=rating[first],
     )
     return _won_roll(position, side_or_none, senior, why, rolls)

@@ -33,6 +33,7 @@ from adjudicator.games.musket_and_pike.readings import (
     UnitLine,
     WingOrders,
 )
+from adjudicator.games.musket_and_pike.standing_words import MEANING
 from adjudicator.games.musket_and_pike.state import Position
 
 # The receipts' own codes, beside GRAMMAR_CODES: why a well-formed line is refused now.
@@ -109,7 +110,7 @@ def _judge(
     if isinstance(reading, StandingLine):
         assert mail.standing is not None
         mail.standing[reading.kind] = reading.value
-        known = standing.MEANING.get((reading.kind, reading.value))
+        known = MEANING.get((reading.kind, reading.value))
         meaning = _(known) if known else _("asked for each time")
         canonical = standing.phrase(reading.kind, reading.value)
         return _line(number, raw, accepted, canonical=canonical, reason=meaning)
@@ -320,7 +321,13 @@ def _dry_run(
     problem = check(position, owner, _unit_orders(mail))
     if problem is None:
         return
+    # The unit the reason starts with is the one refused; others it names are only its cause
+    # (the unit standing in the line of sight).
     named = [
+        (n, line)
+        for actor, (n, line) in mail.units.items()
+        if re.match(rf"{re.escape(actor)}\b", problem.reason)
+    ] or [
         (n, line)
         for actor, (n, line) in mail.units.items()
         if re.search(rf"\b{re.escape(actor)}\b", problem.reason)

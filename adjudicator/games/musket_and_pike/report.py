@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.said import N_, _, anew, joined, ngettext
+from adjudicator.games.musket_and_pike import sections
 from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS, end_words
 from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.state import Event, Leader, Position, Unit, Wing
@@ -154,6 +155,10 @@ def record_words(data: Mapping[str, JSON]) -> str:
     kind, unit = data.get("type"), data.get("unit", data.get("leader", ""))
     if kind in ("move", "leader_move", "retreat", "rout"):
         steps = data.get("path", [])[1:] if str(kind).endswith("move") else data.get("path", [])
+        if not steps and kind == "move" and data.get("facing") is not None:
+            # A unit that only turned (a charge from where it stands faces its target).
+            facing = DIRECTION_NAMES[int(data["facing"])]
+            return _("%(unit)s turns to face %(direction)s", unit=unit, direction=facing)
         if not steps:
             return _(NOWHERE[str(kind)], unit=unit)
         return _(GOING[str(kind)], unit=unit, hexes=_hexes(steps))
@@ -327,10 +332,12 @@ def changes(before: Position, after: Position) -> list[str]:
         if leader.id in old_leaders and (said := _leader_changes(old_leaders[leader.id], leader))
     ]
     old_wings = {w.id: w for w in before.wings}
+    # At the reveal the orders are shown, not changed: the set-up's orders were never in force.
+    revealed = before.phase == "setup" and after.phase != "setup"
     lines += [
         _("wing %(id)s: %(changes)s", id=wing.id, changes=joined(said))
         for wing in after.wings
-        if wing.id in old_wings and (said := _wing_changes(old_wings[wing.id], wing))
+        if wing.id in old_wings and (said := _wing_changes(old_wings[wing.id], wing, revealed))
     ]
     for side in after.sides:
         if after.lost(side) != before.lost(side):
@@ -391,9 +398,13 @@ def _leader_changes(old: Leader, new: Leader) -> list[str]:
     return said
 
 
-def _wing_changes(old: Wing, new: Wing) -> list[str]:
+def _wing_changes(old: Wing, new: Wing, revealed: bool = False) -> list[str]:
     said: list[str] = []
-    if new.order != old.order:
+    if revealed:
+        said.append(
+            _("its secret order is revealed: %(order)s", order=words_of(ORDER_WORDS, new.order))
+        )
+    elif new.order != old.order:
         said.append(
             _(
                 "order %(old)s → %(new)s",
@@ -416,24 +427,42 @@ def _wing_changes(old: Wing, new: Wing) -> list[str]:
 
 
 def step_report(facts: Mapping[str, JSON]) -> str:
-    """The step's report: the step answered, then what happened in order with each die where it
-    fell, then what changed. Stored facts written before the report existed give what they have.
+    """The step's report: what happened in order, in parts each under the heading of its kind
+    (an order change, the unit actions, their close combat, ...) with each die where it fell,
+    then what changed. Stored facts written before the report existed give what they have.
     A unit-level record is written from its data, in the reader's language; the other words
     were written when the step was resolved, and are written anew where they can be."""
     events: list[Mapping[str, JSON]] = list(facts.get("events") or [])
     if not events and not facts.get("changes"):
         return ""
     step = str(facts.get("step", "none"))
-    if facts.get("turn"):
-        head = _(
-            "STEP: %(step)s (turn %(turn)s of %(last)s)",
-            step=step_words(step),
-            turn=facts["turn"],
-            last=facts.get("last_turn", "?"),
-        )
-    else:
-        head = _("STEP: %(step)s", step=step_words(step))
-    lines = [head]
+    lines: list[str] = []
+    for part, happened in sections.parts(events, step):
+        said = _event_lines(happened)
+        if not said and part == "rout":
+            said = ["  - " + _("no unit is routed")]
+        if said:  # a heading with nothing under it is left out
+            lines.append(_heading(facts, part, len(lines)))
+            lines += said
+    if facts.get("changes"):
+        lines += ["", _("WHAT CHANGED")] + [f"  {anew(line)}" for line in facts["changes"]]
+    return "\n".join(lines).lstrip("\n")
+
+
+def _heading(facts: Mapping[str, JSON], part: str, index: int) -> str:
+    """A part's heading; the first one says the turn."""
+    if index or not facts.get("turn"):
+        return sections.heading(part)
+    return _(
+        "%(part)s (turn %(turn)s of %(last)s)",
+        part=sections.heading(part),
+        turn=facts["turn"],
+        last=facts.get("last_turn", "?"),
+    )
+
+
+def _event_lines(events: Sequence[Mapping[str, JSON]]) -> list[str]:
+    lines: list[str] = []
     for event in events:
         for roll in event.get("rolls") or []:
             lines.append(f"  {die_words(roll)}")
@@ -441,9 +470,9 @@ def step_report(facts: Mapping[str, JSON]) -> str:
         if data.get("type") == "roll":
             lines.append(f"  {die_words(roll_json(data))}")
             continue
+        if str(event.get("kind")) in sections.HEADING_ONLY:
+            continue
         words = record_words(data) if data.get("type") else anew(event.get("words"))
         if words:
             lines.append(f"  - {words}")
-    if facts.get("changes"):
-        lines += ["", _("WHAT CHANGED")] + [f"  {anew(line)}" for line in facts["changes"]]
-    return "\n".join(lines)
+    return lines

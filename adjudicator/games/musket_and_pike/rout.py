@@ -22,6 +22,7 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
+from adjudicator.games.musket_and_pike import retreat_words
 from adjudicator.games.musket_and_pike.combat import eliminate, lose
 from adjudicator.games.musket_and_pike.data import Ruleset
 from adjudicator.games.musket_and_pike.field import (
@@ -180,23 +181,22 @@ def rout_along(
             position = position.with_unit(replace(router, hex=here))
             return eliminate(position, unit_id, "routed off the map", events)
         if step in seen or not _open(position, field, router, step):
-            return Refusal(
-                _(
-                    "%(unit)s: %(hex)s is not open to it (blocked, occupied or run through)",
-                    unit=unit_id,
-                    hex=_name(step),
-                ),
-                "illegal",
+            why = _(
+                "%(unit)s: it cannot rout into %(hex)s: %(cause)s; %(open)s",
+                unit=unit_id,
+                hex=_name(step),
+                cause=retreat_words.cause(position, field, router, step, list(seen)),
+                open=_open_words(position, field, router, here, seen),
             )
+            return Refusal(why, "illegal")
         if _gap(position, router, step) < _gap(position, router, here):
-            return Refusal(
-                _(
-                    "%(unit)s: %(hex)s is nearer the enemy; a rout never runs toward it",
-                    unit=unit_id,
-                    hex=_name(step),
-                ),
-                "illegal",
+            why = _(
+                "%(unit)s: %(hex)s is nearer the enemy; a rout never runs toward it; %(open)s",
+                unit=unit_id,
+                hex=_name(step),
+                open=_open_words(position, field, router, here, seen),
             )
+            return Refusal(why, "illegal")
         here = step
         seen.add(step)
     if len(path) < hexes and _way_on(position, field, router, here, seen):
@@ -223,6 +223,21 @@ def _way_on(position: Position, field: Field, router: Unit, here: Hex, seen: set
         (not field.on_map(where) or (where not in seen and _open(position, field, router, where)))
         and _gap(position, router, where) > gap
         for where in neighbours(here)
+    )
+
+
+def _open_words(position: Position, field: Field, router: Unit, here: Hex, seen: set[Hex]) -> str:
+    """The map hexes a rout may run into next from ``here``, in words."""
+    gap = _gap(position, router, here)
+    return retreat_words.open_words(
+        [
+            where
+            for where in neighbours(here)
+            if where not in seen
+            and _open(position, field, router, where)
+            and _gap(position, router, where) >= gap
+        ],
+        rout=True,
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import N_, _
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike import sequence
 from adjudicator.games.musket_and_pike.command import CommandRules
 from adjudicator.games.musket_and_pike.decisions import Answer, Continue, Preempt
@@ -46,25 +46,6 @@ PHRASES: dict[tuple[str, str], str] = {
     ("retreat", "edge"): "TOWARD MY EDGE",
     ("retreat", "away"): "AWAY FROM ENEMY",
     ("retreat", "choose"): "ASK ME",
-}
-MEANING: dict[tuple[str, str], str] = {
-    ("preempt", "never"): N_("never try to pre-empt"),
-    ("preempt", "charge"): N_("pre-empt with the first wing holding Charge that may"),
-    ("preempt", "charge-ac"): N_("pre-empt with the first wing holding Charge, the AC helping"),
-    ("preempt", "always"): N_("always pre-empt with the first wing that may"),
-    ("preempt", "always-ac"): N_("always pre-empt with the first wing that may, the AC helping"),
-    ("continue", "never"): N_("never try for another activation"),
-    ("continue", "adjacent"): N_(
-        "try for another activation while a unit of the wing touches an enemy"
-    ),
-    ("continue", "up-to-2"): N_("try for a second activation, never a third"),
-    ("continue", "up-to-3"): N_("try for a second and a third activation"),
-    ("retreat", "edge"): N_("retreat toward my own map edge"),
-    ("retreat", "away"): N_("retreat away from the nearest enemy"),
-    ("retreat", "choose"): N_(
-        "ask me for each retreat's path after close combat and for my routed units' paths at"
-        " each rout phase (by default: away from the enemy)"
-    ),
 }
 KIND_WORDS = {
     "preempt": "preempt",
