@@ -288,10 +288,7 @@ def mail_seat(
                 **game_context(runtime, game, seat),
                 "result": moment.result,  # how the game ended, in the reader's language
                 **context,
-                **{
-                    key: value() if callable(value) else value
-                    for key, value in letter.extra.items()
-                },
+                **{k: v() if callable(v) else v for k, v in letter.extra.items()},
             },
             pictures=[picture] if picture else [],
             attachments=calendar_once(

@@ -92,6 +92,11 @@ def test_the_game_page_fits_a_phone(live: Live, phone: Page, screenshot: Shot) -
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, (path, width)
     assert loaded(phone, f'#turn-1 img[src^="/games/{game_id}/turns/1/"][src$=".png"]') > 300
+    # The map is laid out as wide as the mail shows it, where its labels read, and pans sideways
+    # in its own box, which fits the phone.
     shown = phone.evaluate("document.querySelector('#turn-1 img').getBoundingClientRect().width")
-    assert 0 < shown <= 390
+    box = phone.evaluate(
+        "document.querySelector('#turn-1 img').closest('.pan').getBoundingClientRect().width"
+    )
+    assert shown == 720 and 0 < box <= 390, (shown, box)
     screenshot(phone, "turn-1-phone")

@@ -107,7 +107,10 @@ CODEC = Codec(
         ),
         PlayRecord: Form(keys={"card": "id"}),
         OrderOutcome: Form(
-            keys={"seat": "side"}, omit=("public",), fields={"seat": Custom(str, _side)}
+            keys={"seat": "side"},
+            # 2 de Mayo plays every line it accepts: no order is understood and left undone.
+            omit=("public", "undone"),
+            fields={"seat": Custom(str, _side)},
         ),
     },
     custom={int: Custom(int, _count)},

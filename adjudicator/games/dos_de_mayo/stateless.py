@@ -88,7 +88,11 @@ def _run(position: Position, orders_text: Mapping[str, Any], seed: bytes) -> dic
     return {
         "ok": True,
         "position": codec.to_json(turn.position),
-        "outcomes": [asdict(outcome) for outcome in turn.outcomes],
+        # 2 de Mayo leaves no accepted line undone: the API's outcomes carry no such list.
+        "outcomes": [
+            {key: value for key, value in asdict(outcome).items() if key != "undone"}
+            for outcome in turn.outcomes
+        ],
         "receipts": lines,
         "missing": missing,
         "orders": chosen,

@@ -41,7 +41,7 @@ def fire_refusal(
 ) -> Refusal | None:
     """``fire_problem``; a refusal for the target's sake also names the targets open to it."""
     problem = fire_problem(position, field, firer, target, weapon_name)
-    if problem is None or problem.code != "target":
+    if problem is None or problem.code != "for-target":
         return problem
     open_to = [
         enemy.id
@@ -62,7 +62,7 @@ def fire_problem(
     position: Position, field: Field, firer: Unit, target: Unit | None, weapon_name: str
 ) -> Refusal | None:
     """Why ``firer`` may not fire ``weapon_name`` at ``target`` (None when it may); the code
-    "target" marks a reason that another target may not have."""
+    "for-target" marks a reason that another target may not have."""
     weapon = field.rules.weapons[weapon_name]
     if firer.kind not in weapon.kinds:
         return Refusal(
@@ -91,7 +91,7 @@ def fire_problem(
         return Refusal(_("%(unit)s: the guns have fired this turn", unit=firer.id), "illegal")
     if target is None or target.hex is None or target.side == firer.side:
         return Refusal(
-            _("%(unit)s: the target is not an enemy unit on the map", unit=firer.id), "target"
+            _("%(unit)s: the target is not an enemy unit on the map", unit=firer.id), "for-target"
         )
     gap = distance(firer.hex, target.hex)
     if gap > weapon.range:
@@ -103,12 +103,12 @@ def fire_problem(
                 gap=gap,
                 range=weapon.range,
             ),
-            "target",
+            "for-target",
         )
     if aspect(firer.hex, firer.facing, target.hex) != "front":
         return Refusal(
             _("%(unit)s: %(target)s is not in its front", unit=firer.id, target=target.id),
-            "target",
+            "for-target",
         )
     blocked = blocker(position, field, firer.hex, target.hex)
     if blocked is not None:
@@ -119,6 +119,6 @@ def fire_problem(
                 target=target.id,
                 blocker=blocked,
             ),
-            "target",
+            "for-target",
         )
     return None
