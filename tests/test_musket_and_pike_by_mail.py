@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import html
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 
@@ -15,7 +16,7 @@ from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
 
-from adjudicator.core.chance import Contribution
+from adjudicator.core.chance import Chance, Contribution
 from adjudicator.games.musket_and_pike.state import Position
 from adjudicator.games.registry import get
 from adjudicator.models import Game, Submission, Turn, utcnow
@@ -271,6 +272,23 @@ def at_the_charge(opening: Position) -> Position:
     )
 
 
+def fix_dice(
+    game: Game, number: int, wanted: Callable[[Chance], bool], label: bytes, tries: int
+) -> None:
+    """Gives ``game`` fixed dice for its turn ``number``: fixed words for the players'
+    contributions (their JOINs put their mails' Message-IDs into the dice, which differ from run
+    to run) and the first of ``tries`` fixed seeds whose chance gives what is ``wanted``, so a
+    test of what the dice decide plays the real dice, repeatably."""
+    game.contributions = [
+        dice.record(Contribution(seat, f"{seat} words", dice.WORDS), "") for seat in PLAYERS
+    ]
+    for attempt in range(tries):
+        game.seed = hashlib.sha256(label + b" %d" % attempt).digest()
+        if wanted(dice.chance(game, number)):
+            return
+    raise AssertionError(f"no seed of {tries} ({label.decode()}) gave what the test needs")
+
+
 def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: Runtime) -> None:
     """Parliament, with STANDING RETREAT ASK ME, is asked in the middle of the royalist's
     activation for the path of its unit a charge sends back; the activation goes on after the
@@ -289,18 +307,15 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
         # The game's seed is random; the first of a few fixed ones whose dice send P-LI-1 back
         # (the close combat table's rows for 8 and up) is given to it, so the test is repeatable.
         orders = RULES.parse_orders(position, "royalist", charge).orders
-        # The players' JOINs put their mails' Message-IDs into the dice, which differ from run
-        # to run: fixed words stand in for them.
-        game.contributions = [
-            dice.record(Contribution(seat, f"{seat} words", dice.WORDS), "") for seat in PLAYERS
-        ]
-        for number in range(100):
-            game.seed = hashlib.sha256(b"retreat %d" % number).digest()
-            chance = dice.chance(game, latest.number + 1)
-            if RULES.resolve(position, {"royalist": orders}, chance).state.retreats:
-                break
-        else:
-            raise AssertionError("no seed of a hundred gave a retreat")
+        fix_dice(
+            game,
+            latest.number + 1,
+            lambda chance: bool(
+                RULES.resolve(position, {"royalist": orders}, chance).state.retreats
+            ),
+            b"retreat",
+            100,
+        )
     before = sent_count(runtime)
     deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], charge))
     mails = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}

@@ -4,17 +4,15 @@ refused are listed as not carried out, each with the reason. On SQLite and Postg
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 from playbymail import compose, deliver_mail, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
-from test_musket_and_pike_by_mail import PARLIAMENT, PLAYERS, RULES, owed, start
+from test_musket_and_pike_by_mail import PARLIAMENT, PLAYERS, RULES, fix_dice, owed, start
 
-from adjudicator.core.chance import Contribution
 from adjudicator.games.musket_and_pike.state import Position
 from adjudicator.models import Game
-from adjudicator.services import dice, play
+from adjudicator.services import play
 from adjudicator.services.runtime import Runtime
 
 # P-A (Receive Charge) tries for Charge and sends its unit actions along: P-HI-1 two hexes
@@ -45,19 +43,17 @@ def test_unit_actions_after_a_failed_order_change_are_listed_as_not_carried_out(
         position = at_the_order_change(RULES.load(latest.state))
         latest.state = RULES.dump(position)
         orders = RULES.parse_orders(position, "parliament", MAIL).orders
-        # Fixed words for the players' contributions, and the first of a few fixed seeds whose
-        # die refuses the change, so the test plays the real dice.
-        game.contributions = [
-            dice.record(Contribution(seat, f"{seat} words", dice.WORDS), "") for seat in PLAYERS
-        ]
-        for number in range(50):
-            game.seed = hashlib.sha256(b"no change %d" % number).digest()
-            chance = dice.chance(game, latest.number + 1)
-            played = RULES.resolve(position, {"parliament": orders}, chance)
-            if played.state.wings[2].order == "receive_charge":
-                break
-        else:
-            raise AssertionError("no seed of fifty refused the order change")
+        # The first of a few fixed seeds whose die refuses the change.
+        fix_dice(
+            game,
+            latest.number + 1,
+            lambda chance: (
+                RULES.resolve(position, {"parliament": orders}, chance).state.wings[2].order
+                == "receive_charge"
+            ),
+            b"no change",
+            50,
+        )
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], MAIL))
     receipt = text_of(sent(runtime, before)[0]).replace("\r\n", "\n")
