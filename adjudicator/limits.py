@@ -161,10 +161,9 @@ MAIL_PARTS = 100
 
 # --- Mail headers -----------------------------------------------------------------------------
 # The standard library's header parser takes time growing with the square of a field's length
-# (a 200 KB Subject: seconds; one of 10 MB: hours). A field is read up to its first
-# HEADER_FIELD_BYTES and the header block up to its first HEADER_BLOCK_BYTES; nothing a person
-# writes comes near either, and the message is stored whole.
-HEADER_FIELD_BYTES = 16 * 1024
+# (a 200 KB Subject: seconds; one of 10 MB: hours). The header block is read up to its first
+# HEADER_BLOCK_BYTES and each field up to HEADER_FIELD_READ; nothing a person writes comes near
+# either, and the message is stored whole.
 HEADER_BLOCK_BYTES = 256 * 1024
 # What the mail reader parses of one field: the parser's time grows with the square of a field's
 # words (a From line's display name of 100 KB of words held a worker for 4 s, of 1 MB for 125 s;

@@ -1,58 +1,37 @@
 """How much of a mail's header block the reader parses. The standard library's header parser
-takes time growing with the square of a field's length, so every field is shortened before it
-is parsed (``limits.HEADER_FIELD_READ``; a From line keeps its one address) and the header block
-as a whole is read to ``limits.HEADER_BLOCK_BYTES``. The stored message stays whole."""
+takes time growing with the square of a field's length, so the header block is read to
+``limits.HEADER_BLOCK_BYTES`` and every field past ``limits.HEADER_FIELD_READ`` is shortened
+before it is parsed (a From line keeps its one address). The stored message stays whole."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+from email.header import decode_header, make_header
 from email.utils import formataddr
-from itertools import pairwise
 
 from adjudicator import limits
 
-MAX_FIELD_BYTES = limits.HEADER_FIELD_BYTES
-MAX_HEADER_BYTES = limits.HEADER_BLOCK_BYTES
-_FIELD_START = re.compile(rb"^(?![ \t])", re.MULTILINE)
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
+FIELD_LENGTH = limits.HEADER_FIELD_READ
+_FIELD_BREAK = re.compile(rb"\n(?![ \t])")
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 # An angle-addr, the mailbox a mail program shows and replies to in "Name <a@b>".
 _ANGLE_ADDR = re.compile(r"<\s*([^<>\s@]+@[^<>\s@]+)\s*>")
 
 
 def short_headers(raw: bytes) -> bytes:
-    """The message with each header field cut to MAX_FIELD_BYTES and the header block to
-    MAX_HEADER_BYTES, the body as it is."""
-    end = _HEADER_END.search(raw)
-    split = end.start() if end else len(raw)
-    head, rest = raw[:split], raw[split:]
-    if len(head) <= MAX_FIELD_BYTES:
-        return raw
-    head = head[:MAX_HEADER_BYTES]
-    starts = [found.start() for found in _FIELD_START.finditer(head)] + [len(head)]
-    fields = [head[a:b] for a, b in pairwise(starts) if a < b]
-    cut = [field[:MAX_FIELD_BYTES].rstrip(b"\r\n") + b"\r\n" for field in fields]
-    return b"".join(cut).rstrip(b"\r\n") + rest
-
-
-# A header field longer than limits.HEADER_FIELD_READ is shortened before it is parsed: a From
-# line keeps its one angle-addr and the start of its name; any other field keeps its start.
-FIELD_LENGTH = limits.HEADER_FIELD_READ
-_FIELD_BREAK = re.compile(rb"\n(?![ \t])")
-_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
-
-
-def short_fields(raw: bytes, decode: Callable[[str], str]) -> bytes:
-    """``raw`` with every header field past FIELD_LENGTH bytes shortened (``_short_field``); a
-    From name's encoded words read with ``decode``."""
+    """``raw`` with every header field past FIELD_LENGTH bytes shortened (``_short_field``),
+    then its header block cut to HEADER_BLOCK_BYTES, the body as it is. Fields first: a From
+    line after a megabyte of name keeps its address."""
     blank = _BLANK_LINE.search(raw)
     head, rest = (raw[: blank.start()], raw[blank.start() :]) if blank else (raw, b"")
     if len(head) <= FIELD_LENGTH:
         return raw
-    return b"\n".join(_short_field(field, decode) for field in _FIELD_BREAK.split(head)) + rest
+    short = b"\n".join(_short_field(field) for field in _FIELD_BREAK.split(head))
+    return short[: limits.HEADER_BLOCK_BYTES] + rest
 
 
-def _short_field(field: bytes, decode: Callable[[str], str]) -> bytes:
+def _short_field(field: bytes) -> bytes:
     if len(field) <= FIELD_LENGTH:
         return field
     end = b"\r" if field.endswith(b"\r") else b""
@@ -64,6 +43,14 @@ def _short_field(field: bytes, decode: Callable[[str], str]) -> bytes:
     angles = set(_ANGLE_ADDR.findall(text))
     if len(angles) != 1:
         return b"From: " + end  # no single mailbox: read as no From address
-    given = decode(text[: min(text.rfind("<"), FIELD_LENGTH)]) + limits.CUT
+    given = _words(text[: min(text.rfind("<"), FIELD_LENGTH)]) + limits.CUT
     shown = formataddr((limits.name(given), angles.pop()))
     return b"From: " + shown.encode("utf-8", "surrogateescape") + end
+
+
+def _words(value: str) -> str:
+    """A name's encoded words decoded; a byte no charset reads becomes "?" (the reader decodes
+    the name again from what this writes)."""
+    with contextlib.suppress(Exception):  # a broken encoded word: the text as it stands
+        value = str(make_header(decode_header(value)))
+    return value.encode("utf-8", "replace").decode("utf-8")

@@ -21,7 +21,7 @@ from adjudicator import limits
 from adjudicator.core import said
 from adjudicator.mail import extract
 from adjudicator.mail.automatic import automatic_reason
-from adjudicator.mail.header_bounds import short_fields, short_headers
+from adjudicator.mail.header_bounds import short_headers
 
 
 @dataclass(frozen=True)
@@ -90,9 +90,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
     if b"\x00" in header_block:
         return Unreadable("binary data, not a mail message")
-    # Each field shortened first (a From keeps its address), then the header block as a whole.
-    shortened = short_headers(short_fields(bytes(raw), _decode_words))
-    msg = BytesParser(policy=default_policy).parsebytes(bounded(shortened))
+    msg = BytesParser(policy=default_policy).parsebytes(bounded(short_headers(bytes(raw))))
     if not msg.keys():
         return Unreadable("no header block: not a mail message")
     senders = _sender(msg)

@@ -583,7 +583,7 @@ def test_content_language_is_read_from_the_headers_or_the_text_part() -> None:
     assert language_of(multipart) == "es-es"
 
 
-def test_a_huge_header_field_is_read_up_to_its_first_16_kb() -> None:
+def test_a_huge_header_field_is_read_up_to_its_first_4000_bytes() -> None:
     # The standard library parses a field in time growing with the square of its length.
     subject = b"orders " * 30_000
     raw = (
@@ -594,8 +594,7 @@ def test_a_huge_header_field_is_read_up_to_its_first_16_kb() -> None:
     mail = read(raw)
     assert isinstance(mail, MailIn)
     assert (
-        mail.subject.startswith("orders orders")
-        and len(mail.subject) < header_bounds.MAX_FIELD_BYTES
+        mail.subject.startswith("orders orders") and len(mail.subject) < header_bounds.FIELD_LENGTH
     )
     assert (mail.sender, mail.recipients, mail.text) == (
         "a@example.com",
