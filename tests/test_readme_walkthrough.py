@@ -207,24 +207,22 @@ def test_a_thermopyles_game_by_the_readmes_terminal_commands(newcomer: Newcomer)
     assert f"1. {action} ->" in flat(reply), reply
 
 
-def spanish_example() -> tuple[list[str], list[str]]:
-    """The README's Spanish player: what it sends after joining (its order lines), and the
-    receipt's echo of them as the README shows it."""
+def spanish_example() -> tuple[str, list[str], list[str]]:
+    """The README's Spanish player: its JOIN line, what it sends after joining (its order
+    lines), and the receipt's echo of them as the README shows it."""
     [example] = [
         b
         for b in blocks(section("In your language: Spanish, Russian or English"), "text")
         if "UNIRSE" in b
     ]
     entries = re.split(r"^(?=[→←])", example, flags=re.M)
-    sent = [entry for entry in entries if entry.startswith("→")]
-    orders = sent[1].split(None, 2)[2].split("\n")
-    lines = [line.strip() for line in orders if line.strip()]
+    # A sent entry is "→ <address> <text>", its text running on in the lines below.
+    join, orders = (entry.split(None, 2)[2] for entry in entries if entry.startswith("→"))
+    lines = [line.strip() for line in orders.splitlines() if line.strip()]
     echo = [entry for entry in entries if entry.startswith("←") and "->" in entry][-1]
-    items = re.findall(
-        r"\d+\. .*?-> [^\s].*?(?=\s{3,}|\s*$)",
-        flat(echo.split("\n", 1)[1]).replace(" 2. ", "   2. "),
-    )
-    return lines, items
+    # The receipt's lines stand three spaces or more apart, or on lines of their own.
+    items = [part.strip() for part in re.split(r"\s{3,}", echo.split("\n", 1)[1]) if "->" in part]
+    return join.strip(), lines, items
 
 
 def test_a_two_player_game_as_the_readme_runs_it(newcomer: Newcomer) -> None:
@@ -236,9 +234,9 @@ def test_a_two_player_game_as_the_readme_runs_it(newcomer: Newcomer) -> None:
     # The game master plays Spain ("me"): its letter and its own invitation come to it.
     spain = reply_to(newcomer.read(GAME_MASTER), "spain")
     murat = reply_to(newcomer.read(france.group(1)), "france")
-    lines, echoed = spanish_example()
+    join, lines, echoed = spanish_example()
     newcomer.send(france.group(1), murat, "JOIN")
-    newcomer.send(GAME_MASTER, spain, "UNIRSE viva 1808")
+    newcomer.send(GAME_MASTER, spain, join)
     started = newcomer.read(GAME_MASTER)
     assert "la partida ha empezado" in started, started
     newcomer.send(GAME_MASTER, spain, "\n".join(lines))
