@@ -20,6 +20,7 @@ from test_musket_and_pike_by_mail import PLAYERS
 from test_musket_and_pike_by_mail import start as start_musket_and_pike
 
 from adjudicator import i18n
+from adjudicator.core.recent import Recent
 from adjudicator.games import registry
 from adjudicator.models import Game, Turn
 from adjudicator.services import deadlines, play, turn_pictures
@@ -187,7 +188,7 @@ def test_a_rolled_back_turn_keeps_its_2x_picture_and_its_replay_draws_its_own(
 
 
 def test_the_kept_pictures_are_few_and_the_latest() -> None:
-    kept = pictures.Recent(2)
+    kept: Recent[str, bytes] = Recent(2)
     drawn: list[str] = []
 
     def draw(name: str) -> Callable[[], bytes]:

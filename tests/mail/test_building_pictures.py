@@ -12,7 +12,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from adjudicator.mail import building
+from adjudicator.mail import boundaries, building, parts, writing
 from adjudicator.mail.building import Attachment, Headers, Picture, Thread, build
 
 WHEN = datetime(2024, 3, 4, 10, 12, tzinfo=UTC)
@@ -75,7 +75,7 @@ def stdlib_build(
     for part in msg.walk():
         if part is not msg:
             del part["MIME-Version"]
-    building._short_boundaries(msg)  # the boundaries' lengths decide where headers fold
+    boundaries.short_boundaries(msg)  # the boundaries' lengths decide where headers fold
     return msg.as_bytes()
 
 
@@ -124,15 +124,15 @@ def test_attachments_are_the_stdlibs_own_byte_for_byte(
 
 
 def test_a_picture_is_encoded_once_for_every_mail_that_carries_it() -> None:
-    first = building.picture_part(MAP, "inline")
+    first = parts.picture_part(MAP, "inline")
     for _ in range(3):
         ours("<p>Turn 3</p>", (MAP,))
-    assert building.picture_part(MAP, "inline") is first
+    assert parts.picture_part(MAP, "inline") is first
     # Kept by the picture's bytes: another picture under the same Content-ID is its own part.
     other = Picture(MAP.content_id, MAP.png + b"!", MAP.alt, MAP.filename)
-    assert building.picture_part(other, "inline") != first
+    assert parts.picture_part(other, "inline") != first
     key = (hashlib.blake2b(MAP.png, digest_size=16).digest(), MAP.content_id)
-    assert any(cached[:2] == key for cached in building._PARTS)
+    assert any(cached[:2] == key for cached in parts.PICTURE_PARTS)
 
 
 def test_quoted_printable_length_is_the_stdlibs() -> None:
@@ -164,10 +164,10 @@ def test_a_body_holding_a_boundary_mark_gets_boundaries_set_the_stdlibs_way() ->
 @pytest.mark.parametrize("payload", ["a\r\nb\rc\nd", "a\n\n", "", "\r\r\n\n", "end\r\n"])
 def test_a_message_is_written_as_the_stdlib_writes_it(payload: str) -> None:
     """Bodies' line ends made the policy's at once: the very bytes of ``as_bytes``."""
-    msg = EmailMessage(policy=building._POLICY)
+    msg = EmailMessage(policy=writing.POLICY)
     msg["Subject"] = "turn 3"
     msg.set_content("Turn 3\n")
     msg.add_attachment("x", filename="x.txt")
     for part in msg.iter_attachments():
         part.set_payload(payload)
-    assert building._as_bytes(msg) == msg.as_bytes()
+    assert writing.as_bytes(msg) == msg.as_bytes()
