@@ -10,7 +10,9 @@ import pytest
 
 from adjudicator.mail import header_bounds
 from adjudicator.mail.extract import order_lines
-from adjudicator.mail.reading import MailIn, Unreadable, html_to_text, read, unflow
+from adjudicator.mail.flowed import unflow
+from adjudicator.mail.html_text import html_to_text
+from adjudicator.mail.reading import MailIn, Unreadable, read
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
