@@ -15,7 +15,7 @@ MOST_MODULE_LINES = 500
 MOST_PARAMETERS = 8
 # Click hands a command each of its options as a keyword argument of its own: the options are
 # the parameters, and grouping them would only hide the command line from its own definition.
-CLICK_COMMANDS = {"adjudicator/cli.py": frozenset({"game_new"})}
+CLICK_COMMANDS = {"adjudicator/cli/games.py": frozenset({"game_new"})}
 
 
 def sources() -> list[Path]:

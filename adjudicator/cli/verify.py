@@ -12,6 +12,7 @@ from typing import BinaryIO
 
 import click
 
+from adjudicator.cli.runtime import load_runtime
 from adjudicator.core.chance import Contribution
 from adjudicator.core.refusal import Refusal
 
@@ -36,10 +37,9 @@ def verify(game_id: int | None, force: bool, record: BinaryIO | None) -> None:
         sys.exit(verify_file(record))
     if game_id is None:
         raise click.UsageError("name a GAME, or give its fairness record with --file")
-    from adjudicator import bootstrap  # looked up when called: tests replace bootstrap.runtime
     from adjudicator.services import verification
 
-    result = verification.verify_game(bootstrap.runtime(), game_id, force=force)
+    result = verification.verify_game(load_runtime(), game_id, force=force)
     if isinstance(result, Refusal):
         raise click.ClickException(result.reason)
     sys.exit(

@@ -1,0 +1,5 @@
+"""`python -m adjudicator.cli`: the `pbem` command."""
+
+from adjudicator.cli import main
+
+main()
