@@ -10,18 +10,19 @@ import click
 
 from adjudicator.cli import games, mail, ops, serving, verify
 
+COMMANDS = [
+    serving.serve,
+    serving.smtp,
+    serving.tick,
+    serving.db,
+    ops.ops,
+    mail.mail,
+    games.game,
+    games.adjudicate,
+    verify.verify,
+]
 
-@click.group()
+
+@click.group(commands=COMMANDS)
 def main() -> None:
     """pbem: a play-by-email adjudicator service."""
-
-
-main.add_command(serving.serve)
-main.add_command(serving.smtp)
-main.add_command(serving.tick)
-main.add_command(serving.db)
-main.add_command(ops.ops)
-main.add_command(mail.mail)
-main.add_command(games.game)
-main.add_command(games.adjudicate)
-main.add_command(verify.verify)
