@@ -40,6 +40,7 @@ from adjudicator.services import (
 from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, fairness_words, feeds, languages, pictures
+from adjudicator.web.not_found import or_404
 
 blueprint = Blueprint("archive", __name__)
 
@@ -133,9 +134,7 @@ def my_games(game_id: int, seat: str, signature: str) -> ResponseReturnValue:
 @blueprint.get("/games/<int:game_id>")
 def game_page(game_id: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        page = queries.game_page(session, game_id)
-        if page is None:
-            abort(404)
+        page = or_404(queries.game_page(session, game_id))
         strength = page.strength
         deadline = page.game.deadline if page.game.status == GameStatus.ACTIVE else None
         return render_template(
@@ -154,9 +153,7 @@ def game_page(game_id: int) -> ResponseReturnValue:
 @blueprint.get("/games/<int:game_id>/turns/<count:number>")
 def turn_page(game_id: int, number: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        found = queries.turn_versions(session, game_id, number)
-        if found is None:
-            abort(404)
+        found = or_404(queries.turn_versions(session, game_id, number))
         return render_template("turn.html", found=found, page=found.page, game=found.page.game)
 
 
@@ -169,9 +166,7 @@ TURN = "/games/<int:game_id>/turns/<count:number>/<digest:digest>"
 def turn_picture(game_id: int, number: int, digest: str) -> ResponseReturnValue:
     with _runtime().db.session() as session:
         found = turn_pictures.version(session, game_id, number, digest)
-        png = turn_pictures.stored(session, found) if found else None
-    if png is None:
-        abort(404)
+        png = or_404(turn_pictures.stored(session, found) if found else None)
     return Response(png, mimetype="image/png", headers=FOREVER)
 
 
@@ -198,9 +193,7 @@ def _drawn(game_id: int, number: int, digest: str, how: tuple[str, int]) -> Resp
     lang, scale = how
     with _runtime().db.session() as session:
         found = turn_pictures.version(session, game_id, number, digest)
-    png = pictures.turn_picture(found.game_key, found.view, lang, scale) if found else None
-    if png is None:
-        abort(404)
+    png = or_404(pictures.turn_picture(found.game_key, found.view, lang, scale) if found else None)
     return Response(png, mimetype="image/png", headers=FOREVER)
 
 
@@ -216,9 +209,7 @@ def turn_picture_by_number(
     game_id: int, number: int, lang: str = "", size: str = ""
 ) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        live = turn_pictures.live_path(session, game_id, number)
-    if live is None:
-        abort(404)
+        live = or_404(turn_pictures.live_path(session, game_id, number))
     suffix = f".{lang}" if lang else ""
     response = redirect(f"{live}{suffix}{size}.png", code=302)
     response.headers["Cache-Control"] = "no-cache"
@@ -229,9 +220,7 @@ def turn_picture_by_number(
 def game_feed(game_id: int) -> ResponseReturnValue:
     config = _runtime().config
     with _runtime().db.session() as session:
-        page = queries.game_page(session, game_id)
-        if page is None:
-            abort(404)
+        page = or_404(queries.game_page(session, game_id))
         body = feeds.game_feed(page, config.base_url, config.mail_domain)
     return Response(body, mimetype="application/atom+xml", headers=BRIEFLY)
 
@@ -239,9 +228,7 @@ def game_feed(game_id: int) -> ResponseReturnValue:
 @blueprint.get("/games/<int:game_id>/strength.png")
 def strength_chart(game_id: int) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        data = queries.side_strength(session, game_id)
-    if data is None:
-        abort(404)
+        data = or_404(queries.side_strength(session, game_id))
     return Response(charts.strength_chart(data), mimetype="image/png", headers=BRIEFLY)
 
 
@@ -251,9 +238,7 @@ def fairness_page(game_id: int) -> ResponseReturnValue:
     # The page shows why nothing can be checked yet, or every check.
     result = verified.reason if isinstance(verified, Refusal) else verified
     with _runtime().db.session() as session:
-        page = queries.game_page(session, game_id)
-        if page is None:
-            abort(404)
+        page = or_404(queries.game_page(session, game_id))
         seed = page.game.seed.hex() if page.revealed else None
         # The sentences of the page's own check (fairness.js), in the page's language.
         said_by_script = (
@@ -282,9 +267,7 @@ def verify_page(game_id: int) -> ResponseReturnValue:
 @blueprint.get("/challenges/<name>")
 def challenge_page(name: str) -> ResponseReturnValue:
     with _runtime().db.session() as session:
-        board = queries.challenge_leaderboard(session, name)
-        if board is None:
-            abort(404)
+        board = or_404(queries.challenge_leaderboard(session, name))
         has_chart = charts.has_leaderboard_chart(board)
         return render_template(
             "challenge.html",
@@ -298,7 +281,5 @@ def challenge_page(name: str) -> ResponseReturnValue:
 def challenge_chart(name: str) -> ResponseReturnValue:
     with _runtime().db.session() as session:
         board = queries.challenge_leaderboard(session, name)
-        png = charts.leaderboard_chart(board) if board else None
-    if png is None:
-        abort(404)
+        png = or_404(charts.leaderboard_chart(board) if board else None)
     return Response(png, mimetype="image/png", headers=BRIEFLY)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request
+from flask import Blueprint, current_app, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -28,6 +28,7 @@ from adjudicator.services.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.templating import in_language, text_environment
 from adjudicator.web import csrf, languages, pictures
+from adjudicator.web.not_found import or_404
 
 blueprint = Blueprint("help", __name__)
 
@@ -48,10 +49,7 @@ def _commands_text() -> str:
 
 
 def _rules(key: str) -> Rules[Any]:
-    rules = registry.get(key)
-    if rules is None:
-        abort(404)
-    return rules
+    return or_404(registry.get(key))
 
 
 @blueprint.before_request
@@ -155,10 +153,8 @@ def public_check(key: str) -> ResponseReturnValue:
 
 @blueprint.route("/games/<int:game_id>/check/<seat>/<signature>", methods=["GET", "POST"])
 def private_check(game_id: int, seat: str, signature: str) -> ResponseReturnValue:
-    found = checker.seat_check(_runtime(), game_id, seat, signature)
-    if found is None:
-        # The same answer for a wrong game, seat or signature: the page says nothing about which.
-        abort(404)
+    # The same answer for a wrong game, seat or signature: the page says nothing about which.
+    found = or_404(checker.seat_check(_runtime(), game_id, seat, signature))
     rules = _rules(found.game_key)
     context = {"private": found, "seats": (found.seat,), "examples": ()}
     if found.status != GameStatus.ACTIVE:

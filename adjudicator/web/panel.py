@@ -11,6 +11,7 @@ login and the logout are POSTs too: a GET here never opens or ends a session.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -32,6 +33,7 @@ from adjudicator.services import game_life, panel, panel_links
 from adjudicator.services.runtime import Runtime
 from adjudicator.web import csrf, languages
 from adjudicator.web.converters import ID_MAX
+from adjudicator.web.not_found import or_404
 
 blueprint = Blueprint("panel", __name__)
 SESSION_KEY = "panel"
@@ -130,29 +132,26 @@ def _nonce() -> str:
 
 @blueprint.get("/games/<int:game_id>/manage")
 def manage(game_id: int) -> ResponseReturnValue:
-    stop = _gate(game_id)
-    if stop is not None:
-        return stop
-    shown = panel.view(_runtime(), game_id)
-    if shown is None:
-        abort(404)
-    return render_template(
-        "manage.html", panel=shown, csrf_field=csrf.FIELD, csrf_token=csrf.token()
-    )
+    return _page(game_id, "manage.html", "panel", panel.view)
 
 
 @blueprint.get("/games/<int:game_id>/manage/life")
 def life(game_id: int) -> ResponseReturnValue:
     """The game's changes so far, who was told of each and when, and what comes next."""
+    return _page(game_id, "manage_life.html", "life", game_life.view)
+
+
+def _page(
+    game_id: int, template: str, name: str, view: Callable[[Runtime, int], object | None]
+) -> ResponseReturnValue:
+    """A page of the panel, for a session that holds: what ``view`` reads for the game, named
+    ``name`` in the template."""
     stop = _gate(game_id)
     if stop is not None:
         return stop
-    shown = game_life.view(_runtime(), game_id)
-    if shown is None:
-        abort(404)
-    return render_template(
-        "manage_life.html", life=shown, csrf_field=csrf.FIELD, csrf_token=csrf.token()
-    )
+    shown = or_404(view(_runtime(), game_id))
+    context = {name: shown, "csrf_field": csrf.FIELD, "csrf_token": csrf.token()}
+    return render_template(template, **context)
 
 
 def _guard_post(game_id: int) -> ResponseReturnValue | panel.Panel:
@@ -169,9 +168,7 @@ def _guard_post(game_id: int) -> ResponseReturnValue | panel.Panel:
             "Too many changes in a minute: wait %(wait)s s, then reload the panel.", wait=wait
         )
         return render_template("error.html", message=message), 429, {"Retry-After": str(wait)}
-    shown = panel.view(_runtime(), game_id)
-    if shown is None:
-        abort(404)
+    shown = or_404(panel.view(_runtime(), game_id))
     if shown.read_only:
         status = languages.status_word(shown.status)
         flash(

@@ -131,6 +131,18 @@ def challenge(message: str) -> ResponseReturnValue:
     return jsonify(error=message), 401, {"WWW-Authenticate": 'Basic realm="pbem inbound"'}
 
 
+def unauthorised(user: str, password: str, where: str, wrong: int) -> ResponseReturnValue | None:
+    """The answer to a request without these credentials, None to one with them: a challenge
+    when it carries none (``where`` says where the provider takes them), status ``wrong`` when
+    they are not these."""
+    authorised = basic_auth(user, password)
+    if authorised is None:
+        return challenge(f"credentials required: put them in the {where}")
+    if not authorised:
+        return jsonify(error="wrong credentials"), wrong
+    return None
+
+
 def form(body: bytes) -> dict[str, bytes] | None:
     boundary = request.mimetype_params.get("boundary", "")
     if request.mimetype != "multipart/form-data" or not boundary:
@@ -231,11 +243,11 @@ def sendgrid() -> ResponseReturnValue:
     if not (config.sendgrid_password or config.sendgrid_public_key):
         return disabled()
     if config.sendgrid_password:
-        authorised = basic_auth(config.sendgrid_user, config.sendgrid_password)
-        if authorised is None:
-            return challenge("credentials required: put them in the Inbound Parse URL")
-        if not authorised:
-            return jsonify(error="wrong credentials"), 401
+        refused = unauthorised(
+            config.sendgrid_user, config.sendgrid_password, "Inbound Parse URL", 401
+        )
+        if refused is not None:
+            return refused
     body = read_body(runtime)
     if body is None:
         return too_large(runtime, SENDGRID)
@@ -264,13 +276,13 @@ def postmark() -> ResponseReturnValue:
     config = runtime.config
     if not config.postmark_password:
         return disabled()
-    authorised = basic_auth(config.postmark_user, config.postmark_password)
-    if authorised is None:
-        return challenge("credentials required: put them in the inbound webhook URL")
-    if not authorised:
-        # 403, not 401: it stops Postmark's retries, and a message held back by a wrong
-        # password can still be retried by hand from Postmark's activity page.
-        return jsonify(error="wrong credentials"), POSTMARK.give_up
+    # Wrong ones are a 403, not a 401: it stops Postmark's retries, and a message held back by
+    # a wrong password can still be retried by hand from Postmark's activity page.
+    refused = unauthorised(
+        config.postmark_user, config.postmark_password, "inbound webhook URL", POSTMARK.give_up
+    )
+    if refused is not None:
+        return refused
     body = read_body(runtime)
     if body is None:
         return too_large(runtime, POSTMARK)
