@@ -77,7 +77,7 @@ def game_new(
 
     The settings are read by the same rules as the lines under a NEW mail."""
     from adjudicator import console
-    from adjudicator.services import lifecycle
+    from adjudicator.services.turns import lifecycle
 
     def pairs(items: tuple[str, ...], what: str) -> dict[str, str]:
         if any("=" not in item for item in items):
@@ -112,7 +112,7 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
 
     from adjudicator import console
     from adjudicator.models import Game, utcnow
-    from adjudicator.services import gm
+    from adjudicator.services.game_master import gm
 
     runtime, queued = console.working(load_runtime())
     with runtime.db.session() as session:
@@ -128,7 +128,7 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
 
 @game.command("list")
 def game_list() -> None:
-    from adjudicator.services import listing
+    from adjudicator.services.reading import listing
 
     runtime = load_runtime()
     with runtime.db.session() as session:
@@ -144,7 +144,8 @@ def game_list() -> None:
 @click.argument("game_id", type=int)
 def game_show(game_id: int) -> None:
     from adjudicator.models import Game
-    from adjudicator.services import play, queries
+    from adjudicator.services.reading import queries
+    from adjudicator.services.record import play
 
     runtime = load_runtime()
     with runtime.db.session() as session:

@@ -28,7 +28,8 @@ def mail() -> None:
 @click.option("--wait/--no-wait", default=True, help="Process it now and print the verdict.")
 def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None:
     """Store a raw message FILE (- for stdin) as if it had arrived, then process it."""
-    from adjudicator.services import delivery, inbox, pipeline
+    from adjudicator.services.inbound import inbox, pipeline
+    from adjudicator.services.outbound import delivery
 
     runtime = load_runtime()
     raw = file.read()
@@ -64,7 +65,7 @@ def mail_parse(file: BinaryIO, recipients: tuple[str, ...]) -> None:
 @click.option("--limit", default=30)
 def mail_list(status: str | None, limit: int) -> None:
     """Inbound messages, newest first, with what became of each."""
-    from adjudicator.services import queries
+    from adjudicator.services.reading import queries
 
     runtime = load_runtime()
     with runtime.db.session() as session:
@@ -139,7 +140,7 @@ def mail_show(inbound_id: int, raw: bool) -> None:
 def mail_retry(inbound_id: int) -> None:
     """Process a failed message again (after a fix)."""
     from adjudicator.models import InboundMessage
-    from adjudicator.services import pipeline
+    from adjudicator.services.inbound import pipeline
     from adjudicator.statuses import InboundStatus
 
     runtime = load_runtime()

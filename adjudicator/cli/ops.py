@@ -19,7 +19,7 @@ def ops() -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, as /healthz gives it.")
 def ops_status(as_json: bool) -> None:
     """Database and broker reachable? Mail and turns waiting, and for how long. Exit 1 if down."""
-    from adjudicator.services import operations
+    from adjudicator.services.reading import operations
 
     found = operations.report(load_runtime())
     summary = found.to_json()

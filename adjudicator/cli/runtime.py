@@ -13,7 +13,7 @@ import click
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from adjudicator.services.runtime import Runtime
+    from adjudicator.services.record.runtime import Runtime
 
 RowT = TypeVar("RowT")
 

@@ -30,7 +30,7 @@ def smtp() -> None:
 @click.command()
 def tick() -> None:
     """Run one tick now: queue pending work, reveal ended challenges, close idle games."""
-    from adjudicator.services import ticks
+    from adjudicator.services.turns import ticks
 
     report = ticks.tick(load_runtime())
     click.echo(json.dumps(report.counts()))
