@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from builders.games import play_out
 from PIL import Image
 from tiny_game import GAME as TINY
 
@@ -26,22 +27,7 @@ SEEDS = [bytes([n]) * 32 for n in range(1, 25)]
 
 def _play(game: Game[Any], seed: bytes, choose: random.Random) -> list[tuple[Any, Resolution[Any]]]:
     """A random legal play-out to the end: every (state before, resolution) pair."""
-    stream = f"conformance-{game.key}"
-    state = game.new_game(game.option_defaults(), Chance(seed, stream, turn=0))
-    history: list[tuple[Any, Resolution[Any]]] = []
-    for turn in range(1, MAX_STEPS):
-        pending = game.pending(state)
-        if not pending:
-            break
-        orders = {
-            seat: choose.choice(list(game.legal_orders(state, seat))) for seat in sorted(pending)
-        }
-        resolution = game.resolve(state, orders, Chance(seed, stream, turn=turn))
-        history.append((state, resolution))
-        state = resolution.state
-    else:
-        pytest.fail(f"{game.key}: no end after {MAX_STEPS} steps")
-    return history
+    return play_out(game, seed, choose, game.option_defaults(), MAX_STEPS)
 
 
 def _final(history: list[tuple[Any, Resolution[Any]]]) -> Any:

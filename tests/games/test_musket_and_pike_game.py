@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from builders.games import play_out
 
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Outcome, Resolution
@@ -26,22 +27,7 @@ History = list[tuple[Position, Resolution[Position]]]
 
 def play(seed: bytes, choose: random.Random, options: dict[str, str] = OPTIONS) -> History:
     """A random legal play-out to the end: every (state before, resolution) pair."""
-    stream = "conformance-musketpike"
-    state = GAME.new_game(options, Chance(seed, stream, turn=0))
-    history: History = []
-    for turn in range(1, MAX_STEPS):
-        pending = GAME.pending(state)
-        if not pending:
-            break
-        orders = {
-            seat: choose.choice(list(GAME.legal_orders(state, seat))) for seat in sorted(pending)
-        }
-        resolution = GAME.resolve(state, orders, Chance(seed, stream, turn=turn))
-        history.append((state, resolution))
-        state = resolution.state
-    else:
-        pytest.fail(f"no end after {MAX_STEPS} steps")
-    return history
+    return play_out(GAME, seed, choose, options, MAX_STEPS)
 
 
 @pytest.fixture(scope="module")
