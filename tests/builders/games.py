@@ -4,6 +4,7 @@ the checker's preview facts of some orders, pictures read back as pixels."""
 from __future__ import annotations
 
 import io
+import json
 import random
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from PIL import Image
 
 from adjudicator.core.chance import Chance
-from adjudicator.core.contract import Game, Resolution
+from adjudicator.core.contract import Game, Outcome, Resolution
 from adjudicator.games.dos_de_mayo.codec import read_position
 from adjudicator.games.dos_de_mayo.state import Position as DosDeMayoPosition
 
@@ -82,3 +83,29 @@ def problem_codes(parsed: object, known: Collection[str], what: str) -> set[str]
     found = {problem.code for problem in parsed}
     assert found <= set(known), found - set(known)
     return found
+
+
+def check_play_out(game: Game[Any], history: list[tuple[Any, Resolution[Any]]]) -> None:
+    """What the game contract asks of a play-out to its end: each state survives dump and load as
+    JSON, each step says what happened, each decision's default is a legal order that reads back
+    as itself, and the final state is an outcome with nothing left owed or legal."""
+    assert history, "a game needs at least one action to end"
+    for state, resolution in history:
+        for snapshot in (state, resolution.state):
+            data = game.dump(snapshot)
+            assert json.loads(json.dumps(data)) == data
+            assert game.dump(game.load(json.loads(json.dumps(data)))) == data
+        json.dumps(resolution.facts)
+        assert resolution.outcomes and all(o.code and o.detail for o in resolution.outcomes)
+        for seat, decision in game.pending(state).items():
+            legal = list(game.legal_orders(state, seat))
+            assert game.default_orders(state, seat) in legal
+            parsed = game.parse_orders(state, seat, decision.default)
+            assert parsed.orders == game.default_orders(state, seat), decision.default
+    final = history[-1][1].state
+    outcome = game.outcome(final)
+    assert isinstance(outcome, Outcome) and outcome.finished and outcome.summary
+    assert set(outcome.winners) <= set(game.seats)
+    assert game.pending(final) == {}
+    for seat in game.seats:
+        assert list(game.legal_orders(final, seat)) == []

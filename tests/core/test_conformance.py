@@ -9,12 +9,12 @@ import random
 from typing import Any
 
 import pytest
-from builders.games import play_out
+from builders.games import check_play_out, play_out
 from PIL import Image
 from tiny_game import GAME as TINY
 
 from adjudicator.core.chance import Chance, commitment
-from adjudicator.core.contract import Game, Outcome, Resolution
+from adjudicator.core.contract import Game, Resolution
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.games.registry import games
@@ -50,26 +50,7 @@ def test_metadata_and_options(game: Game[Any]) -> None:
 def test_random_playouts_end_and_round_trip(game: Game[Any]) -> None:
     for index, seed in enumerate(SEEDS):
         history = _play(game, seed, random.Random(index))
-        assert history, "a game needs at least one action to end"
-        for state, resolution in history:
-            for snapshot in (state, resolution.state):
-                data = game.dump(snapshot)
-                assert json.loads(json.dumps(data)) == data
-                assert game.dump(game.load(json.loads(json.dumps(data)))) == data
-            json.dumps(resolution.facts)
-            assert resolution.outcomes and all(o.code and o.detail for o in resolution.outcomes)
-            for seat, decision in game.pending(state).items():
-                legal = list(game.legal_orders(state, seat))
-                assert game.default_orders(state, seat) in legal
-                parsed = game.parse_orders(state, seat, decision.default)
-                assert parsed.orders == game.default_orders(state, seat)
-        final = _final(history)
-        outcome = game.outcome(final)
-        assert isinstance(outcome, Outcome) and outcome.finished and outcome.summary
-        assert set(outcome.winners) <= set(game.seats)
-        assert game.pending(final) == {}
-        for seat in game.seats:
-            assert list(game.legal_orders(final, seat)) == []
+        check_play_out(game, history)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)
