@@ -5,7 +5,7 @@ the ratios; "best" is the fastest run, the least disturbed).
 Before: everything drawn on every picture (no text stamped, no line wrapped once), then a
 palette of 48 shades chosen for the picture (Pillow's median cut) and zlib's search for the
 smallest file (``optimize=True``). Now: the base layer, the cards and each text drawn once
-(cached; ``stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
+(cached; ``core/stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
 An action resolved on receipt draws two pictures: the player's, with the action's result, for
 the report mail (``services.outbound.reports``), and the public one stored with the turn for the
 archive
@@ -78,7 +78,7 @@ def midgame() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
 def old_way(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
     """The picture as it was made before: nothing cached, an adaptive palette, optimize."""
     # Imported here: ``--against`` runs the rest of this file in a tree without the stamps.
-    from adjudicator.games.thermopyles import stamps
+    from adjudicator.core import stamps
 
     render._base.cache_clear()
     render._card.cache_clear()

@@ -24,8 +24,8 @@ from PIL import Image
 from adjudicator.core import picture, said
 from adjudicator.core.picture import Colour, Font
 from adjudicator.core.said import N_, _, ngettext
+from adjudicator.core.stamps import StampCanvas
 from adjudicator.games.thermopyles.describe import TITLES, end_words, result_lines, standing
-from adjudicator.games.thermopyles.stamps import StampCanvas
 
 WIDTH, HEIGHT = 720, 600
 MARGIN = 16
@@ -100,7 +100,7 @@ class Brush:
     def __init__(self, image: Image.Image, scale: int = 1) -> None:
         self.image = image
         self.scale = scale
-        # Text stamped: the same words come back picture after picture (stamps.py).
+        # Text stamped: the same words come back picture after picture (core/stamps.py).
         self.draw: picture.Canvas = StampCanvas(image, scale)
 
     def text(
