@@ -75,10 +75,10 @@ class Yardstick:
         return seconds / self.seconds
 
     def against(self, name: str, seconds: float, width: int = 42) -> str:
-        """A line for an item: its milliseconds and its ratio to the workload."""
-        return (
-            f"  {name:<{width}} {seconds * 1000:8.2f} ms = {self.ratio(seconds):6.2f} calibration"
-        )
+        """A line for an item: its milliseconds and its ratio to the workload (three figures:
+        an item of microseconds is a small fraction of it)."""
+        ratio = f"{self.ratio(seconds):.3g}"
+        return f"  {name:<{width}} {seconds * 1000:9.3f} ms = {ratio:>6} calibration"
 
     def describe(self) -> str:
         """The workload's own line, printed with the ratios it divides."""
