@@ -124,7 +124,7 @@ def palette_of(kept: int, steps: Sequence[float]) -> Image.Image:
 
 
 def encode(image: Image.Image, on: Image.Image | None = None) -> bytes:
-    """A PNG on the fixed palette (or ``on``, another), at zlib's ``BALANCED`` level: some 3% over
+    """A PNG on the fixed palette (or ``on``, another), at zlib's ``BALANCED`` level: some 4% over
     the smallest file in a quarter of the time of searching for it (the levels are measured side
     by side by bench/bench_dos_de_mayo_render.py)."""
     return kit.png(kit.on_palette(image, palette() if on is None else on), kit.BALANCED)

@@ -362,7 +362,7 @@ def draw(
 def encode(image: Image.Image, options: Mapping[str, Any] = picture.QUICK) -> bytes:
     """The PNG of ``image`` on the fixed palette (no dithering: flat fills stay flat). ``QUICK``:
     every action mail draws two pictures, and zlib's search for the smallest file would save
-    some 5 KB of 19 for 20 ms each (bench/bench_thermopyles_render.py weighs the levels)."""
+    some 3.5 KB of 21.5 for 8 ms more each (bench/bench_thermopyles_render.py weighs the levels)."""
     return picture.png(picture.on_palette(image, palette()), options)
 
 
