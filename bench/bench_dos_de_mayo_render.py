@@ -42,7 +42,8 @@ from adjudicator.games.dos_de_mayo.render import (
 )
 
 OLD_SHADES, OLD_STEPS, OLD_LEVEL = 16, (0.5,), 8  # the palette and zlib level before
-# (static shades kept, ramp steps): the palettes weighed, the first the one before 2026-12.
+# (static shades kept, ramp steps): the palettes weighed; the first three the art's first, the
+# one before and the one now.
 PALETTES = [(96, (0.25, 0.5, 0.75)), (16, (0.5,)), (8, (0.5,)), (8, (1 / 3, 2 / 3)), (4, (0.5,))]
 LEVELS = (1, 3, 5, 6, 7, 8, 9)
 
