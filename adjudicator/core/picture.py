@@ -43,8 +43,8 @@ MAX_PALETTE = 256  # an indexed PNG holds at most this many colours
 # player (a turn's map), where both count: the 2 de Mayo map takes 30.4 KB in some 3.5 ms, where
 # level 8 saves 0.9 KB for 12 ms and level 9 1.2 KB for 14, while the mail's size limit leaves
 # the map a few hundred bytes to grow (tests/test_mail_sizes.py); the Musket & Pike map 73.9 KB
-# in some 8 ms against level 8's 71.7 KB in 36 (bench/bench_dos_de_mayo_render.py prints every
-# level, Pillow's own writer beside this one's).
+# in some 8 ms where Pillow's level 8 took 71.7 KB in 44 (bench/bench_dos_de_mayo_render.py
+# prints every level, Pillow's own writer beside this one's).
 SMALLEST: Mapping[str, Any] = MappingProxyType({"optimize": True})
 PLAIN: Mapping[str, Any] = MappingProxyType({})
 QUICK: Mapping[str, Any] = MappingProxyType({"compress_level": 3})
@@ -356,10 +356,10 @@ def png(image: Image.Image, options: Mapping[str, Any] = SMALLEST) -> bytes:
 # --- the PNG of a picture on a palette ------------------------------------------------------
 #
 # Pillow hands zlib one row at a time, and zlib-ng (in Pillow's wheels) then finds fewer and
-# shorter matches: the 2 de Mayo map took 32.8 KB at level 6, its whole rows given at once 30.5
-# KB, and level 8's 30.0 KB cost three times the time. So the rows go to zlib-ng whole, and the
-# four chunks a palette picture needs are written here. Unfiltered, as Pillow and libpng leave a
-# palette picture: a filter's differences of palette indices only cost bytes.
+# shorter matches: the 2 de Mayo map took 32.8 KB at level 6, its whole rows given at once
+# 30.7 KB, and Pillow's level 8 its 30.0 KB for five times the time. So the rows go to zlib-ng
+# whole, and the four chunks a palette picture needs are written here. Unfiltered, as Pillow
+# and libpng leave a palette picture: a filter's differences of palette indices only cost bytes.
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
