@@ -33,6 +33,14 @@ def last_to(runtime: Runtime, address: str) -> str:
     return text_of(mails[-1]).replace("\r\n", "\n")
 
 
+def both_told(runtime: Runtime, *phrases: str) -> None:
+    """The last mail to each player says every one of ``phrases``."""
+    for player in (FRANCE, SPAIN):
+        text = last_to(runtime, player)
+        for phrase in phrases:
+            assert phrase in text, (player, phrase, text)
+
+
 def calendar_entries(runtime: Runtime, address: str) -> dict[str, Event]:
     """The last mail to ``address``: its calendar parts' events, by the part's method."""
     mail = [mail for mail in sent(runtime) if str(mail["To"]) == address][-1]
@@ -84,11 +92,7 @@ def test_invitations_then_join_start_the_game(runtime: Runtime) -> None:
     with runtime.db.session() as session:
         assert session.get_one(Game, game_id).status == "forming"
     deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "join"))
-    for player in (FRANCE, SPAIN):
-        welcome = last_to(runtime, player)
-        assert (
-            "Your game of 2 de Mayo has begun" in welcome and "Orders for turn 1 are due" in welcome
-        )
+    both_told(runtime, "Your game of 2 de Mayo has begun", "Orders for turn 1 are due")
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.status == "active" and game.deadline is not None
@@ -113,11 +117,7 @@ def test_gm_moves_the_deadline_and_players_are_told_why(runtime: Runtime) -> Non
     assert "EXTEND 24h\n     -> done: deadline now" in answer
     # A line in capitals that is no command is answered under its own heading, not as "done".
     assert "NOT UNDERSTOOD\n  FROBNICATE\n     -> not a game-master command; known:" in answer
-    for player in (FRANCE, SPAIN):
-        notice = last_to(runtime, player)
-        assert (
-            "The deadline has moved (extended)" in notice and "Orders for turn 1 are due" in notice
-        )
+    both_told(runtime, "The deadline has moved (extended)", "Orders for turn 1 are due")
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.deadline == old_deadline + timedelta(hours=24)

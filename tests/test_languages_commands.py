@@ -27,6 +27,12 @@ def text_to(runtime: Runtime, address: str, since: int) -> str:
     return " ".join(text_of(mails[-1]).split())
 
 
+def set_up_by_gm(runtime: Runtime, body: str) -> tuple[str, str]:
+    """A game master's NEW mail ``body``: the text (as read) and HTML of the answer."""
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
+    return last_to(runtime, GM)
+
+
 def language_of(runtime: Runtime, address: str) -> str:
     with runtime.db.session() as session:
         return session.scalars(select(Player).where(Player.address == address)).one().language
@@ -165,9 +171,7 @@ def test_help_follows_a_players_own_language(runtime: Runtime) -> None:
 
 
 def test_a_game_masters_mail_is_in_the_games_language(runtime: Runtime) -> None:
-    spanish = NEW_GAME.replace("LANGUAGE ru", "LANGUAGE es")
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", spanish))
-    text, html = last_to(runtime, GM)
+    text, html = set_up_by_gm(runtime, NEW_GAME.replace("LANGUAGE ru", "LANGUAGE es"))
     assert "2 de Mayo, partida 1: está formada, contigo como director de juego." in text, text
     assert "Cada jugador ha recibido su invitación y empieza la partida respondiendo JOIN." in text
     assert "Jugadores:" in text and "(invitado)" in text
@@ -192,9 +196,7 @@ def test_a_game_masters_mail_is_in_the_games_language(runtime: Runtime) -> None:
 
 
 def test_a_game_masters_new_in_russian_words_is_answered_in_russian(runtime: Runtime) -> None:
-    words = ENGLISH_GAME.replace("NEW 2DEMAYO", "НОВАЯ 2DEMAYO")
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", words))
-    text, _html = last_to(runtime, GM)
+    text, _html = set_up_by_gm(runtime, ENGLISH_GAME.replace("NEW 2DEMAYO", "НОВАЯ 2DEMAYO"))
     assert "2 de Mayo, партия 1 собрана, вы — её ведущий." in text, text
     assert "ваше письмо написано на языке «русский»" in text
     assert language_of(runtime, GM) == "ru"

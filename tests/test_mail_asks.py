@@ -5,9 +5,9 @@ a time, the decision and who owes it. Through the real pipeline, on SQLite and P
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from email.message import EmailMessage
 
+from builders.clock import played_late
 from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select
 
@@ -16,7 +16,6 @@ from adjudicator.games.registry import get
 from adjudicator.models import Game
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
@@ -91,10 +90,7 @@ def test_each_step_mail_names_the_decision_and_who_owes_it(runtime: Runtime) -> 
         ask = first_lines(last(runtime, address))[0]
         assert ask.startswith("Your decision: give each wing its secret order, by "), ask
         assert re.search(r"UTC \(in \d+\u00a0h\)\.$", ask), ask
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    played_late(runtime, game_id)
     drain(runtime)
     rules = get("musketpike")
     assert rules is not None

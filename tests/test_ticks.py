@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import pytest
 from conftest import REDIS_URL
-from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
+from dos_de_mayo_by_mail import dos_de_mayo_game
+from playbymail import compose, deliver_mail, drain, html_of, sent, text_of, unsent_welcome
 from sqlalchemy import select, update
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import lifecycle, ticks
-from adjudicator.services.turns.lifecycle import GameSettings
+from adjudicator.services.turns import ticks
 from adjudicator.web import create_app
 
 
@@ -142,16 +141,9 @@ def test_work_still_waiting_is_queued_again_once_per_lease_not_at_every_tick(
 
 def due_game(runtime: Runtime) -> tuple[int, datetime]:
     """A 2 de Mayo game, its id and deadline, and the queue of tasks emptied."""
+    game_id = dos_de_mayo_game(runtime, "a@example.com", "b@example.com")
     with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo", {"france": "a@example.com", "spain": "b@example.com"}, {}, "48h"
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id, deadline = game.id, game.deadline
+        deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None
     runtime.enqueue.items.clear()  # type: ignore[attr-defined]
     return game_id, deadline
@@ -177,25 +169,18 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
     """A deep outbox (a deadline storm) must not be queued again in full at every tick: a mail
     never tried is left to the task queued when it was stored, until the lease says that task is
     lost; a mail whose retry is due after a failed try is queued at once, and once."""
-    from adjudicator.services.inbound import inbox, pipeline
     from adjudicator.services.outbound import delivery
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
-    stored = inbox.store(
-        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
-    )
-    assert isinstance(stored, inbox.Stored)
-    with pytest.MonkeyPatch.context() as patch:
-        # A mail never tried: its writer died between the commit and sending it itself.
-        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
-        pipeline.process(runtime, stored.id)
+    # A mail never tried: its writer died between the commit and sending it itself.
+    outbox_id = unsent_welcome(runtime)
     with runtime.db.session() as session:
-        row = session.scalars(select(OutboxMessage)).one()
+        row = session.get_one(OutboxMessage, outbox_id)
         # Stored three leases ago: the ticks below are played at moments since then, and the
         # failed try at the end happens now, after them all.
         lease = ticks.waiting_lease(runtime)
         row.created_at = utcnow() - 3 * lease
-        outbox_id, created = row.id, row.created_at
+        created = row.created_at
     queue.clear()
 
     def queued(seconds: float) -> list[int]:

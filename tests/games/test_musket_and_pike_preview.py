@@ -4,12 +4,11 @@ rally, wing orders asked at set-up in the panel), nothing resolved and nothing h
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
+from builders.games import preview_facts, rgb
 from games.test_musket_and_pike_orders import GAME, opened
-from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.games.musket_and_pike import preview
@@ -23,16 +22,7 @@ FIRE = "keep order\nR-ART-1 fire P-HI-1\nR-HI-1 move 2.3"
 
 
 def facts_of(state: Position, seat: str, text: str) -> dict[str, Any]:
-    report = GAME.parse_orders(state, seat, text)
-    assert report.orders is not None and not report.rejected, report
-    found = GAME.preview_facts(state, seat, report.orders)
-    assert found is not None
-    return dict(found)
-
-
-def rgb(png: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB")
+    return preview_facts(GAME, state, seat, text)
 
 
 def activated() -> Position:

@@ -1,7 +1,8 @@
 """Text drawn once and stamped after: the same words in the same font come back picture after
-picture (the title both pictures of an action share, the counts, the labels of the hand), and
-FreeType's drawing of a line costs up to some 2 ms where pasting its stamp costs a few
-microseconds.
+picture (a Thermopyles action's title both its pictures share, the counts, the labels of the
+hand; the 2 de Mayo map's chips, badges and panel), and FreeType's drawing of a line costs up to
+some 2 ms where pasting its stamp costs a few microseconds. The games that stamp draw on a
+``StampCanvas``; every stamp is kept in one store (``STAMPS``) shared by them.
 
 A stamp is the text's coverage (Pillow's own ``draw.text`` on a blank greyscale image) pasted in the
 text's colour through it: the pixels ``draw.text`` would give (both blend the colour through the
