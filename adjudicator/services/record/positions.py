@@ -7,8 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -17,6 +16,7 @@ from adjudicator import i18n
 from adjudicator.core import said
 from adjudicator.core.contract import Decision
 from adjudicator.core.contract import Game as Rules
+from adjudicator.core.recent import Recent
 from adjudicator.core.words import agreeing, listed
 from adjudicator.mail.building import Picture
 from adjudicator.models import Game, Seat, Turn
@@ -199,30 +199,18 @@ def map_alt(rules: Rules[Any], turn: int, seat: str | None, owed: Mapping[str, D
 # process and language: the invitation, the welcome and the notices showing that position would
 # otherwise redraw it. A shared picture is drawn here only in a language other than English,
 # once for all the readers of that language; in English it is the one stored on the Turn.
-_PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
-_PICTURES_KEPT = 256
+_PICTURES: Recent[Hashable, bytes] = Recent(256)
 
 
 def _render(rules: Rules[Any], view: Any, facts: Any, whose: tuple[int, str, bool]) -> bytes:
     if facts is not None:  # a turn report's picture shows the turn's moves: drawn once anyway
         return rules.render(view, facts)
     # Kept by the language it is drawn in (the current one), whatever the caller says.
-    return _kept((*whose, said.language()), lambda: rules.render(view, None))
+    return _PICTURES.get((*whose, said.language()), lambda: rules.render(view, None))
 
 
 def _public(shot: Snapshot, lang: str) -> bytes:
     """The public picture of a turn in ``lang`` (the current language), drawn as the stored
     one is (``play.public_picture``) and kept by what it shows."""
     key = (shot.rules.key, lang, shot.public_digest)
-    return _kept(key, lambda: shot.rules.render(shot.public_view, None))
-
-
-def _kept(key: Hashable, draw: Callable[[], bytes]) -> bytes:
-    png = _PICTURES.get(key)
-    if png is None:
-        png = _PICTURES[key] = draw()
-        if len(_PICTURES) > _PICTURES_KEPT:
-            _PICTURES.popitem(last=False)
-    else:
-        _PICTURES.move_to_end(key)
-    return png
+    return _PICTURES.get(key, lambda: shot.rules.render(shot.public_view, None))
