@@ -29,7 +29,7 @@ from adjudicator.services.outbound import gm_letters, reports
 from adjudicator.services.record import play, rollbacks, transitions
 from adjudicator.services.record.runtime import Runtime, Task
 from adjudicator.services.turns import lifecycle
-from adjudicator.services.words import command_words, commands
+from adjudicator.services.words import command_words, lookalikes
 from adjudicator.statuses import GameStatus
 
 WHEN = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{1,2}:\d{2})(?:\s+(?P<zone>\S+))?$")
@@ -80,7 +80,7 @@ def _unknown(text: str, lang: str) -> Result:
     if command_words.canonical(first) == "HELP" and not rest:
         return Result(text, True, _("the game-master commands are listed below"))
     heads = {w.split()[0]: w for w in WORDS}
-    close = commands.closest(first.strip(".!?:;,"), list(heads))
+    close = lookalikes.closest(first.strip(".!?:;,"), list(heads))
     if close is not None:
         meant = heads[close] + (" " + " ".join(rest) if rest and " " not in heads[close] else "")
         hint = _("not a game-master command; did you mean %(meant)s?", meant=meant)

@@ -43,7 +43,7 @@ from adjudicator.services.record import dice, on_file, play, positions, reasons,
 from adjudicator.services.record.runtime import Runtime, Task
 from adjudicator.services.record.verdict import Verdict
 from adjudicator.services.turns import lifecycle
-from adjudicator.services.words import commands, orders, preferences
+from adjudicator.services.words import commands, lookalikes, orders, preferences
 from adjudicator.statuses import GameStatus, InboundStatus
 
 # Commands that change the player's own settings, done whatever the game's state.
@@ -410,7 +410,7 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
     stale = reports.overtaken(game, new_turn.number, now)
     lifecycle.open_deadline(game, now)
     played = reports.Played(new_turn, resolution)
-    shown = commands.sift(report, context.sections)
+    shown = lookalikes.sift(report, context.sections)
     answering = reports.Answering(
         seat, context.mail.message_id, context.sections, context.reading, shown
     )
@@ -437,7 +437,7 @@ def send_receipt(context: SeatMail) -> Verdict | None:
         "too_late_for": turn.number if late else None,
         "received": f"{record.received_at:%H:%M:%S} UTC",
     }
-    shown = commands.sift(context.report, context.sections)
+    shown = lookalikes.sift(context.report, context.sections)
     replies.receipt(
         context.reply, context.game, context.seat, shown, context.reading, context.sections, filing
     )
