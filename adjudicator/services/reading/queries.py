@@ -26,7 +26,7 @@ from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat
 from adjudicator.services.outbound import asks
 from adjudicator.services.reading.turn_pages import TurnPage, public_turns
 from adjudicator.services.record import on_file, play, transitions
-from adjudicator.services.turns.lifecycle import leaderboard
+from adjudicator.services.turns.challenges import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
 
