@@ -23,7 +23,7 @@ from adjudicator.mail.building import Attachment
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services.access.private_links import check_url, games_url
-from adjudicator.services.outbound import asks, settings_shown
+from adjudicator.services.outbound import asks, awaited, settings_shown
 from adjudicator.services.outbound.answers import away, carried_out, command_context, line_json
 from adjudicator.services.outbound.gm_letters import tell_gm, turn_to_gm
 from adjudicator.services.outbound.mailer import Letter, queue, thread_headers
@@ -259,7 +259,7 @@ def mail_seat(
         now = utcnow()
         context.update(deadline_context(game, seat, now))
         zone = seat.player.timezone or game.timezone
-        moment = asks.moment(session, runtime, game, turn, owed, zone, now, lang)
+        moment = awaited.moment(session, runtime, game, turn, owed, zone, now, lang)
         context["ask"] = asks.for_seat(rules, game, seat, moment).json()
         in_reply_to, references = thread_headers(game, replying_to)
         words = {

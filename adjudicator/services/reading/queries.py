@@ -23,7 +23,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.words import possessive
 from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat
-from adjudicator.services.outbound import asks
+from adjudicator.services.outbound import awaited
 from adjudicator.services.reading.turn_pages import TurnPage, public_turns
 from adjudicator.services.record import on_file, play, transitions
 from adjudicator.services.turns.challenges import leaderboard
@@ -88,7 +88,7 @@ class GamePage:
     seats: list[SeatRow] = field(default_factory=list)
     next_turn: int | None = None  # the turn whose orders are being taken, while it runs
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
-    next_step: str = ""  # who the game waits for, for what (asks.waiting_for); "": no one
+    next_step: str = ""  # who the game waits for, for what (awaited.waiting_for); "": no one
     # The game master's changes every player was told of (a pause, a rollback...), oldest first.
     changes: list[transitions.Public] = field(default_factory=list)
 
@@ -106,7 +106,7 @@ class GamePage:
         return _strength_of(play.rules_for(self.game), self.live_turns)
 
 
-def _seat_rows(session: Session, game: Game, moment: asks.Moment) -> list[SeatRow]:
+def _seat_rows(session: Session, game: Game, moment: awaited.Moment) -> list[SeatRow]:
     rules = play.rules_for(game)
     return [
         SeatRow(
@@ -138,7 +138,7 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
     rules = play.rules_for(game)
     visible = play.public_turns_visible(game)
     turns = public_turns(session, game) if visible else []
-    moment = asks.now_owed(session, game)
+    moment = awaited.now_owed(session, game)
     # Orders "on file" exist only where they wait for a deadline; a game resolving each order
     # the moment it arrives owes one decision at a time instead (SeatRow.owed).
     ordered = game.status == GameStatus.ACTIVE and not rules.resolves_on_receipt
@@ -151,7 +151,7 @@ def game_page(session: Session, game_id: int) -> GamePage | None:
         seats=_seat_rows(session, game, moment),
         next_turn=moment.next_turn if ordered else None,
         noun=rules.turn_noun,
-        next_step=asks.waiting_for(rules, game, moment),
+        next_step=awaited.waiting_for(rules, game, moment),
         changes=transitions.public(session, game),
     )
 
