@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from adjudicator import i18n
 from adjudicator.models import Game
 from adjudicator.services.game_master import notices
-from adjudicator.services.outbound import reports
+from adjudicator.services.outbound import calendar_entries
 from adjudicator.services.record.runtime import Runtime
 
 
@@ -44,7 +44,7 @@ def announce(
     message: str,
     what: str,
     words: dict[str, Any] | None = None,
-    overtaken: reports.Overtaken | None = None,
+    overtaken: calendar_entries.Overtaken | None = None,
     note: str = "",
 ) -> None:
     """Tell every player what the game master did (``notices.announce``)."""

@@ -25,7 +25,7 @@ from adjudicator.models import Game
 from adjudicator.services.access import panel_links
 from adjudicator.services.game_master import deadline_commands
 from adjudicator.services.game_master.command_line import Answer, Asked, announce
-from adjudicator.services.outbound import gm_letters, reports
+from adjudicator.services.outbound import calendar_entries, gm_letters
 from adjudicator.services.record import play, rollbacks, transitions
 from adjudicator.services.record.runtime import Runtime, Task
 from adjudicator.services.turns import lifecycle
@@ -206,7 +206,7 @@ def _rollback(asked: Asked) -> Answer:
     if turn.number == 0:
         return False, asked._("no turn has been played yet")
     # The turn after it is not due any more (the rolled-back turn is, under its own entry).
-    stale = reports.overtaken(game, turn.number + 1, now)
+    stale = calendar_entries.overtaken(game, turn.number + 1, now)
     turn.rolled_back_at = game.rolled_back_at = now
     # Kept with the turn: the archive shows it, and the turn's new report says it replaces
     # this one and why (rollbacks.replaced).
@@ -279,7 +279,7 @@ def _end(asked: Asked) -> Answer:
     # The turn that was due will never be played: its entry leaves the players' calendars (a
     # forming game has sent none).
     stale = (
-        reports.overtaken(game, play.latest_turn(asked.session, game.id).number + 1, now)
+        calendar_entries.overtaken(game, play.latest_turn(asked.session, game.id).number + 1, now)
         if game.status == GameStatus.ACTIVE
         else None
     )

@@ -8,7 +8,7 @@ from adjudicator import i18n
 from adjudicator.core.contract import LineStatus
 from adjudicator.models import Submission, utcnow
 from adjudicator.services.inbound.seat_context import SeatMail
-from adjudicator.services.outbound import answers, replies, reports
+from adjudicator.services.outbound import answers, calendar_entries, replies, reports
 from adjudicator.services.record import on_file, play, positions, reasons
 from adjudicator.services.record.runtime import Task
 from adjudicator.services.record.verdict import Verdict
@@ -83,7 +83,7 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
     # The next decision gets its own deadline, opened before the reports so that they
     # announce it; the answered decision's calendar entry is withdrawn in them.
     now = utcnow()
-    stale = reports.overtaken(game, new_turn.number, now)
+    stale = calendar_entries.overtaken(game, new_turn.number, now)
     lifecycle.open_deadline(game, now)
     played = reports.Played(new_turn, resolution)
     shown = lookalikes.sift(report, context.sections)

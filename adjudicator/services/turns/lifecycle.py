@@ -24,7 +24,7 @@ from adjudicator.core.words import agreeing, listed
 from adjudicator.games import registry
 from adjudicator.mail.addresses import single as single_address
 from adjudicator.models import Game, Seat, utcnow
-from adjudicator.services.outbound import gm_letters, reports
+from adjudicator.services.outbound import calendar_entries, gm_letters, reports
 from adjudicator.services.outbound.mailer import Reply
 from adjudicator.services.record import dice, play, transitions
 from adjudicator.services.record.runtime import Runtime
@@ -348,7 +348,7 @@ def resign(reply: Reply, game: Game, seat: Seat, sections: commands.Sections | N
     the entry of the turn that will not be played leaves the players' calendars."""
     session, runtime, now = reply.session, reply.runtime, utcnow()
     due = play.latest_turn(session, game.id).number + 1
-    stale = reports.overtaken(game, due, now)
+    stale = calendar_entries.overtaken(game, due, now)
     rules = play.rules_for(game)
     winners = [other for other in rules.seats if other != seat.seat]
     with i18n.speaking(i18n.SOURCE):  # stored in English, written anew for each reader
