@@ -160,7 +160,7 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
                     seat.seat in owes,
                     seat.seat in owed.on_file,
                     awaited.named(play.rules_for(game), seat),
-                    owed.seats[seat.seat].refused if seat.seat in owed.seats else 0,
+                    owed.refused(seat.seat),
                 )
                 for seat in game.seats
             ],

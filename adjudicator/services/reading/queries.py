@@ -25,7 +25,7 @@ from adjudicator.games import registry
 from adjudicator.models import Challenge, Game, InboundMessage, Player, Seat
 from adjudicator.services.outbound import awaited
 from adjudicator.services.reading.turn_pages import TurnPage, public_turns
-from adjudicator.services.record import on_file, play, transitions
+from adjudicator.services.record import play, transitions
 from adjudicator.services.turns.challenges import leaderboard
 from adjudicator.statuses import GameStatus, InboundStatus
 
@@ -116,15 +116,11 @@ def _seat_rows(session: Session, game: Game, moment: awaited.Moment) -> list[Sea
             joined=seat.joined_at is not None,
             owes=seat.seat in moment.pending,
             submitted=seat.seat in moment.owed.on_file,
-            refused=_refused(moment.owed.seats.get(seat.seat)),
+            refused=moment.owed.refused(seat.seat),
             owed=_owed_words(moment.pending.get(seat.seat)),
         )
         for seat in game.seats
     ]
-
-
-def _refused(owes: on_file.SeatOwes | None) -> int:
-    return owes.refused if owes is not None else 0
 
 
 def _owed_words(decision: Decision | None) -> str:
