@@ -24,8 +24,8 @@ from adjudicator.services.words import commands, orders
 
 @dataclass
 class SeatMail:
-    """One mail to a reply address on its way through ``STEPS``: what came in, and what the
-    steps so far have found out. A field is set by the step named beside it."""
+    """One mail to a reply address on its way through ``seat_mail.STEPS``: what came in, and what
+    the steps so far have found out. A field is set by the step named beside it."""
 
     session: Session
     runtime: Runtime

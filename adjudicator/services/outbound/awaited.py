@@ -27,8 +27,8 @@ from adjudicator.statuses import GameStatus
 
 @dataclass(frozen=True)
 class Moment:
-    """What the ask is read against: the turn being ordered, the seats owing a decision, what
-    each has on file for it (``on_file.owed``), and the reader's clock and zone."""
+    """What an ask, a list or a page is read against: the turn being ordered, the seats owing a
+    decision, what each has on file for it (``on_file.owed``), and the reader's clock and zone."""
 
     next_turn: int
     pending: Mapping[str, Decision]
