@@ -17,7 +17,7 @@ from test_game_master import FRANCE, GM, NEW, SPAIN, formed, last_to, started
 from adjudicator.models import Game
 from adjudicator.services.game_master import gm
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.words import commands
+from adjudicator.services.words import lookalikes
 from adjudicator.web import create_app
 
 ANA = f"Ana Gómez <{GM}>"
@@ -111,7 +111,7 @@ def test_a_game_master_command_to_a_seat_address_says_where_it_belongs(
         game = session.scalars(select(Game)).one()
         assert not game.paused and game.forced_at is None
     # Every command the game master has is pointed to, STATUS aside (every player's too).
-    assert set(commands.GM_WORDS) == set(gm.WORDS) - {"STATUS"}
+    assert set(lookalikes.GM_WORDS) == set(gm.WORDS) - {"STATUS"}
 
 
 def test_extend_tells_the_players_the_reason(runtime: Runtime) -> None:

@@ -16,7 +16,7 @@ from test_languages import FRANCE, GM, NEW_GAME, SPAIN, in_language, last_to, re
 from adjudicator.core import datafile
 from adjudicator.models import Game, Player
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.words import command_words, commands
+from adjudicator.services.words import command_words, commands, lookalikes
 
 ENGLISH_GAME = NEW_GAME.replace("LANGUAGE ru\n", "")
 
@@ -64,8 +64,8 @@ def test_command_words_are_read_in_any_case_and_without_accents() -> None:
         "PREFERENCES LANGUAGE es",
     ]
     assert commands.command_of("Unirse a la partida?") is None  # chatter stays chatter
-    assert commands.looks_like_command("СТАТУСС") == "not a command; did you mean STATUS?"
-    assert commands.looks_like_command("ПРИКАЗЫ сейчас", "ru") == (
+    assert lookalikes.looks_like_command("СТАТУСС") == "not a command; did you mean STATUS?"
+    assert lookalikes.looks_like_command("ПРИКАЗЫ сейчас", "ru") == (
         "команда ORDERS пишется отдельной строкой, без слов после неё"
     )
     new = commands.parse_new(["НОВАЯ THERMOPYLES ОБЩАЯ spring-cup"])

@@ -144,7 +144,7 @@ def game_list() -> None:
 @click.argument("game_id", type=int)
 def game_show(game_id: int) -> None:
     from adjudicator.models import Game
-    from adjudicator.services.reading import queries
+    from adjudicator.services.reading import turn_pages
     from adjudicator.services.record import play
 
     runtime = load_runtime()
@@ -155,7 +155,7 @@ def game_show(game_id: int) -> None:
         for seat in found.seats:
             address = play.seat_address(runtime, found, seat)
             click.echo(f"seat {seat.seat}: {seat.player.address}  reply to {address}")
-        for page in queries.public_turns(session, found)[-1:]:
+        for page in turn_pages.public_turns(session, found)[-1:]:
             click.echo(f"--- turn {page.number} ({page.reason}) ---")
             click.echo(page.description)
 

@@ -17,7 +17,7 @@ from adjudicator import jsondata
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.services.outbound import settings_shown
-from adjudicator.services.reading import listing, queries, verification
+from adjudicator.services.reading import listing, queries, turn_pages, verification
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import languages
@@ -115,7 +115,7 @@ FULL_TURN = {
 GAME_FIELDS = ("status", "paused", "result", "timezone", "schedule", "commitment")
 
 
-def _turn(game_id: int, turn: queries.TurnPage, full: bool) -> dict[str, Any]:
+def _turn(game_id: int, turn: turn_pages.TurnPage, full: bool) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "number": turn.number,
         "title": turn.title,

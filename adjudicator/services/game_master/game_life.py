@@ -17,7 +17,7 @@ from adjudicator import i18n
 from adjudicator.core import said
 from adjudicator.i18n import N_
 from adjudicator.models import Game, utcnow
-from adjudicator.services.outbound import asks
+from adjudicator.services.outbound import awaited
 from adjudicator.services.record import on_file, play, positions, reasons, transitions
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.turns import deadlines
@@ -102,7 +102,7 @@ def _silent(kind: str, lang: str) -> str:
 def _recipients(game: Game) -> dict[str, str]:
     """Each address the game mails, as the game master reads it."""
     rules = play.rules_for(game)
-    named = {seat.player.address: asks.named(rules, seat) for seat in game.seats}
+    named = {seat.player.address: awaited.named(rules, seat) for seat in game.seats}
     if game.gm is not None:
         named.setdefault(game.gm.address, i18n.gettext("you, the game master", said.language()))
     return named
@@ -171,6 +171,6 @@ def _coming(session: Session, game: Game, now: datetime) -> list[Next]:
     ]
     for seat, at in deadlines.reminders_at(session, waiting).items():
         if not preferences.on_vacation(seat.player, max(at, now)):
-            reminded = _("%(seat)s is reminded, if still owing.", seat=asks.named(rules, seat))
+            reminded = _("%(seat)s is reminded, if still owing.", seat=awaited.named(rules, seat))
             coming.append(Next(reminded, max(at, now)))
     return sorted(coming, key=lambda item: item.when or now)

@@ -4,19 +4,18 @@ Every command is one line; each returns its result as a sentence for the game ma
 change players must know of is announced to them with the reason, so deadlines never move
 silently. ``COMMANDS`` maps each command word to its handler, in the order the commands are listed.
 The answers are in the game master's language (``language``); each player's notice in theirs.
+SET DEADLINE and EXTEND are ``deadline_commands``'; a line being run is ``command_line.Asked``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from adjudicator import i18n, limits, schedule
+from adjudicator import i18n, limits
 from adjudicator.core import lines as core_lines
 from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
@@ -24,15 +23,14 @@ from adjudicator.i18n import N_
 from adjudicator.mail import addresses
 from adjudicator.models import Game
 from adjudicator.services.access import panel_links
-from adjudicator.services.game_master import notices
-from adjudicator.services.outbound import gm_letters, reports
+from adjudicator.services.game_master import deadline_commands
+from adjudicator.services.game_master.command_line import Answer, Asked, announce
+from adjudicator.services.outbound import calendar_entries, gm_letters
 from adjudicator.services.record import play, rollbacks, transitions
 from adjudicator.services.record.runtime import Runtime, Task
 from adjudicator.services.turns import lifecycle
-from adjudicator.services.words import command_words, commands
+from adjudicator.services.words import command_words, lookalikes
 from adjudicator.statuses import GameStatus
-
-WHEN = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[ T](?P<time>\d{1,2}:\d{2})(?:\s+(?P<zone>\S+))?$")
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,7 @@ def run(
             results.append(_unknown(text, lang))
             continue
         argument = text[len(word) :].strip()
-        asked = _Asked(session, runtime, game, argument, f"{key}:{number}", now, lang)
+        asked = Asked(session, runtime, game, argument, f"{key}:{number}", now, lang)
         done, message = _command(asked, word)
         results.append(Result(text, done, i18n.localized(message, lang)))
     return results
@@ -80,7 +78,7 @@ def _unknown(text: str, lang: str) -> Result:
     if command_words.canonical(first) == "HELP" and not rest:
         return Result(text, True, _("the game-master commands are listed below"))
     heads = {w.split()[0]: w for w in WORDS}
-    close = commands.closest(first.strip(".!?:;,"), list(heads))
+    close = lookalikes.closest(first.strip(".!?:;,"), list(heads))
     if close is not None:
         meant = heads[close] + (" " + " ".join(rest) if rest and " " not in heads[close] else "")
         hint = _("not a game-master command; did you mean %(meant)s?", meant=meant)
@@ -93,38 +91,15 @@ def _unknown(text: str, lang: str) -> Result:
 
 
 @dataclass(frozen=True)
-class _Asked:
-    """One command line being run: what its handler works on. ``argument`` is the line after the
-    command word; ``key`` makes the notices it sends unique to this line."""
-
-    session: Session
-    runtime: Runtime
-    game: Game
-    argument: str
-    key: str
-    now: datetime
-    # The game master's language: what the answer is written in.
-    language: str = i18n.SOURCE
-
-    def _(self, message: str, **values: Any) -> str:
-        """``message`` in the game master's language."""
-        return i18n.gettext(message, self.language, **values)
-
-
-# A command's answer: whether it was done, and the sentence for the game master.
-Answer = tuple[bool, str]
-
-
-@dataclass(frozen=True)
 class _Command:
     """A game-master command: its handler, and whether it is answered for a game that is over
     (it changes nothing in the game)."""
 
-    handler: Callable[[_Asked], Answer]
+    handler: Callable[[Asked], Answer]
     on_a_game_over: bool = False
 
 
-def _command(asked: _Asked, word: str) -> Answer:
+def _command(asked: Asked, word: str) -> Answer:
     """The command ``word`` on this line: a game that is over only reads its status and panel."""
     command = COMMANDS[word]
     game = asked.game
@@ -146,7 +121,7 @@ _STATES = {
 }
 
 
-def _status(asked: _Asked) -> Answer:
+def _status(asked: Asked) -> Answer:
     game = asked.game
     state = "paused" if game.paused else game.status
     said_state = asked._(_STATES.get(state, state))
@@ -158,7 +133,7 @@ def _status(asked: _Asked) -> Answer:
     return True, answer
 
 
-def _panel(asked: _Asked) -> Answer:
+def _panel(asked: Asked) -> Answer:
     """A login link for the web panel. The answer goes only to the game master's own address
     (the mail path has checked the sender), so asking for a link in someone else's name just
     mails the game master a link; the hourly limit keeps that from flooding them."""
@@ -176,44 +151,11 @@ def _panel(asked: _Asked) -> Answer:
     )
 
 
-def _set_deadline(asked: _Asked) -> Answer:
-    when = _moment(asked.argument, asked.game.timezone, asked.now)
-    if isinstance(when, Refusal):
-        return False, when.reason
-    return _move(asked, when, said._("set by the game master"))
-
-
-# EXTEND's length, then the game master's reason for the players, if any: "EXTEND 24h Luis is
-# travelling". The longer units first, so "24hours" is not read as "24h" and "ours".
-_LENGTH_THEN = re.compile(r"^(\d+\s*(?:min|m|hours?|h|days?|d))(?:\s+(.*))?$", re.IGNORECASE)
-
-
-def _extend(asked: _Asked) -> Answer:
-    game = asked.game
-    written = _LENGTH_THEN.match(asked.argument)
-    span = schedule.length(written.group(1)) if written else None
-    if span is None or written is None:
-        return False, asked._("EXTEND takes a length such as 24h, 90m or 2d, then a reason if any")
-    if isinstance(span, Refusal):
-        return False, span.reason
-    if game.deadline is None:
-        return False, asked._("the game has no deadline to extend")
-    if not span:
-        # Nothing would move: the players are not told the deadline moved when it did not.
-        return False, asked._("EXTEND by nothing leaves the deadline as it is; nothing was changed")
-    problem = _out_of_reach(game.deadline, span, asked.now)
-    if problem is not None:
-        return False, problem.reason
-    reason = limits.reason(written.group(2) or "")
-    why = said._("extended: %(reason)s", reason=reason) if reason else said._("extended")
-    return _move(asked, Moment(game.deadline + span, game.timezone), why, reason)
-
-
-def _pause(asked: _Asked) -> Answer:
+def _pause(asked: Asked) -> Answer:
     if asked.game.paused:
         return False, asked._("the game is already paused")
     asked.game.paused = True
-    _announce(
+    announce(
         asked,
         said._(
             "The game master has paused the game: no turn "
@@ -224,22 +166,22 @@ def _pause(asked: _Asked) -> Answer:
     return True, asked._("paused")
 
 
-def _resume(asked: _Asked) -> Answer:
+def _resume(asked: Asked) -> Answer:
     game = asked.game
     if not game.paused:
         return False, asked._("the game is not paused")
     game.paused = False
     if game.deadline is not None and game.deadline <= asked.now:
         lifecycle.open_deadline(game, asked.now)  # the old deadline passed while paused
-        _announce(
+        announce(
             asked, said._("The game master has resumed the game with a new deadline."), "resumed"
         )
         return True, asked._("resumed with a new deadline")
-    _announce(asked, said._("The game master has resumed the game."), "resumed")
+    announce(asked, said._("The game master has resumed the game."), "resumed")
     return True, asked._("resumed")
 
 
-def _process_now(asked: _Asked) -> Answer:
+def _process_now(asked: Asked) -> Answer:
     game = asked.game
     if game.status != GameStatus.ACTIVE:
         return False, asked._("the game has not started")
@@ -252,7 +194,7 @@ def _process_now(asked: _Asked) -> Answer:
     return True, asked._("the turn will be processed at once, with defaults for missing orders")
 
 
-def _rollback(asked: _Asked) -> Answer:
+def _rollback(asked: Asked) -> Answer:
     """Undo the last turn: it stays on record, marked; the turn is played again from before it.
 
     Its number (and so its chance stream) is reused, so the same orders meet the same dice: a
@@ -264,7 +206,7 @@ def _rollback(asked: _Asked) -> Answer:
     if turn.number == 0:
         return False, asked._("no turn has been played yet")
     # The turn after it is not due any more (the rolled-back turn is, under its own entry).
-    stale = reports.overtaken(game, turn.number + 1, now)
+    stale = calendar_entries.overtaken(game, turn.number + 1, now)
     turn.rolled_back_at = game.rolled_back_at = now
     # Kept with the turn: the archive shows it, and the turn's new report says it replaces
     # this one and why (rollbacks.replaced).
@@ -289,11 +231,11 @@ def _rollback(asked: _Asked) -> Answer:
             turn=turn.number,
         )
     )
-    _announce(asked, back, "rolled-back", {"turn": turn.number}, overtaken=stale, note=reason)
+    announce(asked, back, "rolled-back", {"turn": turn.number}, overtaken=stale, note=reason)
     return True, asked._("turn %(turn)s rolled back; it will be played again", turn=turn.number)
 
 
-def _replace(asked: _Asked) -> Answer:
+def _replace(asked: Asked) -> Answer:
     game = asked.game
     parts = asked.argument.split()
     if len(parts) != 2 or not addresses.single(parts[1]):
@@ -317,7 +259,7 @@ def _replace(asked: _Asked) -> Answer:
     seat.key_version += 1
     asked.session.flush()
     # The players read names, never addresses: the game master alone knows those.
-    _announce(
+    announce(
         asked,
         said._(
             "%(seat)s is now played by %(new)s (replacing %(old)s).",
@@ -332,18 +274,18 @@ def _replace(asked: _Asked) -> Answer:
     return True, asked._("%(seat)s: %(old)s replaced by %(new)s", seat=title, old=old, new=new)
 
 
-def _end(asked: _Asked) -> Answer:
+def _end(asked: Asked) -> Answer:
     game, now = asked.game, asked.now
     # The turn that was due will never be played: its entry leaves the players' calendars (a
     # forming game has sent none).
     stale = (
-        reports.overtaken(game, play.latest_turn(asked.session, game.id).number + 1, now)
+        calendar_entries.overtaken(game, play.latest_turn(asked.session, game.id).number + 1, now)
         if game.status == GameStatus.ACTIVE
         else None
     )
     game.status, game.finished_at = GameStatus.FINISHED, now
     game.result, game.deadline = "ended by the game master", None
-    _announce(
+    announce(
         asked,
         said._(
             "The game master has ended the game. The seed is "
@@ -357,8 +299,8 @@ def _end(asked: _Asked) -> Answer:
 
 # Every game-master command by its word, in the order the help and the "known:" answer list them.
 COMMANDS: dict[str, _Command] = {
-    "SET DEADLINE": _Command(_set_deadline),
-    "EXTEND": _Command(_extend),
+    "SET DEADLINE": _Command(deadline_commands.set_deadline),
+    "EXTEND": _Command(deadline_commands.extend),
     "PAUSE": _Command(_pause),
     "RESUME": _Command(_resume),
     "PROCESS NOW": _Command(_process_now),
@@ -373,121 +315,3 @@ COMMANDS: dict[str, _Command] = {
     "PANEL": _Command(_panel, on_a_game_over=True),
 }
 WORDS = tuple(COMMANDS)
-
-
-@dataclass(frozen=True)
-class Moment:
-    """A new deadline, the zone its answer is shown in, and what the game master must be told
-    about how a wall-clock time was read (a time the clocks skip or repeat)."""
-
-    when: datetime
-    zone: str
-    note: str = ""
-
-
-# The refusals' sentences, made with core.said so that the answer writes them in the game
-# master's language (``run``).
-PASSED = N_("that moment has already passed; use PROCESS NOW to process at once")
-BAD_MOMENT = N_(
-    "%(written)s is not a date and time: write the year, month and day that exist, and a time "
-    "from 00:00 to 23:59, e.g. 2027-03-29 20:00"
-)
-
-
-def _moment(argument: str, zone: str, now: datetime) -> Moment | Refusal:
-    """The deadline SET DEADLINE names: ``+24h`` from now, or a date and time on the wall clock
-    of the zone it names (the game's own by default)."""
-    if argument.startswith("+"):
-        span = schedule.length(argument[1:])
-        if isinstance(span, timedelta):
-            if span <= timedelta(0):
-                return Refusal(said._(PASSED), "passed")
-            return _out_of_reach(now, span, now) or Moment(now + span, zone)
-        if isinstance(span, Refusal):
-            return span
-    match = WHEN.match(argument)
-    if not match:
-        form = said._("write SET DEADLINE 2027-03-29 20:00 [Europe/Madrid] or SET DEADLINE +24h")
-        return Refusal(form, "form")
-    zone = match.group("zone") or zone
-    problem = schedule.zone_error(zone)
-    if problem:
-        return Refusal(problem, "zone")
-    written = f"{match.group('date')} {match.group('time')}"
-    try:
-        local = datetime.strptime(written, "%Y-%m-%d %H:%M")
-    except ValueError:
-        return Refusal(said._(BAD_MOMENT, written=written), "no-such-moment")
-    # Compared on the wall clock first, a day either side for the zone's offset: a date near
-    # either end of the calendar cannot be moved to UTC at all.
-    wall_now = now.astimezone(UTC).replace(tzinfo=None)
-    if local < wall_now - timedelta(days=1):
-        return Refusal(said._(PASSED), "passed")
-    if local > wall_now + limits.AHEAD + timedelta(days=1):
-        return _too_far(now)
-    wall = schedule.on_the_wall(local, zone)
-    if wall.moment <= now:
-        return Refusal(said._(PASSED), "passed")
-    return _out_of_reach(now, wall.moment - now, now) or Moment(wall.moment, zone, wall.note)
-
-
-def _out_of_reach(start: datetime, span: timedelta, now: datetime) -> Refusal | None:
-    """Why ``start + span`` is too far ahead to be a deadline, if it is (without computing a
-    date past the end of the calendar)."""
-    last = now + limits.AHEAD
-    if start < last and span <= last - start:
-        return None
-    return _too_far(now)
-
-
-# limits.AHEAD_TEXT, translated where it is said.
-N_("a year")
-
-
-def _too_far(now: datetime) -> Refusal:
-    last = now + limits.AHEAD
-    reason = said._(
-        "a deadline may be at most %(most)s ahead, until %(last)s UTC",
-        most=said._(limits.AHEAD_TEXT),
-        last=f"{last:%Y-%m-%d %H:%M}",
-    )
-    return Refusal(reason, "too-far")
-
-
-def _move(asked: _Asked, moment: Moment, why: str, reason: str = "") -> Answer:
-    """The deadline moved to ``moment``: ``why`` told to the players, with the game master's
-    own ``reason`` on record (the archive and the feed show it)."""
-    game = asked.game
-    if moment.when == game.deadline:
-        # A move to where it is would only tell every player of a change there is not.
-        text = i18n.shown(moment.when, moment.zone, asked.now, asked.language)
-        return False, asked._("the deadline is already %(when)s; nothing was changed", when=text)
-    game.deadline = moment.when
-    game.deadline_sequence += 1
-    text = i18n.shown(moment.when, moment.zone, asked.now, asked.language)
-    answer = asked._("deadline now %(when)s", when=text)
-    if moment.note:
-        answer += f"; {moment.note}"
-    if game.status == GameStatus.FORMING:
-        # Nobody plays yet: the players read this deadline in the mail that starts the game.
-        kept = asked._(
-            "; kept for turn 1 once every player has joined (if it has passed by then, "
-            "the schedule sets turn 1's deadline)"
-        )
-        return True, answer + kept
-    moved = said._("The deadline has moved (%(why)s).", why=why)
-    _announce(asked, moved, "deadline-moved", note=reason)
-    return True, answer
-
-
-def _announce(
-    asked: _Asked,
-    message: str,
-    what: str,
-    words: dict[str, Any] | None = None,
-    overtaken: reports.Overtaken | None = None,
-    note: str = "",
-) -> None:
-    """Tell every player what the game master did (``notices.announce``)."""
-    change = notices.Change(what, message, "gm", asked.now, note, words or {}, overtaken)
-    notices.announce(asked.session, asked.runtime, asked.game, change)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator import i18n
 from adjudicator.models import Game
-from adjudicator.services.outbound import reports
+from adjudicator.services.outbound import calendar_entries, reports
 from adjudicator.services.record import play, transitions
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -38,7 +38,7 @@ class Change:
     note: str = ""
     words: dict[str, Any] = field(default_factory=dict)
     # The calendar entry the change leaves stale, withdrawn in the notices.
-    overtaken: reports.Overtaken | None = None
+    overtaken: calendar_entries.Overtaken | None = None
 
 
 def announce(session: Session, runtime: Runtime, game: Game, change: Change) -> None:

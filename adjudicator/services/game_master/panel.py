@@ -19,7 +19,7 @@ from adjudicator import limits, schedule
 from adjudicator.core import numbers
 from adjudicator.models import Game, utcnow
 from adjudicator.services.game_master import gm
-from adjudicator.services.outbound import asks, gm_letters
+from adjudicator.services.outbound import awaited, gm_letters
 from adjudicator.services.record import on_file, play, positions
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
@@ -159,8 +159,8 @@ def view(runtime: Runtime, game_id: int, now: datetime | None = None) -> Panel |
                     seat.joined_at is not None,
                     seat.seat in owes,
                     seat.seat in owed.on_file,
-                    asks.named(play.rules_for(game), seat),
-                    owed.seats[seat.seat].refused if seat.seat in owed.seats else 0,
+                    awaited.named(play.rules_for(game), seat),
+                    owed.refused(seat.seat),
                 )
                 for seat in game.seats
             ],

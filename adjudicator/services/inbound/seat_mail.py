@@ -19,75 +19,39 @@ Read top to bottom, ``STEPS`` is the whole of what the service does with a playe
 12. a game that resolves on receipt: the turn played, and every seat told
 13. the receipt
 14. early adjudication, once every seat has a whole set on file (on_file.owed)
+
+Steps 10 to 14, a seat's orders, are ``seat_orders``'; what the steps share is ``seat_context``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
-from adjudicator.core.contract import Game as Rules
-from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.games import registry
 from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn
-from adjudicator.models import Game, InboundMessage, Seat, Submission, Turn, utcnow
+from adjudicator.models import Game, InboundMessage, Submission, utcnow
 from adjudicator.services.game_master import gm
-from adjudicator.services.outbound import answers, gm_letters, replies, reports
+from adjudicator.services.inbound.seat_context import SeatMail, Step
+from adjudicator.services.inbound.seat_orders import (
+    adjudicate_early,
+    file_orders,
+    read_orders,
+    resolve_on_receipt,
+    send_receipt,
+)
+from adjudicator.services.outbound import gm_letters, replies, reports
 from adjudicator.services.outbound.mailer import Reply
-from adjudicator.services.record import dice, on_file, play, positions, reasons, steps
-from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.services.record import dice, play, steps
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.record.verdict import Verdict
 from adjudicator.services.turns import lifecycle
-from adjudicator.services.words import commands, orders, preferences
+from adjudicator.services.words import commands, preferences
 from adjudicator.statuses import GameStatus, InboundStatus
 
 # Commands that change the player's own settings, done whatever the game's state.
 _PERSONAL = ("PREFERENCES", "FORMAT", "VACATION", "NAME")
-
-
-@dataclass
-class SeatMail:
-    """One mail to a reply address on its way through ``STEPS``: what came in, and what the
-    steps so far have found out. A field is set by the step named beside it."""
-
-    session: Session
-    runtime: Runtime
-    mail: MailIn
-    record: InboundMessage
-    route: addresses.SeatRoute
-    game: Game = field(init=False)  # 1
-    seat: Seat = field(init=False)  # 2
-    reading: commands.Reading = field(init=False)  # 5
-    subject_only: bool = False  # 5
-    sections: commands.Sections = field(default_factory=commands.Sections)  # 5
-    turn: Turn = field(init=False)  # 10: the latest turn; orders are for the one after it
-    earlier: str | None = None  # 10: the set on file for that turn, if any
-    got: orders.OrderSet = field(init=False)  # 10
-    filed: bool = False  # 11
-
-    @property
-    def reply(self) -> Reply:
-        return Reply(self.session, self.runtime, self.mail, self.record.id)
-
-    def problem(self, kind: str, details: dict[str, Any]) -> None:
-        """Answer the sender with a problem reply of this kind."""
-        replies.problem(self.reply, kind, details)
-
-    def rules(self) -> Rules[Any]:
-        return play.rules_for(self.game)
-
-    @property
-    def report(self) -> OrderReport:
-        assert self.got.report is not None  # step 10 ends the way of a mail without orders
-        return self.got.report
-
-
-Step = Callable[[SeatMail], Verdict | None]
 
 
 def seat_mail(
@@ -339,127 +303,6 @@ def join_and_wait(context: SeatMail) -> Verdict | None:
         )
     )
     return None
-
-
-# 10.
-def read_orders(context: SeatMail) -> Verdict | None:
-    session, game, seat = context.session, context.game, context.seat
-    rules = context.rules()
-    context.turn = play.latest_turn(session, game.id)
-    # Loaded once for the reading and the receipt that shows the same position.
-    state = positions.snapshot(session, rules, context.turn).state
-    context.earlier = on_file.orders_text_on_file(session, game, seat.seat, context.turn.number + 1)
-    context.got = orders.read(
-        rules,
-        state,
-        seat.seat,
-        list(context.reading.others),
-        context.reading,
-        context.sections,
-        context.earlier,
-        context.subject_only,
-    )
-    report = context.got.report
-    if report is not None and not (game.paused and rules.resolves_on_receipt):
-        return None
-    _ = i18n.translator(context.sections.language)
-    for line in report.lines if report is not None else ():
-        # A game moving on receipt plays nothing while paused, as its every mail then says.
-        if line.status != LineStatus.IGNORED:
-            paused = _("not played: the game is paused; send it again once it resumes")
-            context.sections.skip(line.text, paused)
-    replies.status(context.reply, game, seat, context.reading, context.sections)
-    found = context.reading.words()
-    return Verdict(
-        InboundStatus.DONE, "commands answered: " + (", ".join(found) or "none"), game.id
-    )
-
-
-# 11.
-def file_orders(context: SeatMail) -> Verdict | None:
-    report = context.report
-    context.filed = orders.files(context.rules(), report)
-    context.session.add(
-        Submission(
-            game_id=context.game.id,
-            seat=context.seat.seat,
-            turn_number=context.turn.number + 1,
-            inbound_id=context.record.id,
-            text=context.got.text,
-            report=[answers.line_json(line) for line in report.lines],
-            orders=report.orders,
-            accepted=context.filed,
-        )
-    )
-    context.session.flush()
-    return None
-
-
-# 12.
-def resolve_on_receipt(context: SeatMail) -> Verdict | None:
-    if not (context.filed and context.rules().resolves_on_receipt):
-        return None
-    session, runtime, game, seat = context.session, context.runtime, context.game, context.seat
-    report = context.report
-    new_turn, resolution = play.apply_orders(
-        session, game, {seat.seat: report.orders}, reason=reasons.ORDERS
-    )
-    # The next decision gets its own deadline, opened before the reports so that they
-    # announce it; the answered decision's calendar entry is withdrawn in them.
-    now = utcnow()
-    stale = reports.overtaken(game, new_turn.number, now)
-    lifecycle.open_deadline(game, now)
-    played = reports.Played(new_turn, resolution)
-    shown = commands.sift(report, context.sections)
-    answering = reports.Answering(
-        seat, context.mail.message_id, context.sections, context.reading, shown
-    )
-    reports.turn_report(session, runtime, game, seat, played, answering, stale)
-    # A game of several players that moves on each answer (one decision at a time): the
-    # others see every step too.
-    for other in game.seats:
-        if other.id != seat.id:
-            reports.turn_report(session, runtime, game, other, played, overtaken=stale)
-    return Verdict(InboundStatus.DONE, f"turn {new_turn.number} resolved", game.id)
-
-
-# 13.
-def send_receipt(context: SeatMail) -> Verdict | None:
-    turn, record, got = context.turn, context.record, context.got
-    # Processed after the turn it was written for had been resolved: say so, never drop it.
-    late = (
-        turn.number > 0 and turn.reason != reasons.ORDERS and turn.created_at >= record.received_at
-    )
-    filing = {
-        "for_turn": turn.number + 1,
-        "merged": got.merged,
-        "replaced": context.earlier is not None and not got.merged,
-        "too_late_for": turn.number if late else None,
-        "received": f"{record.received_at:%H:%M:%S} UTC",
-    }
-    shown = commands.sift(context.report, context.sections)
-    replies.receipt(
-        context.reply, context.game, context.seat, shown, context.reading, context.sections, filing
-    )
-    if not context.filed:
-        return Verdict(InboundStatus.DONE, "orders not accepted; receipt sent", context.game.id)
-    if not context.report.ok:
-        # Filed without its refused lines: it stands at the deadline, but the turn is not
-        # resolved early on it, so the player has the time left to put the lines right.
-        return Verdict(
-            InboundStatus.DONE, "orders stored without their refused lines", context.game.id
-        )
-    return None
-
-
-# 14.
-def adjudicate_early(context: SeatMail) -> Verdict:
-    game, session = context.game, context.session
-    if game.early_delay_minutes == 0 and on_file.owed(session, game).resolves_early(utcnow()):
-        # Early adjudication: the turn is claimed and resolved by a worker, as at a deadline.
-        # (With a delay, the tick starts it once the last orders are old enough.)
-        context.runtime.later(session, Task.ADJUDICATE, game.id)
-    return Verdict(InboundStatus.DONE, "orders stored", game.id)
 
 
 STEPS: tuple[Step, ...] = (

@@ -17,7 +17,7 @@ from adjudicator.core.contract import LineReport, OrderOutcome
 from adjudicator.i18n import N_
 from adjudicator.models import Game, Seat
 from adjudicator.services.access import private_links
-from adjudicator.services.outbound import asks
+from adjudicator.services.outbound import awaited
 from adjudicator.services.record import on_file, play
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.words import commands, preferences
@@ -108,7 +108,7 @@ def command_context(
 
 def players_games(session: Session, runtime: Runtime, seat: Seat, lang: str) -> str:
     """GAMES: every game the seat's player sits in, what they owe in each (read as the lists
-    and the mails read it, ``asks.now_owed``), and their own list's link. Asked only at a seat's
+    and the mails read it, ``awaited.now_owed``), and their own list's link. Asked only at a seat's
     reply address, which proves the player: which games someone plays is theirs to tell."""
     games = session.scalars(
         select(Game)
@@ -134,7 +134,7 @@ def _game_told(session: Session, game: Game, player_id: int, lang: str) -> str:
         state = i18n.gettext("over: %(result)s", lang, result=play.shown_result(game))
     elif game.paused:
         state = i18n.gettext("paused", lang)
-    elif asks.owed_by_player(game, asks.now_owed(session, game), player_id):
+    elif awaited.owed_by_player(game, awaited.now_owed(session, game), player_id):
         state = i18n.gettext("you owe a move", lang)
     else:
         state = i18n.gettext("in play, nothing owed by you", lang)

@@ -15,7 +15,7 @@ from adjudicator.mail.addresses import reply_address, seat_token
 from adjudicator.mail.building import Picture
 from adjudicator.models import Game, OutboxMessage, Player, utcnow
 from adjudicator.services.access import panel_links
-from adjudicator.services.outbound import asks, settings_shown
+from adjudicator.services.outbound import asks, awaited, settings_shown
 from adjudicator.services.outbound.mailer import Letter, Reply, queue
 from adjudicator.services.record import play, positions, reasons, subjects
 from adjudicator.services.record.runtime import Runtime
@@ -97,7 +97,7 @@ def _ask(session: Session, runtime: Runtime, game: Game, lang: str) -> asks.Ask:
     rules = play.rules_for(game)
     turn = play.latest_turn(session, game.id)
     pending = rules.pending(rules.load(turn.state))
-    moment = asks.moment(session, runtime, game, turn, pending, zone, utcnow(), lang)
+    moment = awaited.moment(session, runtime, game, turn, pending, zone, utcnow(), lang)
     return asks.for_gm(rules, game, moment)
 
 

@@ -23,7 +23,7 @@ from adjudicator.services.outbound.answers import NOT_CARRIED_OUT, command_conte
 from adjudicator.services.outbound.mailer import Letter, Reply, queue
 from adjudicator.services.outbound.reports import SeatLetter, mail_seat
 from adjudicator.services.record import play
-from adjudicator.services.words import command_words, commands, orders, preferences
+from adjudicator.services.words import command_words, commands, lookalikes, orders, preferences
 
 
 def receipt_lines(report: OrderReport, filed: bool) -> dict[str, Any]:
@@ -199,7 +199,7 @@ def send_help(
                 ok=False,
             )
     for line in reading.others if reading else ():
-        hint = commands.looks_like_command(line, lang) or _new_here(line, lang)
+        hint = lookalikes.looks_like_command(line, lang) or _new_here(line, lang)
         if hint is not None:
             sections.not_understood.append(commands.Entry(line.strip(), hint, ok=False))
         else:

@@ -1,6 +1,7 @@
 """What the service tells players about their game: the position and deadline every game mail
-carries, the welcome, the turn report; built from stored facts and views. Answers to a mail are
-in ``replies``, mail to the game master in ``gm_letters``."""
+carries, the welcome, the turn report; built from stored facts and views. The deadline's calendar
+entry is ``calendar_entries``', answers to a mail are in ``replies``, mail to the game master in
+``gm_letters``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -19,11 +19,9 @@ from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport, Resolution
 from adjudicator.i18n import N_
-from adjudicator.mail.building import Attachment
-from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game, Seat, Turn, utcnow
 from adjudicator.services.access.private_links import check_url, games_url
-from adjudicator.services.outbound import asks, settings_shown
+from adjudicator.services.outbound import asks, awaited, calendar_entries, settings_shown
 from adjudicator.services.outbound.answers import away, carried_out, command_context, line_json
 from adjudicator.services.outbound.gm_letters import tell_gm, turn_to_gm
 from adjudicator.services.outbound.mailer import Letter, queue, thread_headers
@@ -44,124 +42,6 @@ def deadline_context(game: Game, seat: Seat, now: datetime) -> dict[str, Any]:
         "deadline_utc": f"{game.deadline:%Y-%m-%d %H:%M} UTC",
         "paused": game.paused,
     }
-
-
-def calendar_uid(runtime: Runtime, game: Game, turn: int) -> str:
-    """A turn's calendar entry keeps this UID however often its deadline moves."""
-    return f"game-{game.id}-turn-{turn}@{runtime.config.mail_domain}"
-
-
-def _calendar_summary(game: Game, turn: int, lang: str = i18n.SOURCE) -> str:
-    return i18n.gettext(
-        "%(title)s, game %(id)s: orders for turn %(turn)s due",
-        lang,
-        title=play.rules_for(game).title,
-        id=game.id,
-        turn=turn,
-    )
-
-
-@dataclass(frozen=True)
-class Overtaken:
-    """A turn's calendar entry made stale: the turn was played before its deadline, or will
-    not be played under it (the game ended, or the turn before it was rolled back)."""
-
-    turn: int
-    deadline: datetime
-    # Above every SEQUENCE sent for the entry: a calendar ignores a cancel that is not newer.
-    sequence: int
-
-
-def overtaken(game: Game, turn: int, now: datetime) -> Overtaken | None:
-    """Turn ``turn``'s entry, to withdraw, when the deadline it announced is still ahead; call
-    before the next deadline opens. None once that deadline has come: the entry is simply over,
-    and a cancel would strike a past event from the calendar's history."""
-    if game.deadline is None or game.deadline <= now:
-        return None
-    return Overtaken(turn, game.deadline, game.deadline_sequence + 1)
-
-
-def deadline_calendar(
-    runtime: Runtime,
-    game: Game,
-    turn: int,
-    now: datetime,
-    overtaken: Overtaken | None = None,
-    lang: str = i18n.SOURCE,
-) -> list[Attachment]:
-    """The next deadline as a calendar entry whose UID stays put while SEQUENCE follows moves,
-    then the cancel of the entry a turn played early left behind; its words in ``lang``.
-
-    METHOD belongs to the whole VCALENDAR, so each is a text/calendar part of its own. The next
-    deadline comes first: a client that acts on one calendar part only takes the one that
-    matters, and at worst keeps the stale entry, as it would have without the cancel."""
-    organizer = parseaddr(runtime.config.from_address)[1] or None
-    parts = []
-    if game.deadline is not None and game.status == GameStatus.ACTIVE:
-        entry = Entry(
-            uid=calendar_uid(runtime, game, turn),
-            sequence=game.deadline_sequence,
-            deadline=game.deadline,
-            summary=_calendar_summary(game, turn, lang),
-            zone=game.timezone,
-            organizer=organizer,
-        )
-        data = deadline_event(
-            entry,
-            description=i18n.gettext(
-                "Reply to your game's mail with your orders for turn %(turn)s.", lang, turn=turn
-            ),
-            url=f"{runtime.config.base_url}/games/{game.id}",
-            stamp=now,
-        )
-        parts.append(
-            Attachment(
-                f"game{game.id}-turn{turn}-deadline.ics",
-                "text",
-                "calendar",
-                data,
-                {"method": PUBLISH},
-            )
-        )
-    if overtaken is not None:
-        entry = Entry(
-            uid=calendar_uid(runtime, game, overtaken.turn),
-            sequence=overtaken.sequence,
-            deadline=overtaken.deadline,
-            summary=_calendar_summary(game, overtaken.turn, lang),
-            zone=game.timezone,
-            organizer=organizer,
-        )
-        data = withdrawal(entry, stamp=now)
-        parts.append(
-            Attachment(
-                f"game{game.id}-turn{overtaken.turn}-cancelled.ics",
-                "text",
-                "calendar",
-                data,
-                {"method": CANCEL},
-            )
-        )
-    return parts
-
-
-def calendar_once(
-    session: Session,
-    runtime: Runtime,
-    game: Game,
-    turn: int,
-    when: tuple[datetime, Overtaken | None],
-    lang: str = i18n.SOURCE,
-) -> list[Attachment]:
-    """``deadline_calendar``, made once per session for the same deadline and language: every
-    seat's mail of a turn carries the same entries (stamped when the first was made), in its
-    reader's words."""
-    now, stale = when
-    memo: dict[tuple[Any, ...], list[Attachment]] = session.info.setdefault("pbem.calendars", {})
-    key = (game.id, turn, game.status, game.deadline, game.deadline_sequence, stale, lang)
-    if key not in memo:
-        memo[key] = deadline_calendar(runtime, game, turn, now, stale, lang)
-    return memo[key]
 
 
 # The games' turn nouns (Rules.turn_noun), which a mail in another language says in its own.
@@ -243,7 +123,7 @@ def mail_seat(
     *,
     played: Played | None = None,
     replying_to: str | None = None,
-    overtaken: Overtaken | None = None,
+    overtaken: calendar_entries.Overtaken | None = None,
 ) -> None:
     """Queue ``letter`` to a seat's player showing its position: the turn just ``played``, else
     the latest; ``replying_to``: the player's mail it answers; ``overtaken``: the entry of a turn
@@ -259,7 +139,7 @@ def mail_seat(
         now = utcnow()
         context.update(deadline_context(game, seat, now))
         zone = seat.player.timezone or game.timezone
-        moment = asks.moment(session, runtime, game, turn, owed, zone, now, lang)
+        moment = awaited.moment(session, runtime, game, turn, owed, zone, now, lang)
         context["ask"] = asks.for_seat(rules, game, seat, moment).json()
         in_reply_to, references = thread_headers(game, replying_to)
         words = {
@@ -283,7 +163,7 @@ def mail_seat(
                 **{k: v() if callable(v) else v for k, v in letter.extra.items()},
             },
             pictures=[picture] if picture else [],
-            attachments=calendar_once(
+            attachments=calendar_entries.calendar_once(
                 session, runtime, game, turn.number + 1, (now, overtaken), lang
             ),
             reply_to=play.seat_address(runtime, game, seat),
@@ -307,7 +187,7 @@ def mail_all_seats(
     runtime: Runtime,
     game: Game,
     letter: SeatLetter,
-    overtaken: Overtaken | None = None,
+    overtaken: calendar_entries.Overtaken | None = None,
 ) -> None:
     """The same news to every seat, each with its own position; its key gets the seat added."""
     session.flush()
@@ -422,7 +302,7 @@ def turn_report(
     seat: Seat,
     played: Played,
     answering: Answering | None = None,
-    overtaken: Overtaken | None = None,
+    overtaken: calendar_entries.Overtaken | None = None,
 ) -> None:
     """The turn ``played``, as this seat sees it; ``answering``: the seat's mail whose orders
     played it, when it moved on receipt."""

@@ -7,7 +7,7 @@ current position for one seat, reached by a signed link only that seat's mail ca
 
 Reading a text is the pipeline's own reading: the player's own lines (``extract.order_lines``),
 commands sorted out (``commands.read``), then ``orders.read`` (chatter beside commands set aside,
-ADD joined to the set on file), the report shown as the receipt shows it (``commands.sift`` and
+ADD joined to the set on file), the report shown as the receipt shows it (``lookalikes.sift`` and
 ``replies.receipt_lines``). Commands are named, never run: the checker changes nothing.
 tests/test_help_pages.py compares its answer with the mail actually sent.
 """
@@ -31,7 +31,7 @@ from adjudicator.models import Game, Seat
 from adjudicator.services.outbound import replies
 from adjudicator.services.record import on_file, play
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.words import commands, orders
+from adjudicator.services.words import commands, lookalikes, orders
 from adjudicator.statuses import GameStatus
 from adjudicator.templating import in_language, text_environment
 
@@ -191,7 +191,7 @@ def _check(
     found = got.report is not None
     context: dict[str, Any] = {"lines": [], "missing": [], "accepted": False}
     if got.report is not None:
-        shown = commands.sift(got.report, sections)
+        shown = lookalikes.sift(got.report, sections)
         context = replies.receipt_lines(shown, orders.files(rules, shown))
     context["sections"] = sections.json()
     template = text_environment().get_template(RECEIPT_TEMPLATE)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Game, Seat, Turn
-from adjudicator.services.outbound import asks
+from adjudicator.services.outbound import awaited
 from adjudicator.services.reading.queries import public_name
 from adjudicator.services.record import play
 from adjudicator.statuses import GameStatus
@@ -59,7 +59,7 @@ class GameRow:
     paused: bool = False
     deadline: datetime | None = None
     players: tuple[str, ...] = ()  # each seat's player by public_name, in seat order
-    waiting: asks.Owing | None = None  # who the game waits for and for what; None: no one
+    waiting: awaited.Owing | None = None  # who the game waits for and for what; None: no one
     noun: str = "turn"  # the game's word for one stored turn (Game.turn_noun)
     yours_owed: bool = False  # on a player's own list: one of their seats owes something now
 
@@ -107,7 +107,7 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
     rows = []
     for game, turns in session.execute(_filtered(query, filters)):
         rules = play.rules_for(game)
-        moment = asks.now_owed(session, game)
+        moment = awaited.now_owed(session, game)
         rows.append(
             GameRow(
                 id=game.id,
@@ -123,8 +123,8 @@ def game_rows(session: Session, filters: Filters | None = None, limit: int = 200
                 players=tuple(
                     public_name(seat.player, rules.seat_title(seat.seat)) for seat in game.seats
                 ),
-                waiting=asks.owing(rules, game, moment),
-                yours_owed=asks.owed_by_player(game, moment, filters.player_id),
+                waiting=awaited.owing(rules, game, moment),
+                yours_owed=awaited.owed_by_player(game, moment, filters.player_id),
                 noun=rules.turn_noun,
             )
         )

@@ -68,6 +68,11 @@ class Owed:
             seat for seat, owes in self.seats.items() if owes.filed is not Filed.NOTHING
         )
 
+    def refused(self, seat: str) -> int:
+        """How many lines of ``seat``'s set on file were left out as refused (0 with none)."""
+        owes = self.seats.get(seat)
+        return owes.refused if owes is not None else 0
+
     @property
     def holds(self) -> bool:
         """Whether a set with refused lines holds the turn back: only where it would

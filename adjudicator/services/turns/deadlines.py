@@ -22,7 +22,7 @@ from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.db import changed
 from adjudicator.models import Game, OutboxMessage, Player, Seat, Submission, Turn, utcnow
-from adjudicator.services.outbound import reports
+from adjudicator.services.outbound import calendar_entries, reports
 from adjudicator.services.record import isolation, on_file, play, positions, reasons
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.turns import lifecycle
@@ -222,7 +222,7 @@ def _resolve_turn(
     turn, resolution = play.apply_orders(session, game, orders, why, {"defaulted": defaulted})
     # Played before its deadline (all orders in, or forced): the entry announcing that deadline
     # is withdrawn in the same mail that brings the next one.
-    stale = reports.overtaken(game, turn.number, now)
+    stale = calendar_entries.overtaken(game, turn.number, now)
     lifecycle.open_deadline(game, now)
     # The lease given back (and a forced turn done) in the same UPDATE of the game row as the
     # turn's other changes to it; flushed with the turn, whose id its reports name.

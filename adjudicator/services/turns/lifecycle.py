@@ -1,5 +1,5 @@
-"""A game's life: how it is set up, started, joined and resigned, and how it ends on the clock
-(idle solo games, shared deals whose deadline has passed).
+"""A game's life: how it is set up, started, joined and resigned (a shared deal's end on the
+clock is ``challenges``', an idle solo game's ``idle``'s).
 
 ``GameSettings`` is the one description of a game a game master asks for, read alike from the
 lines under a ``NEW`` mail and from ``pbem game new``'s options (``read_settings``), and
@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n, limits, schedule
@@ -22,12 +21,10 @@ from adjudicator.core.chance import Contribution
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.words import agreeing, listed
-from adjudicator.db import changed
 from adjudicator.games import registry
-from adjudicator.i18n import N_
 from adjudicator.mail.addresses import single as single_address
-from adjudicator.models import Challenge, Game, Seat, utcnow
-from adjudicator.services.outbound import gm_letters, reports
+from adjudicator.models import Game, Seat, utcnow
+from adjudicator.services.outbound import calendar_entries, gm_letters, reports
 from adjudicator.services.outbound.mailer import Reply
 from adjudicator.services.record import dice, play, transitions
 from adjudicator.services.record.runtime import Runtime
@@ -351,7 +348,7 @@ def resign(reply: Reply, game: Game, seat: Seat, sections: commands.Sections | N
     the entry of the turn that will not be played leaves the players' calendars."""
     session, runtime, now = reply.session, reply.runtime, utcnow()
     due = play.latest_turn(session, game.id).number + 1
-    stale = reports.overtaken(game, due, now)
+    stale = calendar_entries.overtaken(game, due, now)
     rules = play.rules_for(game)
     winners = [other for other in rules.seats if other != seat.seat]
     with i18n.speaking(i18n.SOURCE):  # stored in English, written anew for each reader
@@ -396,68 +393,3 @@ def resigned(rules: Rules[Any], seat: str, winners: list[str]) -> str:
 def _count(titles: list[str]) -> int:
     """How many the titles count as for a verb: a title such as "Royalists" is plural."""
     return 2 if len(titles) > 1 or agreeing(listed(titles), "is", "are").endswith(" are") else 1
-
-
-def leaderboard(session: Session, challenge: Challenge) -> list[Game]:
-    """Games of a shared deal, best first by the game's own score (``Outcome.score``, compared
-    entry by entry); unscored games last."""
-    games = list(session.scalars(select(Game).where(Game.challenge_id == challenge.id)))
-    return sorted(games, key=lambda game: (game.score or [-99], -game.id), reverse=True)
-
-
-def reveal_challenge(runtime: Runtime, challenge_id: int) -> str | None:
-    """Close the challenge's running games, reveal its seed and mail every entrant the ranking."""
-    with runtime.db.session() as session:
-        # Compare-and-set: only one tick reveals a challenge, however many run at once.
-        won = changed(
-            session,
-            update(Challenge)
-            .where(Challenge.id == challenge_id, Challenge.revealed_at.is_(None))
-            .values(revealed_at=utcnow()),
-        )
-        if not won:
-            return None
-        challenge = session.get_one(Challenge, challenge_id)
-        for game in session.scalars(select(Game).where(Game.challenge_id == challenge_id)):
-            if game.status == GameStatus.ACTIVE:
-                game.status = GameStatus.CLOSED
-                game.finished_at = utcnow()
-                game.result = UNFINISHED
-        session.flush()
-        ranking = leaderboard(session, challenge)
-        for game in ranking:
-            # Each entrant reads the ranking in their own language.
-            lang = play.language(game.seats[0].player, game)
-            letter = reports.SeatLetter(
-                key=f"challenge:{challenge.id}:results:{game.id}",
-                kind="challenge-results",
-                template="challenge_results",
-                what="shared-deal",
-                extra={"ranking": _ranking(ranking, lang), "result": _result(game, lang)},
-            )
-            reports.mail_seat(session, runtime, game, game.seats[0], letter)
-        return challenge.name
-
-
-# The result of a shared deal's game still running when the deal ends.
-UNFINISHED = N_("unfinished when the shared deal ended")
-
-
-def _result(game: Game, lang: str) -> str | None:
-    """A game's result in ``lang`` where it is a sentence the catalogs hold (UNFINISHED)."""
-    return i18n.gettext(game.result, lang) if game.result else game.result
-
-
-def _ranking(ranking: list[Game], lang: str) -> list[dict[str, Any]]:
-    """The shared deal's games, best first, as an entrant reading ``lang`` is shown them."""
-    return [
-        {
-            "rank": rank,
-            "game_id": game.id,
-            # Every entrant receives this table: names they gave, never address parts.
-            "player": play.display_name(game.seats[0].player),
-            "result": _result(game, lang),
-            "status": game.status,
-        }
-        for rank, game in enumerate(ranking, start=1)
-    ]

@@ -13,7 +13,7 @@ from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, u
 from adjudicator.services.outbound import delivery
 from adjudicator.services.record import isolation, steps
 from adjudicator.services.record.runtime import QUEUE_OF, Runtime, Task
-from adjudicator.services.turns import deadlines, idle, lifecycle
+from adjudicator.services.turns import challenges, deadlines, idle
 from adjudicator.statuses import GameStatus, InboundStatus
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
@@ -220,7 +220,7 @@ def _reveal_shared_deals(work: _Tick) -> None:
         ).all()
     for challenge_id in due:
         with isolation.apart("the reveal", challenge_id, "challenge"):
-            name = lifecycle.reveal_challenge(work.runtime, challenge_id)
+            name = challenges.reveal_challenge(work.runtime, challenge_id)
             if name:
                 work.report.challenges_revealed.append(name)
 

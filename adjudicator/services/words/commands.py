@@ -4,9 +4,9 @@ A mail is read like a mailing-list manager reads one: every line is a command, a
 game's parser, or ignored, and the reply says which in sections (done, not understood, ignored).
 Commands are recognised strictly (a whole line, or a known word with its arguments), so a line of
 chatter never acts by accident; a line that merely *looks* like a command is reported with a
-suggestion only once the game's parser has said it is not an order either. A command may be
-written in any language's words (``command_words``); it is read, answered and kept as its
-canonical English command.
+suggestion (``lookalikes``) only once the game's parser has said it is not an order either. A
+command may be written in any language's words (``command_words``); it is read, answered and
+kept as its canonical English command.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from typing import Any
 
 from adjudicator import i18n
 from adjudicator.core import lines as lines_read
-from adjudicator.core import said, suggest
-from adjudicator.core.contract import LineReport, LineStatus, OrderReport
+from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import extract
@@ -46,27 +45,9 @@ SETTINGS = (
     "DKIM",
     "LANGUAGE",
 )
-# The game master's commands (services.game_master.gm.COMMANDS, which reads this module, so named
-# here again): written to a seat's address, each is answered with where it belongs, never as a line
-# that is not an order. STATUS is every player's too.
-GM_WORDS = (
-    "SET DEADLINE",
-    "EXTEND",
-    "PAUSE",
-    "RESUME",
-    "PROCESS NOW",
-    "ROLLBACK",
-    "REPLACE",
-    "END",
-    "PANEL",
-    "GMREPORTS",
-)
 # A name is a few words ("Luis Daoíz", "Juan Martín Díez el Empecinado"); many more read as prose.
 NAME_WORDS = 10
 CHALLENGE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
-# How alike a word must be to a command to be offered as "did you mean": STAUTS and HISTROY are,
-# while chatter such as HELLO, STATE or WAITING is not.
-CLOSE_ENOUGH = 0.75
 _PUNCTUATION = ".!?:;,"
 
 
@@ -161,7 +142,7 @@ def shown(command: Command) -> str:
     return f"{command.line} (subject)" if command.from_subject else command.line
 
 
-def _word(text: str) -> str:
+def canonical_word(text: str) -> str:
     upper = command_words.canonical(text.strip(_PUNCTUATION))
     return ALIASES.get(upper, upper)
 
@@ -188,7 +169,7 @@ def command_of(
     words = text.split(maxsplit=1)
     if not words:
         return None
-    word = _word(words[0])
+    word = canonical_word(words[0])
     argument = words[1].strip() if len(words) > 1 else ""
     alias = _alias(words[0])
     if alias:
@@ -291,85 +272,6 @@ def with_unread(reading: Reading, own: extract.OwnText) -> Reading:
     if own.unread_after is None:
         return reading
     return replace(reading, ignored=(*reading.ignored, not_read(own.unread_after)))
-
-
-def looks_like_command(line: str, lang: str = i18n.SOURCE) -> str | None:
-    """For a line that is neither a command nor an order: what the player probably meant, as a
-    sentence in ``lang``, when it looks like a command; None for chatter."""
-    _ = i18n.translator(lang)
-    words = line.split()
-    if not words or len(words) > 4:
-        return None
-    first = _word(words[0])
-    if first in ALONE:
-        return _("%(command)s stands alone on its line, with nothing after it", command=first)
-    if first == "HELP":
-        return _("write HELP alone, or HELP and the name of a game")
-    # A slip in any language's word: ПРИКАЗИ is ORDERS mistyped.
-    others = list(command_words.words().commands)
-    meant = closest(command_words.folded(first), [*WORDS, *ALIASES, *others])
-    if meant is None:
-        return None
-    meant = ALIASES.get(meant, command_words.canonical(meant))
-    meant = " ".join([meant, *words[1:]])
-    return _("not a command; did you mean %(meant)s?", meant=meant)
-
-
-def gm_pointer(line: str, sections: Sections) -> str | None:
-    """For a line sent to a seat's address that is a game-master command (its words in
-    capitals, as the game master's help writes them): where it belongs, in the reader's
-    language; None for any other line."""
-    text = " ".join(line.split())
-    word = next((w for w in GM_WORDS if text == w or text.startswith(w + " ")), None)
-    if word is None:
-        return None
-    _ = i18n.translator(sections.language)
-    if sections.game_master:
-        return _(
-            "%(command)s is a game-master command: send it to your game-master address %(address)s",
-            command=word,
-            address=sections.game_master,
-        )
-    return _("%(command)s is a game-master command: only the game master can do that", command=word)
-
-
-def closest(word: str, vocabulary: Sequence[str]) -> str | None:
-    """The known word ``word`` is most probably a typing slip for, if any."""
-    if not word.isalpha():
-        return None
-    return suggest.closest(word.upper(), vocabulary, cutoff=CLOSE_ENOUGH)
-
-
-def sift_ignored(lines: Sequence[LineReport], sections: Sections) -> tuple[LineReport, ...]:
-    """The parser's receipts less the lines it ignored that look like a mistyped command: those
-    go to "not understood" with a suggestion, so no line is reported twice."""
-    kept = []
-    for line in lines:
-        ignored = line.status is LineStatus.IGNORED
-        hint = (
-            gm_pointer(line.text, sections) or looks_like_command(line.text, sections.language)
-            if ignored
-            else None
-        )
-        if hint is None:
-            kept.append(line)
-        else:
-            sections.not_understood.append(Entry(line.text.strip(), hint, ok=False))
-    return tuple(kept)
-
-
-def sift(report: OrderReport, sections: Sections) -> OrderReport:
-    """The report to show the player: ``sift_ignored`` applied to its lines."""
-    return replace(report, lines=sift_ignored(report.lines, sections))
-
-
-def set_aside(lines: Sequence[LineReport], sections: Sections) -> None:
-    """A mail of commands whose other lines hold no order: each of them is reported in the
-    sections (a lookalike as not understood, the rest as ignored), not as a refused order set."""
-    lang = sections.language
-    for line in sift_ignored(lines, sections):
-        reason = i18n.localized(line.reason, lang) or i18n.gettext("not an order", lang)
-        sections.skip(line.text, i18n.gettext("%(reason)s, nor a command", lang, reason=reason))
 
 
 def _example_game() -> str:

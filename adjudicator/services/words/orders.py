@@ -9,7 +9,7 @@ from typing import Any
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.services.record import subjects
-from adjudicator.services.words import commands
+from adjudicator.services.words import commands, lookalikes
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def read(
         # Beside commands (or as a bare subject) lines without an order are chatter, not a
         # refused order set: they go to the reply's sections and nothing is filed.
         if not subject_only:
-            commands.set_aside(trial.lines, sections)
+            lookalikes.set_aside(trial.lines, sections)
         return OrderSet(None, "", False)
     joined = None if earlier is None else rules.joined_orders(trial.orders, lines, earlier)
     if joined is not None:
