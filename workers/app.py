@@ -13,6 +13,7 @@ from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
 from adjudicator.services.runtime import QUEUE_OF, QUEUES, Runtime, Task
+from workers import costs
 
 celery = Celery("pbem", include=["workers.tasks"])
 _runtime: Runtime | None = None
@@ -122,3 +123,4 @@ def _log_format(logger: logging.Logger, **_: Any) -> None:
 
 signals.after_setup_logger.connect(_log_format, weak=False)
 signals.after_setup_task_logger.connect(_log_format, weak=False)
+costs.watch()
