@@ -249,15 +249,16 @@ class Processes:
     def tasks(self, since: dict[str, int]) -> dict[str, dict[str, Any]]:
         """Celery task runs since ``since``, per task: runs, seconds (total, longest), results."""
         pattern = re.compile(
-            r"Task pbem\.(\w+)\[[^\]]+\] (?:succeeded in ([0-9.]+)s(?: \(cpu ([0-9.]+)s\))?: (.*)"
-            r"|raised)"
+            r"Task pbem\.(\w+)\[[^\]]+\] (?:succeeded in ([0-9.]+)s: (.*?)(?: \(cpu ([0-9.]+)s\))?$"
+            r"|raised)",
+            re.MULTILINE,
         )
         found: dict[str, dict[str, Any]] = {}
         for name, offset in since.items():
             with (self.site.folder / f"{name}.log").open("rb") as handle:
                 handle.seek(offset)
                 text = handle.read().decode(errors="replace")
-            for task, seconds, cpu, said in pattern.findall(text):
+            for task, seconds, said, cpu in pattern.findall(text):
                 entry = found.setdefault(
                     task,
                     {"runs": 0, "seconds": 0.0, "cpu": 0.0, "longest_s": 0.0, "results": Counter()},

@@ -134,6 +134,11 @@ def snapshot(started: Mapping[str, int], backends: Backends | None = None) -> di
     ours = set().union(*groups.values()) if groups else set()
     groups["bench"] = _tree(os.getpid()) - ours
     seconds = {group: sum(_times(pid) for pid in pids) for group, pids in groups.items()}
+    # Of the workers' seconds, their main processes' (the broker, the pool, the acks), apart from
+    # their pool processes', which run the tasks: shown, not added again to the service's.
+    seconds["worker main"] = sum(
+        _times(pid) for name, pid in started.items() if name.startswith("worker")
+    )
     if backends is not None:
         seconds["postgres"] = backends.total()
     machine = _machine()
