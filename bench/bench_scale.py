@@ -302,6 +302,8 @@ def start_service(plan: Plan, site: Site, processes: Processes) -> None:
             [
                 *(str(BIN / "celery"), "-A", "workers.app", "worker", "--loglevel=INFO"),
                 *("--concurrency", str(plan.concurrency), "-n", f"scale{n}@%h"),
+                # As the Procfile runs them: no events between workers, which nothing reads.
+                *("--without-heartbeat", "--without-gossip", "--without-mingle"),
             ],
         )
     processes.start("beat", [str(BIN / "celery"), "-A", "workers.app", "beat", "--loglevel=INFO"])

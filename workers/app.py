@@ -119,6 +119,10 @@ def _log_format(logger: logging.Logger, **_: Any) -> None:
     # whether their lines, and the services' lines through them, are JSON.
     config = _runtime.config if _runtime is not None else configuration.load()
     logs.adopt(logger, config.log_format)
+    if logger.getEffectiveLevel() > logging.DEBUG:
+        # Celery's "Task ... received" line, one per task in the worker's main process, says
+        # nothing its success line does not; below DEBUG it is a cost per task, not news.
+        logging.getLogger("celery.worker.strategy").setLevel(logging.WARNING)
 
 
 signals.after_setup_logger.connect(_log_format, weak=False)
