@@ -248,23 +248,30 @@ class Processes:
 
     def tasks(self, since: dict[str, int]) -> dict[str, dict[str, Any]]:
         """Celery task runs since ``since``, per task: runs, seconds (total, longest), results."""
-        pattern = re.compile(r"Task pbem\.(\w+)\[[^\]]+\] (?:succeeded in ([0-9.]+)s: (.*)|raised)")
+        pattern = re.compile(
+            r"Task pbem\.(\w+)\[[^\]]+\] (?:succeeded in ([0-9.]+)s: (.*?)(?: \(cpu ([0-9.]+)s\))?$"
+            r"|raised)",
+            re.MULTILINE,
+        )
         found: dict[str, dict[str, Any]] = {}
         for name, offset in since.items():
             with (self.site.folder / f"{name}.log").open("rb") as handle:
                 handle.seek(offset)
                 text = handle.read().decode(errors="replace")
-            for task, seconds, said in pattern.findall(text):
+            for task, seconds, said, cpu in pattern.findall(text):
                 entry = found.setdefault(
-                    task, {"runs": 0, "seconds": 0.0, "longest_s": 0.0, "results": Counter()}
+                    task,
+                    {"runs": 0, "seconds": 0.0, "cpu": 0.0, "longest_s": 0.0, "results": Counter()},
                 )
                 entry["runs"] += 1
                 entry["seconds"] += float(seconds or 0)
+                entry["cpu"] += float(cpu or 0)  # the task's own CPU (workers/costs.py)
                 entry["longest_s"] = max(entry["longest_s"], float(seconds or 0))
                 if task != "tick":
                     entry["results"][said.strip("'\"") or "raised"] += 1
         for entry in found.values():
             entry["seconds"] = round(entry["seconds"], 1)
+            entry["cpu"] = round(entry["cpu"], 3)
             entry["longest_s"] = round(entry["longest_s"], 2)
             entry["results"] = dict(entry["results"])
         return found
@@ -295,6 +302,8 @@ def start_service(plan: Plan, site: Site, processes: Processes) -> None:
             [
                 *(str(BIN / "celery"), "-A", "workers.app", "worker", "--loglevel=INFO"),
                 *("--concurrency", str(plan.concurrency), "-n", f"scale{n}@%h"),
+                # As the Procfile runs them: no events between workers, which nothing reads.
+                *("--without-heartbeat", "--without-gossip", "--without-mingle"),
             ],
         )
     processes.start("beat", [str(BIN / "celery"), "-A", "workers.app", "beat", "--loglevel=INFO"])
@@ -655,6 +664,12 @@ class Monitor:
     def __init__(self, site: Site) -> None:
         self.site = site
         self.connection = psycopg.connect(site.dsn, autocommit=True)
+        # The service's own backends, less this connection's: the harness is not the service.
+        self.backends = scale_cpu.Backends(site.dsn, {self.connection.info.backend_pid})
+
+    def cpu(self, processes: Processes) -> dict[str, float]:
+        """CPU seconds so far of each group of processes (scale_cpu.snapshot)."""
+        return scale_cpu.snapshot(processes.pids(), self.backends)
 
     def value(self, sql: str, *args: Any) -> Any:
         row = self.connection.execute(sql, args or None).fetchone()
@@ -690,6 +705,7 @@ class Monitor:
         return found
 
     def close(self) -> None:
+        self.backends.close()
         self.connection.close()
 
 
@@ -745,7 +761,7 @@ def burst(
     mid: scale_mid.MidDeadline,
 ) -> dict[str, Any]:
     mark = processes.mark()
-    cpu_before = scale_cpu.snapshot(processes.pids())
+    cpu_before = monitor.cpu(processes)
     sender = Sender(site, mails, plan.clients)
     started = time.time()
     sender.start()
@@ -767,7 +783,7 @@ def burst(
         "burst: replies", monitor, processes, count, monitor.files, detail, finished, plan.timeout
     )
     settled = time.time()
-    cpu = scale_cpu.spent(cpu_before, scale_cpu.snapshot(processes.pids()))
+    cpu = scale_cpu.spent(cpu_before, monitor.cpu(processes))
     problems: list[str] = [f"not accepted: {line}" for line in sender.failures[:20]]
     # Stored: one inbound row per Message-ID sent.
     rows = monitor.rows("SELECT dedupe_key, status, reason FROM inbound_messages")
@@ -844,6 +860,7 @@ def burst(
         "latencies_s": latencies,
         "tasks_run": dict(tasks),
         "cpu_s": cpu,
+        "per_mail": scale_cpu.per_item(cpu, tasks, count),
         "problems": problems,
         "mid": mid.result(files),
     }
@@ -853,7 +870,7 @@ def storm(
     plan: Plan, site: Site, processes: Processes, monitor: Monitor, game_ids: list[int]
 ) -> dict[str, Any]:
     mark = processes.mark()
-    cpu_before = scale_cpu.snapshot(processes.pids())
+    cpu_before = monitor.cpu(processes)
     before = set(monitor.maildir_files())
     count = len(game_ids)
     # Made with no deadline (nothing to remind, nothing due); now the deadline of every one of
@@ -885,7 +902,7 @@ def storm(
         finished,
         plan.timeout,
     )
-    cpu = scale_cpu.spent(cpu_before, scale_cpu.snapshot(processes.pids()))
+    cpu = scale_cpu.spent(cpu_before, monitor.cpu(processes))
     problems: list[str] = []
     numbers = Counter(
         game_id
@@ -932,6 +949,7 @@ def storm(
         "report_times_s": [w - base for w in written],
         "tasks_run": dict(tasks),
         "cpu_s": cpu,
+        "per_game": scale_cpu.per_item(cpu, tasks, count),
         "problems": problems,
     }
 
@@ -1083,7 +1101,12 @@ def summary(result: dict[str, Any]) -> str:
             f"  send -> reply written: p50 {q['p50']:.0f} ms, p90 {q['p90']:.0f} ms,"
             f" p99 {q['p99']:.0f} ms, max {q['max']:.0f} ms",
             *_task_lines(burst_result["tasks_run"]),
-            *scale_cpu.lines(burst_result.get("cpu_s", {}), burst_result["mails"], "mail"),
+            *scale_cpu.lines(
+                burst_result.get("cpu_s", {}),
+                burst_result["tasks_run"],
+                burst_result["mails"],
+                "mail",
+            ),
         ]
     storm_result = result.get("storm")
     if storm_result:
@@ -1096,7 +1119,12 @@ def summary(result: dict[str, Any]) -> str:
             f"  {storm_result['games_per_second']:.1f} games/s,"
             f" {storm_result['reports_per_second']:.1f} reports/s",
             *_task_lines(storm_result["tasks_run"]),
-            *scale_cpu.lines(storm_result.get("cpu_s", {}), storm_result["games"], "game"),
+            *scale_cpu.lines(
+                storm_result.get("cpu_s", {}),
+                storm_result["tasks_run"],
+                storm_result["games"],
+                "game",
+            ),
         ]
     mid = result.get("mid")
     if mid and mid.get("games"):

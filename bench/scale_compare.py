@@ -31,6 +31,16 @@ FIGURES: list[tuple[str, tuple[str, ...], str]] = [
     ("mid: deadline -> last turn", ("mid", "deadline_to_last_turn_s"), "s"),
     ("storm: deadline -> last turn", ("storm", "deadline_to_last_turn_s"), "s"),
     ("storm: games/s", ("storm", "games_per_second"), "games/s"),
+    ("burst: tasks' own CPU per mail", ("burst", "per_mail", "task_ms"), "ms"),
+    *(
+        (f"burst: {group} CPU per mail", ("burst", "per_mail", "groups_ms", group), "ms")
+        for group in ("worker", "postgres", "web", "smtp", "redis", "beat")
+    ),
+    ("storm: tasks' own CPU per game", ("storm", "per_game", "task_ms"), "ms"),
+    *(
+        (f"storm: {group} CPU per game", ("storm", "per_game", "groups_ms", group), "ms")
+        for group in ("worker", "postgres", "redis", "beat")
+    ),
 ]
 TASKS = ("process_inbound", "adjudicate", "send_outbox", "send_outboxes", "tick")
 

@@ -3,8 +3,8 @@
 bench_scale.py runs a burst of inbound mail; halfway through it (once half the mails are sent),
 the deadline of --mid-games games of 2 de Mayo passes. Measured: deadline -> the last of their
 reports written, while the burst is still being answered: a deadline must not wait for the burst.
-Also here: the share of `adjudicate` runs that found nothing to do, and the targets every run
-prints its figures against.
+Also here: the share of task runs that found nothing to do, and the targets every run prints
+its figures against.
 """
 
 from __future__ import annotations
@@ -13,12 +13,18 @@ import time
 from collections import Counter
 from typing import Any
 
-# name -> (what, unit, the target, whether the figure must be at most (True) or at least it)
+# name -> (what, unit, the target, whether the figure must be at most (True) or at least it).
+# The CPU figures are the service's processes' per item, and that against its tasks' own CPU
+# (scale_cpu.per_item): what is spent around the work, on two cores.
 TARGETS: dict[str, tuple[str, str, float, bool]] = {
     "mid_last_report_s": ("mid-burst deadline -> last report", "s", 90.0, True),
-    "noop_adjudicate_share": ("adjudicate runs that found nothing to do", "%", 5.0, True),
-    "burst_answered_per_s": ("burst answered", "mails/s", 40.0, False),
-    "storm_last_report_s": ("storm deadline -> last report", "s", 200.0, True),
+    "noop_share": ("task runs that found nothing to do", "%", 1.0, True),
+    "burst_answered_per_s": ("burst answered", "mails/s", 80.0, False),
+    "burst_service_ms": ("service CPU per answered mail", "ms", 25.0, True),
+    "burst_ratio": ("per mail: service CPU / its tasks' own", "x", 1.4, True),
+    "storm_last_report_s": ("storm deadline -> last report", "s", 115.0, True),
+    "storm_service_ms": ("service CPU per storm game", "ms", 45.0, True),
+    "storm_ratio": ("per game: service CPU / its tasks' own", "x", 1.4, True),
 }
 
 
@@ -107,15 +113,14 @@ class MidDeadline:
 
 
 def noop_share(result: dict[str, Any]) -> tuple[int, int]:
-    """`adjudicate` runs in the burst and the storm, and how many of them played no turn."""
+    """Task runs (the tick's aside) in the burst and the storm, and how many of them did nothing
+    (scale_cpu.noop_runs)."""
     runs = noops = 0
-    for phase in ("burst", "storm"):
-        entry = (result.get(phase) or {}).get("tasks_run", {}).get("adjudicate")
-        if not entry:
-            continue
-        for said, count in entry["results"].items():
-            runs += count
-            noops += 0 if said.startswith("turn ") else count
+    for phase, per in (("burst", "per_mail"), ("storm", "per_game")):
+        found = (result.get(phase) or {}).get(per)
+        if found:
+            runs += found["task_runs"]
+            noops += found["noop_runs"]
     return runs, noops
 
 
@@ -123,11 +128,16 @@ def figures(result: dict[str, Any]) -> dict[str, float | None]:
     """The figures the targets are about, None where the run did not measure one."""
     runs, noops = noop_share(result)
     mid, burst, storm = (result.get(name) or {} for name in ("mid", "burst", "storm"))
+    per_mail, per_game = burst.get("per_mail") or {}, storm.get("per_game") or {}
     return {
         "mid_last_report_s": mid.get("deadline_to_last_report_s"),
-        "noop_adjudicate_share": 100.0 * noops / runs if runs else None,
+        "noop_share": 100.0 * noops / runs if runs else None,
         "burst_answered_per_s": burst.get("answered_per_second"),
+        "burst_service_ms": per_mail.get("service_ms"),
+        "burst_ratio": per_mail.get("ratio"),
         "storm_last_report_s": storm.get("deadline_to_last_report_s"),
+        "storm_service_ms": per_game.get("service_ms"),
+        "storm_ratio": per_game.get("ratio"),
     }
 
 
@@ -143,8 +153,8 @@ def target_lines(result: dict[str, Any]) -> list[str]:
     runs, noops = noop_share(result)
     for name, value in figures(result).items():
         what, unit, target, at_most = TARGETS[name]
-        shown = "-" if value is None else f"{value:.1f} {unit}"
+        shown = "-" if value is None else f"{value:.{2 if unit == 'x' else 1}f} {unit}"
         bound = f"{'<=' if at_most else '>='} {target:g} {unit}"
-        extra = f" ({noops} of {runs} runs)" if name == "noop_adjudicate_share" else ""
+        extra = f" ({noops} of {runs} runs)" if name == "noop_share" else ""
         lines.append(f"  {what}: {shown}{extra} (target {bound}: {met(name, value)})")
     return lines

@@ -33,7 +33,12 @@ def test_the_scale_harness_runs_end_to_end(tmp_path: Path) -> None:
     assert mid["games"] == 6 and mid["reports"] == 12 and mid["problems"] == []
     assert 0 <= mid["deadline_to_last_report_s"] < 90
     assert "mid-burst deadline -> last report" in run.stdout
-    assert "adjudicate runs that found nothing to do" in run.stdout
+    assert "task runs that found nothing to do" in run.stdout
+    # Each phase charges its items the service's CPU, set against its tasks' own (workers/costs).
+    for phase, per in (("burst", "per_mail"), ("storm", "per_game")):
+        assert result[phase][per]["task_ms"] > 0 and result[phase][per]["service_ms"] > 0
+        assert result[phase][per]["ratio"] is not None
+    assert "its tasks' own CPU" in run.stdout
     for name in ("summary.txt", "latency.png", "storm.png", "logs/web.log", "logs/worker2.log"):
         assert (out / name).is_file(), name
     assert "checks: all passed" in run.stdout

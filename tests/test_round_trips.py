@@ -87,9 +87,11 @@ class Wire:
 
 
 def _trips(trace: str) -> list[str]:
-    """A trace's round trips: a simple Query each, or what went before each Sync."""
+    """A trace's round trips: a simple Query each, or what went before each Sync; a trip that
+    only prepared a statement (a named Parse, nothing bound) says "prepare"."""
     trips: list[str] = []
     carried: list[str] = []
+    bound = False
     for line in trace.splitlines():
         parts = line.split("\t")
         if len(parts) < 3 or parts[0] != "F":
@@ -99,12 +101,22 @@ def _trips(trace: str) -> list[str]:
             trips.append(rest[:200])
         elif kind == "Parse":
             carried.append(rest[:200])
-        elif kind == "Bind" and not carried:
-            carried.append("prepared " + rest[:60])
+        elif kind == "Bind":
+            bound = True
+            if not carried:
+                carried.append("prepared " + rest[:60])
         elif kind == "Sync":
-            trips.append(" ; ".join(carried) or "Sync")
-            carried = []
+            named = len(carried) == 1 and not carried[0].startswith('""')
+            prefix = "prepare " if named and not bound else ""
+            trips.append(prefix + (" ; ".join(carried) or "Sync"))
+            carried, bound = [], False
     return trips
+
+
+def preparing(trip: str) -> bool:
+    """Whether a trip only prepared a statement: once per statement and connection
+    (``db.PREPARE_AFTER``), not a cost of each mail or turn."""
+    return trip.split("] ", 1)[-1].startswith("prepare ")
 
 
 @pytest.fixture
@@ -138,9 +150,13 @@ def account(what: str, counted: Counted) -> tuple[int, str]:
     """The round trips counted, and a page that lists them: what a reader needs to see what
     crept in."""
     listed = "\n".join(f"  {number:2}. {trip}" for number, trip in enumerate(counted.trips, 1))
+    prepared = sum(1 for trip in counted.trips if preparing(trip))
     # A new connection's start-up is trips of its own, sent before its trace begins.
-    total = len(counted.trips) + counted.opened
-    page = f"{what}: {total} round trips ({counted.opened} new connections)\n{listed}"
+    total = len(counted.trips) - prepared + counted.opened
+    page = (
+        f"{what}: {total} round trips ({counted.opened} new connections;"
+        f" {prepared} more preparing statements, once per connection)\n{listed}"
+    )
     print(page)
     return total, page
 

@@ -13,6 +13,7 @@ from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
 from adjudicator.services.record.runtime import QUEUE_OF, QUEUES, Runtime, Task
+from workers import costs
 
 celery = Celery("pbem", include=["workers.tasks"])
 _runtime: Runtime | None = None
@@ -118,7 +119,12 @@ def _log_format(logger: logging.Logger, **_: Any) -> None:
     # whether their lines, and the services' lines through them, are JSON.
     config = _runtime.config if _runtime is not None else configuration.load()
     logs.adopt(logger, config.log_format)
+    if logger.getEffectiveLevel() > logging.DEBUG:
+        # Celery's "Task ... received" line, one per task in the worker's main process, says
+        # nothing its success line does not; below DEBUG it is a cost per task, not news.
+        logging.getLogger("celery.worker.strategy").setLevel(logging.WARNING)
 
 
 signals.after_setup_logger.connect(_log_format, weak=False)
 signals.after_setup_task_logger.connect(_log_format, weak=False)
+costs.watch()

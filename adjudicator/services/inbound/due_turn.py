@@ -1,8 +1,10 @@
 """A due turn as a worker runs it, in two steps that each stay in their own neighbourhood: the
 mail stored for the game before the deadline but still waiting is read first (its own task may
 be stuck behind a broker outage or a busy queue, and orders that reached us in time belong in
-this turn), then the turn is adjudicated (``turns.deadlines``), which only adjudicates: the
-mail it writes waits in the outbox for its own send tasks."""
+this turn), then the turn is adjudicated (``turns.deadlines``), which only adjudicates; its
+reports are then sent from here, once the turn is committed, as a mail's replies are sent from
+the task that read it (``outbound.delivery.send_written``): no send task, no queue round trip
+and no claim of their own to read back for each turn of a deadline storm."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from datetime import datetime
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import utcnow
 from adjudicator.services.inbound import pipeline
+from adjudicator.services.outbound import delivery
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.turns import deadlines
 
@@ -24,4 +27,8 @@ def run(
     if refused is not None:
         return refused  # one read of the game's row: no mail to catch up for a turn not due
     pipeline.catch_up(runtime, game_id, now)
-    return deadlines.resolve(runtime, game_id, now, force)
+    done = deadlines.resolve(runtime, game_id, now, force, send_here=True)
+    if isinstance(done, deadlines.Adjudicated):
+        ids = {"game_id": game_id, "turn": done.turn}
+        delivery.send_written(runtime, list(done.written), f"game {game_id} turn {done.turn}", ids)
+    return done

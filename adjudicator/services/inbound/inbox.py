@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.refusal import Refusal
@@ -73,6 +73,11 @@ def storable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "?")
 
 
+def known_game(game_id: int) -> Select[int]:
+    """The game's id if this database has the game."""
+    return select(Game.id).where(Game.id == game_id)
+
+
 def store(
     runtime: Runtime,
     raw: bytes,
@@ -99,7 +104,8 @@ def store(
     )
     try:
         with runtime.db.session() as session:
-            if record.game_id is not None and session.get(Game, record.game_id) is None:
+            # Whether the game is there, from its id alone: the whole row is not needed here.
+            if record.game_id is not None and session.scalar(known_game(record.game_id)) is None:
                 record.game_id = None  # a token for a game this database does not have
             session.add(record)
             session.flush()

@@ -33,7 +33,7 @@ from adjudicator.services.inbound.seat_mail import mail_lines, seat_mail, seat_r
 from adjudicator.services.outbound import delivery, gm_letters, replies, reports
 from adjudicator.services.outbound.mailer import Reply
 from adjudicator.services.record import dice, play, steps
-from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.record.verdict import Verdict
 from adjudicator.services.turns import lifecycle
 from adjudicator.services.words import commands, preferences
@@ -70,7 +70,7 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
                 record.reason = f"internal error: {type(error).__name__}: {error}"[:2000]
                 record.processed_at = utcnow()
         return Verdict(InboundStatus.FAILED, f"internal error: {error}")
-    _send_written(runtime, inbound_id, written)
+    delivery.send_written(runtime, written, f"inbound {inbound_id}", {"inbound_id": inbound_id})
     return verdict
 
 
@@ -118,27 +118,6 @@ def _release(session: Session, record: InboundMessage) -> None:
     """The columns ``_hold`` set are written with the rest of the row's changes."""
     for name in sorted(session.info.pop(_HELD, set())):
         flag_modified(record, name)
-
-
-def _send_written(runtime: Runtime, inbound_id: int, written: list[int]) -> None:
-    """Send the committed mails (``delivery.deliver_written``). The message is processed
-    whatever happens here: should the database fail us before the claim, the mails are queued
-    for send_outbox tasks, as every mail was before; a mail claimed and not recorded waits for
-    its claim to go stale (``delivery.pending_ids``)."""
-    if not written:
-        return
-    try:
-        delivery.deliver_written(runtime, written)
-    except Exception:
-        log.exception(
-            "inbound %s: its mails could not be sent at once; queued",
-            inbound_id,
-            extra={"inbound_id": inbound_id},
-        )
-        try:
-            runtime.queue_all(Task.SEND_OUTBOXES, written)
-        except Exception:  # the broker down too: the tick's sweep of the outbox finds them
-            log.exception("could not queue %s", written)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
 from adjudicator.services.outbound import relay
 from adjudicator.services.record import steps
-from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime, Task
 from adjudicator.statuses import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -252,6 +252,23 @@ def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
         _file_all(runtime.config.outbox_dir, sendings)
     _record_all(runtime, sendings, outcome)
     return [outcome[outbox_id] for outbox_id in outbox_ids]
+
+
+def send_written(runtime: Runtime, written: list[int], what: str, ids: dict[str, int]) -> None:
+    """Send the mails a task has just committed (``deliver_written``), for the task that wrote
+    them (``what``, ``ids``: its log line). Its work is done whatever happens here: should the
+    database fail us before the claim, the mails are queued for send_outbox tasks instead; a
+    mail claimed and not recorded waits for its claim to go stale (``pending_ids``)."""
+    if not written:
+        return
+    try:
+        deliver_written(runtime, written)
+    except Exception:
+        log.exception("%s: its mails could not be sent at once; queued", what, extra=ids)
+        try:
+            runtime.queue_all(Task.SEND_OUTBOXES, written)
+        except Exception:  # the broker down too: the tick's sweep of the outbox finds them
+            log.exception("could not queue %s", written)
 
 
 def _record_all(runtime: Runtime, sendings: list[_Sending], outcome: dict[int, str]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -38,6 +38,8 @@ class Adjudicated:
     turn: int
     why: str  # reasons.DEADLINE, ALL_SUBMITTED or FORCED (stored as the turn's reason)
     defaulted: tuple[str, ...]  # seats whose orders were the NMR defaults
+    # The outbox ids of the turn's mails, when its caller sends them itself (``resolve``).
+    written: tuple[int, ...] = ()
 
 
 # Why ``adjudicate`` played no turn: a duplicate task, or one that came before its time.
@@ -117,9 +119,13 @@ def adjudicate(
     return refused if refused is not None else resolve(runtime, game_id, now, force)
 
 
-def resolve(runtime: Runtime, game_id: int, now: datetime, force: bool) -> Adjudicated | Refusal:
+def resolve(
+    runtime: Runtime, game_id: int, now: datetime, force: bool, send_here: bool = False
+) -> Adjudicated | Refusal:
     """Claim the game and resolve its turn if the check under the row lock finds it due; the
-    caller has seen ``plainly_not_due`` say None."""
+    caller has seen ``plainly_not_due`` say None. With ``send_here``, the turn's mails are not
+    queued for a send task: their ids are in the answer (``written``), for the caller to send
+    once the turn is committed (``Runtime.sent_here``)."""
     # The compare-and-set is whole in one statement: committed on its own, no BEGIN nor COMMIT.
     with runtime.db.autocommit() as session:
         claimed = changed(
@@ -137,6 +143,7 @@ def resolve(runtime: Runtime, game_id: int, now: datetime, force: bool) -> Adjud
         return HELD
     try:
         with runtime.db.session() as session:
+            written = runtime.sent_here(session) if send_here else []
             game = play.locked_game(session, runtime, game_id)
             assert game is not None  # claimed above, and games are never deleted
             why = _why_due(session, game, now, force)
@@ -146,7 +153,8 @@ def resolve(runtime: Runtime, game_id: int, now: datetime, force: bool) -> Adjud
             done = _resolve_turn(session, runtime, game, why, now)
             ids = {"game_id": game_id, "turn": done.turn, "status": why}
             log.info("game %s turn %s adjudicated (%s)", game_id, done.turn, why, extra=ids)
-            return done
+            # Read as the session commits on leaving: a rollback empties the list.
+            return replace(done, written=tuple(written))
     except Exception:
         with runtime.db.autocommit() as session:  # give the lease back: the next tick retries
             session.execute(update(Game).where(Game.id == game_id).values(claimed_at=None))
