@@ -23,7 +23,7 @@ from adjudicator.mail import bounces
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import InboundMessage, OutboxMessage
 from adjudicator.services.inbound import inbox, pipeline
-from adjudicator.services.outbound import delivery
+from adjudicator.services.outbound import delivery, retries
 from adjudicator.services.record.runtime import Runtime
 
 FIXTURES = Path(__file__).parent / "mail" / "fixtures"
@@ -381,7 +381,7 @@ def test_a_recipient_the_relay_refuses_is_bounced_at_once(runtime: Runtime) -> N
     assert row.bounce == (
         "5.1.1 550 5.1.1 <leonidas@gone.example>: Recipient address rejected: mailbox unavailable"
     )
-    assert delivery.pending_ids(runtime) == []  # never retried
+    assert retries.pending_ids(runtime) == []  # never retried
 
 
 @pytest.mark.slow

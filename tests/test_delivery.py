@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from adjudicator.models import OutboxMessage, utcnow
 from adjudicator.services.inbound import inbox, pipeline
-from adjudicator.services.outbound import delivery
+from adjudicator.services.outbound import delivery, retries
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.turns import ticks
 
@@ -68,10 +68,10 @@ def test_a_failed_send_is_kept_and_retried(runtime: Runtime) -> None:
         assert row.status == "pending" and row.attempts == 1 and "refused" in row.last_error.lower()
     # Tried again by the tick once the retry is due (one tick after the first failure), not before.
     assert row.claimed_at is not None
-    due = delivery.next_attempt_at(runtime, row.attempts, row.claimed_at)
+    due = retries.next_attempt_at(runtime, row.attempts, row.claimed_at)
     assert due == row.claimed_at + timedelta(seconds=runtime.config.tick_seconds)
-    assert delivery.pending_ids(runtime, now=due - timedelta(milliseconds=1)) == []
-    assert delivery.pending_ids(runtime, now=due) == [outbox_id]
+    assert retries.pending_ids(runtime, now=due - timedelta(milliseconds=1)) == []
+    assert retries.pending_ids(runtime, now=due) == [outbox_id]
     sink = Sink()
     controller = Controller(sink, hostname="127.0.0.1", port=port, decode_data=False)
     controller.start()
@@ -90,14 +90,14 @@ def test_a_mail_that_keeps_failing_is_parked(runtime: Runtime) -> None:
     assert delivery.deliver(runtime, outbox_id) == "not due"  # backing off: one tick, two, four…
     waited = timedelta(0)
     outcomes = ["pending"]
-    for attempts in range(1, delivery.MAX_ATTEMPTS):
-        waited += delivery.retry_delay(runtime, attempts)
+    for attempts in range(1, retries.MAX_ATTEMPTS):
+        waited += retries.retry_delay(runtime, attempts)
         # Each retry when it is due, as if the relay had been down all that time.
         outcomes.append(delivery.deliver(runtime, outbox_id, now=utcnow() + waited))
-    assert outcomes == ["pending"] * (delivery.MAX_ATTEMPTS - 1) + ["failed"]
+    assert outcomes == ["pending"] * (retries.MAX_ATTEMPTS - 1) + ["failed"]
     # Parked only after 1 + 2 + … + 64 ticks of trying (an hour at the default 30 s tick).
     assert waited == timedelta(seconds=127 * runtime.config.tick_seconds)
-    assert delivery.pending_ids(runtime) == []
+    assert retries.pending_ids(runtime) == []
 
 
 def test_maildir_delivery_never_duplicates(runtime: Runtime) -> None:
@@ -140,7 +140,7 @@ def test_a_mail_the_relay_refuses_for_good_is_bounced_and_never_tried_again(
             "5.1.1 550 5.1.1 <a@example.com>: Recipient address rejected: User unknown"
         )
         assert "Recipient address rejected" in row.last_error
-    assert delivery.pending_ids(runtime) == []
+    assert retries.pending_ids(runtime) == []
 
 
 def store_new(runtime: Runtime) -> int:
@@ -189,7 +189,7 @@ def test_a_reply_the_processing_task_could_not_send_is_left_to_the_retry_path(
         assert (row.status, row.attempts) == ("pending", 1)
         assert "refused" in row.last_error.lower() and row.claimed_at is not None
     assert queue == []
-    due = delivery.next_attempt_at(runtime, row.attempts, row.claimed_at)
+    due = retries.next_attempt_at(runtime, row.attempts, row.claimed_at)
     # The tick queues its retry when it is due, and the send_outbox task sends it, once.
     assert ticks.tick(runtime, now=due - timedelta(seconds=1)).requeued_outbox == []
     assert ticks.tick(runtime, now=due).requeued_outbox == [row.id]

@@ -49,7 +49,7 @@ from adjudicator import schedule
 from adjudicator.db import changed
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
 from adjudicator.services.inbound import inbox, pipeline
-from adjudicator.services.outbound import delivery
+from adjudicator.services.outbound import retries
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.turns import deadlines, lifecycle, ticks
@@ -147,7 +147,7 @@ def check_orders_used(cluster: Cluster, stored: dict[int, int], seat: str = "fra
 
 
 def release_dead_claims(cluster: Cluster) -> int:
-    """What the tick does to a mail claim ten minutes old (delivery.pending_ids), without the
+    """What the tick does to a mail claim ten minutes old (retries.pending_ids), without the
     ten minutes: only while no worker is alive, so no claim released here is a live one."""
     assert not any(cluster.alive(name) for name in cluster.processes if name != "beat")
     with cluster.db.session() as session:
@@ -372,7 +372,7 @@ def test_workers_recover_when_the_database_drops_their_connections_mid_storm(
                     )
                 )
             )
-        delivery.pending_ids(cluster.runtime, stale_after=timedelta(seconds=5))
+        retries.pending_ids(cluster.runtime, stale_after=timedelta(seconds=5))
         return cluster.settled()
 
     wait_for("every mail read and sent", settled, 60, 0.5)
@@ -500,10 +500,10 @@ def test_mail_waits_for_the_relay_with_backoff_and_goes_out_once(deployment: Clu
         # two, four, eight… (every tick, MAX_ATTEMPTS would have run out within the outage).
         assert sorted(seen) == list(range(1, attempts + 1)), (outbox_id, seen)
         for n in range(1, attempts):
-            assert seen[n + 1] - seen[n] >= delivery.retry_delay(cluster.runtime, n), (n, seen)
+            assert seen[n + 1] - seen[n] >= retries.retry_delay(cluster.runtime, n), (n, seen)
         assert 3 <= attempts <= 5 < OUTAGE / tick, (outbox_id, attempts)
-        due = delivery.next_attempt_at(cluster.runtime, attempts, claimed_at)
-        assert due == claimed_at + delivery.retry_delay(cluster.runtime, attempts)
+        due = retries.next_attempt_at(cluster.runtime, attempts, claimed_at)
+        assert due == claimed_at + retries.retry_delay(cluster.runtime, attempts)
         next_tries.append(round((due - utcnow()).total_seconds(), 1))
     relay = Relay()
     controller = Controller(relay, hostname="127.0.0.1", port=port, decode_data=False)

@@ -27,7 +27,7 @@ from adjudicator.games.thermopyles import GAME, strategy
 from adjudicator.models import Game, Player
 from adjudicator.services.record import play, positions
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines
+from adjudicator.services.turns import deadlines, reminders
 from adjudicator.statuses import GameStatus
 
 GAMES = Path(__file__).resolve().parent.parent / "adjudicator" / "games"
@@ -192,7 +192,7 @@ def test_a_2_de_mayo_game_with_france_in_russian_and_spain_in_spanish(runtime: R
         with runtime.db.session() as session:
             deadline = session.get_one(Game, game_id).deadline
         if deadline is not None and turn == 3:
-            deadlines.send_reminders(runtime, deadline - timedelta(minutes=30))
+            reminders.send_reminders(runtime, deadline - timedelta(minutes=30))
             deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
             drain(runtime)
     with runtime.db.session() as session:

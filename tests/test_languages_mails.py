@@ -20,7 +20,7 @@ from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines, idle
+from adjudicator.services.turns import idle, reminders
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 STRANGER = "godoy@example.com"
@@ -183,7 +183,7 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     # A reminder before the next deadline, then the deadline passes with nothing sent.
     deadline = deadline_of(runtime, game_id)
     before = len(sent(runtime))
-    reminded = deadlines.send_reminders(runtime, deadline - timedelta(hours=1))
+    reminded = reminders.send_reminders(runtime, deadline - timedelta(hours=1))
     assert sorted(seat for _, seat in reminded) == ["france", "spain"]
     drain(runtime)
     [reminder] = mails_to(runtime, FRANCE, before)

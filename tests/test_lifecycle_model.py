@@ -63,7 +63,7 @@ from adjudicator.games import registry
 from adjudicator.models import Game, OutboxMessage, Seat, Turn
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines, ticks
+from adjudicator.services.turns import reminders, ticks
 from adjudicator.services.words import preferences
 from adjudicator.web import create_app
 
@@ -406,7 +406,7 @@ class GameLife(Checks, RuleBasedStateMachine):
         with self.runtime.db.session() as session:
             for seat in session.query(Seat).filter(Seat.game_id == self.game_id):
                 told = self.told_at(session, seat.player.address) or self.opened[0]
-                if now < deadlines.remind_at(deadline, LEAD, told) and (
+                if now < reminders.remind_at(deadline, LEAD, told) and (
                     "mp-reminder" not in LEAVE_OUT
                 ):
                     continue

@@ -15,7 +15,7 @@ from adjudicator.games.registry import get
 from adjudicator.models import Game
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines
+from adjudicator.services.turns import deadlines, reminders
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
@@ -62,7 +62,7 @@ def test_each_mail_of_a_deadline_game_says_what_it_is_in_one_thread(runtime: Run
     with runtime.db.session() as session:
         deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None
-    deadlines.send_reminders(runtime, deadline - timedelta(hours=1))
+    reminders.send_reminders(runtime, deadline - timedelta(hours=1))
     drain(runtime)
     assert str(last(runtime, FRANCE)["Subject"]) == tagged(
         game_id, title, "reminder: turn 1 orders due"

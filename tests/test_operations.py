@@ -26,7 +26,7 @@ from adjudicator import config as configuration
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
 from adjudicator.services.inbound import inbox, pipeline
-from adjudicator.services.outbound import delivery
+from adjudicator.services.outbound import delivery, retries
 from adjudicator.services.reading import operations
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime, Task
@@ -88,7 +88,7 @@ def test_json_log_lines_carry_the_ids(
     runtime.enqueue = Queue()  # run the work by hand below, not through the broker
     try:
         game_id = start_2demayo(runtime)
-        outbox_ids = delivery.pending_ids(runtime)  # the welcomes
+        outbox_ids = retries.pending_ids(runtime)  # the welcomes
         assert outbox_ids
         for outbox_id in outbox_ids:
             assert delivery.deliver(runtime, outbox_id) == "sent"
@@ -100,7 +100,7 @@ def test_json_log_lines_carry_the_ids(
             outbox_ids += session.scalars(
                 select(OutboxMessage.id).where(OutboxMessage.key == f"inbound:{stored.id}:reply")
             ).all()
-        assert delivery.pending_ids(runtime) == []
+        assert retries.pending_ids(runtime) == []
         done = deadlines.adjudicate(runtime, game_id, force=True)
         assert isinstance(done, deadlines.Adjudicated)
     finally:

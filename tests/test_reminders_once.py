@@ -16,7 +16,7 @@ from adjudicator.games.registry import get
 from adjudicator.models import Game, OutboxMessage, utcnow
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines, ticks
+from adjudicator.services.turns import reminders, ticks
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"
 PLAYERS = {"royalist": ROYALIST, "parliament": PARLIAMENT}
@@ -38,7 +38,7 @@ def owing(runtime: Runtime, game_id: int) -> tuple[list[str], object]:
     return sorted(RULES.pending(state)), state
 
 
-def reminders(runtime: Runtime) -> list[tuple[str, str]]:
+def reminders_sent(runtime: Runtime) -> list[tuple[str, str]]:
     with runtime.db.session() as session:
         rows = session.execute(
             select(OutboxMessage.to_address, OutboxMessage.subject).where(
@@ -67,7 +67,7 @@ def test_decisions_answered_quickly_are_not_reminded_and_one_left_is_reminded_on
         report = ticks.tick(runtime)
         drain(runtime)
         assert report.reminded == [], report
-    assert reminders(runtime) == []
+    assert reminders_sent(runtime) == []
     # Now one decision is left unanswered: reminded once, half-way through its 12 hours.
     seats, _ = owing(runtime, game_id)
     with runtime.db.session() as session:
@@ -98,7 +98,7 @@ def test_decisions_answered_quickly_are_not_reminded_and_one_left_is_reminded_on
     # Once per deadline: later ticks before it say nothing more.
     for later in (timedelta(hours=1), timedelta(hours=5, minutes=50)):
         assert ticks.tick(runtime, now=half_way + later).reminded == []
-    assert len(reminders(runtime)) == len(seats)
+    assert len(reminders_sent(runtime)) == len(seats)
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert (game.deadline, game.deadline_sequence) == (deadline, sequence)
@@ -116,5 +116,5 @@ def test_a_reminder_comes_its_lead_before_a_long_deadline_and_never_in_its_first
         (timedelta(hours=13), timedelta(hours=6, minutes=30)),
         (timedelta(minutes=30), timedelta(minutes=15)),
     ):
-        assert deadlines.remind_at(told + span, lead, told) == told + after, span
-    assert deadlines.remind_at(told + lead, lead, None) == told
+        assert reminders.remind_at(told + span, lead, told) == told + after, span
+    assert reminders.remind_at(told + lead, lead, None) == told

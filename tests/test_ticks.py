@@ -169,7 +169,7 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
     """A deep outbox (a deadline storm) must not be queued again in full at every tick: a mail
     never tried is left to the task queued when it was stored, until the lease says that task is
     lost; a mail whose retry is due after a failed try is queued at once, and once."""
-    from adjudicator.services.outbound import delivery
+    from adjudicator.services.outbound import delivery, retries
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
     # A mail never tried: its writer died between the commit and sending it itself.
@@ -198,7 +198,7 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
     with runtime.db.session() as session:
         row = session.get_one(OutboxMessage, outbox_id)
         assert row.claimed_at is not None
-        due = delivery.next_attempt_at(runtime, row.attempts, row.claimed_at)
+        due = retries.next_attempt_at(runtime, row.attempts, row.claimed_at)
     assert ticks.tick(runtime, now=due - timedelta(seconds=1)).requeued_outbox == []
     assert ticks.tick(runtime, now=due).requeued_outbox == [outbox_id]
     assert ticks.tick(runtime, now=due + timedelta(seconds=30)).requeued_outbox == []

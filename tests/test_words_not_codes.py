@@ -50,7 +50,7 @@ from adjudicator.games.thermopyles import rules as th_rules
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines, idle
+from adjudicator.services.turns import deadlines, idle, reminders
 from adjudicator.web import create_app
 
 LEONIDAS = "leonidas@example.com"
@@ -308,7 +308,7 @@ def play_dos_de_mayo(runtime: Runtime) -> int:
         deliver_mail(runtime, compose(GM, addresses[GM], line))
     # A reminder before the deadline.
     deadline = deadline_of(runtime, game_id)
-    deadlines.send_reminders(runtime, deadline - timedelta(minutes=30))
+    reminders.send_reminders(runtime, deadline - timedelta(minutes=30))
     drain(runtime)
     for turn in range(40):
         if status_of(runtime, game_id) != "active":

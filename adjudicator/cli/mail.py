@@ -29,7 +29,7 @@ def mail() -> None:
 def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None:
     """Store a raw message FILE (- for stdin) as if it had arrived, then process it."""
     from adjudicator.services.inbound import inbox, pipeline
-    from adjudicator.services.outbound import delivery
+    from adjudicator.services.outbound import delivery, retries
 
     runtime = load_runtime()
     raw = file.read()
@@ -40,7 +40,7 @@ def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None
     if wait:
         verdict = pipeline.process(runtime, result.id)
         click.echo(f"{verdict.status}: {verdict.reason}")
-        for outbox_id in delivery.pending_ids(runtime):
+        for outbox_id in retries.pending_ids(runtime):
             delivery.deliver(runtime, outbox_id)
 
 

@@ -4,8 +4,8 @@ a canvas drawn at any scale, colours mapped to a palette, and the PNG bytes.
 The game maps and the archive's charts are all Pillow drawings sent by mail or served on the
 web; each draws its own marks, but none should find fonts, fit labels or write PNGs its own way.
 The PNG save options are set here only (``SMALLEST``, ``BALANCED``, ``PLAIN``, ``QUICK``), so
-changing how pictures are compressed is one edit, and a palette picture's PNG is written here
-(``indexed``): its rows deflated in one call, smaller and faster than Pillow's writer makes it.
+changing how pictures are compressed is one edit; a palette picture's PNG is written by
+``palette_png``: its rows deflated in one call, smaller and faster than Pillow's writer makes it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import functools
 import io
 import itertools
 import math
-import struct
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,8 @@ from types import MappingProxyType
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
-from zlib_ng import zlib_ng
+
+from adjudicator.core import palette_png
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Colour = tuple[int, int, int]
@@ -345,69 +345,11 @@ def reduced(image: Image.Image, colours: int) -> Image.Image:
 def png(image: Image.Image, options: Mapping[str, Any] = SMALLEST) -> bytes:
     """The PNG bytes of ``image``, saved with one of this module's option sets (Pillow's save
     options: ``compress_level``, ``optimize`` for the smallest). A picture on a palette, as
-    every game's map is, is written here (``indexed``); any other by Pillow."""
-    if _indexed(image):
-        return indexed(image, 9 if options.get("optimize") else options.get("compress_level", 6))
+    every game's map is, is written by ``palette_png``; any other by Pillow."""
+    if palette_png.writes(image):
+        return palette_png.indexed(
+            image, 9 if options.get("optimize") else options.get("compress_level", 6)
+        )
     out = io.BytesIO()
     image.save(out, format="PNG", **options)
     return out.getvalue()
-
-
-# --- the PNG of a picture on a palette ------------------------------------------------------
-#
-# Pillow hands zlib one row at a time, and zlib-ng (in Pillow's wheels) then finds fewer and
-# shorter matches: the 2 de Mayo map took 32.8 KB at level 6, its whole rows given at once
-# 30.7 KB, and Pillow's level 8 its 30.0 KB for five times the time. So the rows go to zlib-ng
-# whole, and the four chunks a palette picture needs are written here. Unfiltered, as Pillow
-# and libpng leave a palette picture: a filter's differences of palette indices only cost bytes.
-
-_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _indexed(image: Image.Image) -> bool:
-    """Whether ``image`` is written by ``indexed``: a palette of plain colours (no alpha, no
-    transparent entry) and nothing else to carry (no resolution, no text)."""
-    return (
-        image.mode == "P"
-        and image.palette is not None
-        and image.palette.mode == "RGB"
-        and not image.info
-    )
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    crc = zlib_ng.crc32(data, zlib_ng.crc32(kind))
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
-
-
-def _rows(image: Image.Image, bits: int) -> bytes:
-    """The picture's rows as a PNG holds them: each row's filter byte (0, none), then its
-    palette indices, ``bits`` each and the row padded to a whole byte."""
-    width, height = image.size
-    if bits == 8:
-        # One pixel more on the left, blank: each row's first byte is then its filter's.
-        framed = Image.new("P", (width + 1, height), 0)
-        framed.paste(image, (1, 0))
-        return framed.tobytes()
-    packed = image.tobytes("raw", f"P;{bits}")
-    stride = (width * bits + 7) // 8
-    return b"".join(b"\0" + packed[at : at + stride] for at in range(0, len(packed), stride))
-
-
-def indexed(image: Image.Image, level: int = 6) -> bytes:
-    """The PNG of a palette picture, its rows deflated at zlib ``level`` (1-9) in one call.
-    As Pillow writes it: the palette's entries as they are (at most 256), and 1, 2 or 4 bits a
-    pixel when the palette holds at most 2, 4 or 16."""
-    flat = image.getpalette() or [0, 0, 0]
-    colours = max(1, min(len(flat) // 3, MAX_PALETTE))
-    bits = next(bits for bits in (1, 2, 4, 8) if colours <= 1 << bits)
-    header = struct.pack(">IIBBBBB", image.width, image.height, bits, 3, 0, 0, 0)
-    return b"".join(
-        (
-            _SIGNATURE,
-            _chunk(b"IHDR", header),
-            _chunk(b"PLTE", bytes(flat[: colours * 3])),
-            _chunk(b"IDAT", zlib_ng.compress(_rows(image, bits), level)),
-            _chunk(b"IEND", b""),
-        )
-    )

@@ -20,7 +20,7 @@ from adjudicator.models import Game, utcnow
 from adjudicator.services.outbound import awaited
 from adjudicator.services.record import on_file, play, positions, reasons, transitions
 from adjudicator.services.record.runtime import Runtime
-from adjudicator.services.turns import deadlines
+from adjudicator.services.turns import reminders
 from adjudicator.services.words import preferences
 from adjudicator.statuses import GameStatus
 
@@ -169,7 +169,7 @@ def _coming(session: Session, game: Game, now: datetime) -> list[Next]:
         for seat in game.seats
         if seat.seat in owed and seat.reminded_sequence != game.deadline_sequence
     ]
-    for seat, at in deadlines.reminders_at(session, waiting).items():
+    for seat, at in reminders.reminders_at(session, waiting).items():
         if not preferences.on_vacation(seat.player, max(at, now)):
             reminded = _("%(seat)s is reminded, if still owing.", seat=awaited.named(rules, seat))
             coming.append(Next(reminded, max(at, now)))

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import logging
-import os
-import re
-import smtplib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +15,14 @@ from sqlalchemy.orm import Session
 from adjudicator.db import changed
 from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
-from adjudicator.services.outbound import relay
+from adjudicator.services.outbound import relay, retries
 from adjudicator.services.record import steps
 from adjudicator.services.record.runtime import Runtime, Task
 from adjudicator.statuses import OutboxStatus
 
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 8
-_ENHANCED_STATUS = re.compile(r"[245]\.[0-9]{1,3}\.[0-9]{1,3}\b")
 # The earliest moment a datetime can hold: a mail never tried is due from then on.
-_EARLIEST = datetime.min.replace(tzinfo=UTC)
 
 
 def deliver(runtime: Runtime, outbox_id: int, now: datetime | None = None) -> str:
@@ -46,7 +40,7 @@ class _Sending:
     now: datetime | None
     raw: bytes = b""
     to_address: str = ""
-    created_at: datetime = _EARLIEST  # until the claim reads it
+    created_at: datetime = retries.EARLIEST  # until the claim reads it
     attempts: int = 0
     ids: dict[str, int | None] = field(default_factory=dict)
     sender: str = ""
@@ -80,7 +74,7 @@ def _claim(sending: _Sending) -> str | None:
                 OutboxMessage.last_error != "",
             )
         ).one_or_none()
-        if failed is not None and next_attempt_at(sending.runtime, *failed) > (
+        if failed is not None and retries.next_attempt_at(sending.runtime, *failed) > (
             sending.now or utcnow()
         ):
             return "not due"
@@ -115,11 +109,11 @@ def _send(sending: _Sending) -> None:
     config = sending.runtime.config
     try:
         if config.smtp_url:
-            send_smtp(config.smtp_url, sending.sender, sending.to_address, sending.raw)
+            relay.send_smtp(config.smtp_url, sending.sender, sending.to_address, sending.raw)
         else:
             stamp = int(sending.created_at.timestamp())
-            filed = with_return_path(sending.raw, sending.sender)
-            write_maildir(config.outbox_dir, sending.outbox_id, stamp, filed)
+            filed = relay.with_return_path(sending.raw, sending.sender)
+            relay.write_maildir(config.outbox_dir, sending.outbox_id, stamp, filed)
     except Exception as error:  # any failure: keep the mail and try again later
         sending.error = error
 
@@ -138,7 +132,7 @@ def _outcome(sending: _Sending) -> tuple[str, dict[str, object]]:
             "sent_at": utcnow(),
             "last_error": "",
         }
-    refused = permanent_refusal(error)
+    refused = relay.permanent_refusal(error)
     if refused is not None:
         log.warning(
             "outbox %s to %s bounced at the relay: %s",
@@ -153,7 +147,9 @@ def _outcome(sending: _Sending) -> tuple[str, dict[str, object]]:
             "last_error": str(error)[:2000],
         }
         return OutboxStatus.BOUNCED, bounced
-    status = OutboxStatus.FAILED if sending.attempts >= MAX_ATTEMPTS else OutboxStatus.PENDING
+    status = (
+        OutboxStatus.FAILED if sending.attempts >= retries.MAX_ATTEMPTS else OutboxStatus.PENDING
+    )
     log.warning(
         "delivery of outbox %s failed (%s): %s",
         sending.outbox_id,
@@ -258,7 +254,7 @@ def send_written(runtime: Runtime, written: list[int], what: str, ids: dict[str,
     """Send the mails a task has just committed (``deliver_written``), for the task that wrote
     them (``what``, ``ids``: its log line). Its work is done whatever happens here: should the
     database fail us before the claim, the mails are queued for send_outbox tasks instead; a
-    mail claimed and not recorded waits for its claim to go stale (``pending_ids``)."""
+    mail claimed and not recorded waits for its claim to go stale (``retries.pending_ids``)."""
     if not written:
         return
     try:
@@ -311,7 +307,7 @@ def _claim_many(
             )
         ).all()
         moment = now or utcnow()
-        waiting = {row.id for row in failed if next_attempt_at(runtime, *row[1:]) > moment}
+        waiting = {row.id for row in failed if retries.next_attempt_at(runtime, *row[1:]) > moment}
         claimed = session.scalars(
             update(OutboxMessage)
             .where(
@@ -354,7 +350,7 @@ def _file_all(folder: Path, sendings: list[_Sending]) -> None:
     staged = []
     for sending in sendings:
         try:
-            filed = with_return_path(sending.raw, sending.sender)
+            filed = relay.with_return_path(sending.raw, sending.sender)
             maildir.stage(sending.outbox_id, int(sending.created_at.timestamp()), filed)
             staged.append(sending)
         except Exception as error:
@@ -364,97 +360,3 @@ def _file_all(folder: Path, sendings: list[_Sending]) -> None:
     except Exception as error:  # not on disk for sure: every staged mail is tried again
         for sending in staged:
             sending.error = error
-
-
-def permanent_refusal(error: Exception) -> str | None:
-    """The relay's 5xx for this mail (to RCPT or to the data) as a one-line bounce, else None.
-
-    A mail the relay refuses for good will never go through, and retrying it for hours only
-    delays the news; a 4xx, a refused connection or a refused sender is ours to retry or fix.
-    """
-    replies: list[tuple[int, bytes | str]]
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        replies = list(error.recipients.values())
-    elif isinstance(error, smtplib.SMTPDataError):
-        replies = [(error.smtp_code, error.smtp_error)]
-    else:
-        return None
-    if not replies or not all(500 <= code < 600 for code, _ in replies):
-        return None
-    code, text = replies[0]
-    said = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-    words = " ".join(said.split())
-    enhanced = _ENHANCED_STATUS.match(words)
-    line = f"{enhanced.group(0) if enhanced else '5.0.0'} {code} {words}"
-    return line[: bounces.SUMMARY_LIMIT]
-
-
-def with_return_path(raw: bytes, sender: str) -> bytes:
-    """The message as the final MTA would file it: the envelope sender as its Return-Path."""
-    newline = b"\r\n" if raw.split(b"\n", 1)[0].endswith(b"\r") else b"\n"
-    return b"Return-Path: <" + sender.encode("ascii") + b">" + newline + raw
-
-
-def write_maildir(folder: Path, outbox_id: int, stamp: int, raw: bytes) -> Path:
-    """Deliver into a Maildir under a name fixed by the outbox id, so a retry never duplicates."""
-    for sub in ("tmp", "new", "cur"):
-        (folder / sub).mkdir(parents=True, exist_ok=True)
-    name = relay.maildir_name(outbox_id, stamp)
-    target = folder / "new" / name
-    if relay.filed_already(folder, name):
-        return target
-    temporary = folder / "tmp" / name
-    with open(temporary, "wb") as handle:
-        handle.write(raw)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)
-    return target
-
-
-def send_smtp(url: str, sender: str, recipient: str, raw: bytes) -> None:
-    with relay.connect(url) as client:
-        client.sendmail(sender, [recipient], raw)
-
-
-def pending_ids(
-    runtime: Runtime,
-    stale_after: timedelta = timedelta(minutes=10),
-    now: datetime | None = None,
-) -> list[int]:
-    """Outbox rows that may be sent now: pending ones, and claims a dead worker left behind. A
-    row that failed is due again only once its retry is (``next_attempt_at``). Which of them
-    need a task queued again is the tick's to say (``ticks.tick``)."""
-    now = now or utcnow()
-    with runtime.db.session() as session:
-        session.execute(
-            update(OutboxMessage)
-            .where(
-                OutboxMessage.status == OutboxStatus.SENDING,
-                OutboxMessage.claimed_at < now - stale_after,
-            )
-            .values(status=OutboxStatus.PENDING)
-        )
-        query = select(OutboxMessage.id, OutboxMessage.attempts, OutboxMessage.claimed_at).where(
-            OutboxMessage.status == OutboxStatus.PENDING
-        )
-        rows = session.execute(query.order_by(OutboxMessage.id)).all()
-    return [
-        outbox_id
-        for outbox_id, attempts, claimed_at in rows
-        if next_attempt_at(runtime, attempts, claimed_at) <= now
-    ]
-
-
-def retry_delay(runtime: Runtime, attempts: int) -> timedelta:
-    """How long a mail that failed ``attempts`` times waits for its next try: one tick, then
-    twice as long each time (30 s, 1 min, 2 min … at the default tick), so that a relay down
-    for an hour costs the MAX_ATTEMPTS attempts, and not MAX_ATTEMPTS ticks."""
-    return timedelta(seconds=runtime.config.tick_seconds * 2 ** max(0, attempts - 1))
-
-
-def next_attempt_at(runtime: Runtime, attempts: int, claimed_at: datetime | None) -> datetime:
-    """When a pending mail is due to be tried (again): at once if it never was."""
-    if attempts <= 0 or claimed_at is None:
-        return _EARLIEST
-    return claimed_at + retry_delay(runtime, attempts)

@@ -7,6 +7,7 @@ import contextlib
 import ctypes
 import logging
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -14,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from adjudicator.mail import bounces
 
 log = logging.getLogger(__name__)
 
@@ -168,3 +171,57 @@ def _syncfs() -> Callable[[int], int] | None:
         return found
     except (AttributeError, OSError):
         return None
+
+
+_ENHANCED_STATUS = re.compile(r"[245]\.[0-9]{1,3}\.[0-9]{1,3}\b")
+
+
+def permanent_refusal(error: Exception) -> str | None:
+    """The relay's 5xx for this mail (to RCPT or to the data) as a one-line bounce, else None.
+
+    A mail the relay refuses for good will never go through, and retrying it for hours only
+    delays the news; a 4xx, a refused connection or a refused sender is ours to retry or fix.
+    """
+    replies: list[tuple[int, bytes | str]]
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        replies = list(error.recipients.values())
+    elif isinstance(error, smtplib.SMTPDataError):
+        replies = [(error.smtp_code, error.smtp_error)]
+    else:
+        return None
+    if not replies or not all(500 <= code < 600 for code, _ in replies):
+        return None
+    code, text = replies[0]
+    said = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    words = " ".join(said.split())
+    enhanced = _ENHANCED_STATUS.match(words)
+    line = f"{enhanced.group(0) if enhanced else '5.0.0'} {code} {words}"
+    return line[: bounces.SUMMARY_LIMIT]
+
+
+def with_return_path(raw: bytes, sender: str) -> bytes:
+    """The message as the final MTA would file it: the envelope sender as its Return-Path."""
+    newline = b"\r\n" if raw.split(b"\n", 1)[0].endswith(b"\r") else b"\n"
+    return b"Return-Path: <" + sender.encode("ascii") + b">" + newline + raw
+
+
+def write_maildir(folder: Path, outbox_id: int, stamp: int, raw: bytes) -> Path:
+    """Deliver into a Maildir under a name fixed by the outbox id, so a retry never duplicates."""
+    for sub in ("tmp", "new", "cur"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    name = maildir_name(outbox_id, stamp)
+    target = folder / "new" / name
+    if filed_already(folder, name):
+        return target
+    temporary = folder / "tmp" / name
+    with open(temporary, "wb") as handle:
+        handle.write(raw)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)
+    return target
+
+
+def send_smtp(url: str, sender: str, recipient: str, raw: bytes) -> None:
+    with connect(url) as client:
+        client.sendmail(sender, [recipient], raw)

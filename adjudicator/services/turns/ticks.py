@@ -10,10 +10,10 @@ from sqlalchemy import Update, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services.outbound import delivery
+from adjudicator.services.outbound import retries
 from adjudicator.services.record import isolation, steps
 from adjudicator.services.record.runtime import QUEUE_OF, Runtime, Task
-from adjudicator.services.turns import challenges, deadlines, idle
+from adjudicator.services.turns import challenges, deadlines, idle, reminders
 from adjudicator.statuses import GameStatus, InboundStatus
 
 # A due turn, an inbound message or an outbox mail is queued again only once its last queueing
@@ -137,7 +137,7 @@ def _queue_due_turns(work: _Tick) -> None:
 
 def _remind(work: _Tick) -> None:
     """Players whose orders are still missing near a deadline are reminded."""
-    work.report.reminded = deadlines.send_reminders(work.runtime, work.now)
+    work.report.reminded = reminders.send_reminders(work.runtime, work.now)
 
 
 def _requeue_inbound(work: _Tick) -> None:
@@ -182,7 +182,7 @@ def _requeue_inbound(work: _Tick) -> None:
 def _requeue_outbox(work: _Tick) -> None:
     """Outbox mail due to be sent (a retry due, a dead worker's claim, a lost task) is queued."""
     lost_before = work.lost_before(Task.SEND_OUTBOX)
-    due_outbox = delivery.pending_ids(work.runtime, now=work.now)
+    due_outbox = retries.pending_ids(work.runtime, now=work.now)
     with work.runtime.db.session() as session:
         for start in range(0, len(due_outbox), CHUNK):
             work.report.requeued_outbox += _mark_queued(
