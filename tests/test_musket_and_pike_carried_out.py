@@ -10,7 +10,7 @@ from playbymail import compose, deliver_mail, reply_to, sent, sent_count, text_o
 from sqlalchemy import select
 from test_musket_and_pike_by_mail import PARLIAMENT, PLAYERS, RULES, fix_dice, owed, start
 
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.models import Game
 from adjudicator.services import play
 from adjudicator.services.runtime import Runtime

@@ -15,8 +15,8 @@ from playbymail import compose, deliver_mail, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.games.musket_and_pike import game as game_module
-from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.rules.data import LAST_TURN_WORDS
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
 from adjudicator.games.registry import get
 from adjudicator.models import Game
 from adjudicator.services import play

@@ -35,7 +35,7 @@ from adjudicator.games.dos_de_mayo.adjudicate import ending as dos_ending
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.musket_and_pike import outcomes as mp_outcomes
 from adjudicator.games.musket_and_pike import receipts as mp_receipts
-from adjudicator.games.musket_and_pike import state as mp_state
+from adjudicator.games.musket_and_pike.rules import state as mp_state
 from adjudicator.games.thermopyles import orders as th_orders
 from adjudicator.games.thermopyles import rules as th_rules
 from adjudicator.games.thermopyles import strategy

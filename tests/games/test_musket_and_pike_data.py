@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.games.musket_and_pike import hexes
-from adjudicator.games.musket_and_pike.data import (
+from adjudicator.games.musket_and_pike.rules import hexes
+from adjudicator.games.musket_and_pike.rules.data import (
     LAST_TURN_RULES,
     RULESET_CODES,
     DataError,
@@ -20,7 +20,7 @@ from adjudicator.games.musket_and_pike.data import (
     parse_ruleset,
     ruleset,
 )
-from adjudicator.games.musket_and_pike.scenario import (
+from adjudicator.games.musket_and_pike.rules.scenario import (
     SCENARIO_CODES,
     parse_scenario,
     scenario,

@@ -13,9 +13,9 @@ import pytest
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Outcome, Resolution
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike import standing
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules import standing
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 GAME = MusketAndPike()
 OPTIONS = {"scenario": "skirmish"}

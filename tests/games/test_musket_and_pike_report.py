@@ -186,7 +186,7 @@ def test_every_step_with_events_has_a_summary_of_what_happened(
 def test_a_step_that_ends_asking_for_a_retreat_is_summed_up_by_its_fight() -> None:
     from dataclasses import replace
 
-    from adjudicator.games.musket_and_pike import standing
+    from adjudicator.games.musket_and_pike.rules import standing
 
     state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
     units = tuple(replace(u, hex=(1, 3)) if u.id == "P-LI-1" else u for u in state.units)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.core.said import N_, _, anew
-from adjudicator.games.musket_and_pike.hexes import DIRECTION_NAMES
+from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
+from adjudicator.games.musket_and_pike.rules.state import load
+from adjudicator.games.musket_and_pike.rules.titles import battle_of, in_words, side_info, side_name
 from adjudicator.games.musket_and_pike.standing_words import instructions
-from adjudicator.games.musket_and_pike.state import load
-from adjudicator.games.musket_and_pike.titles import battle_of, in_words, side_info, side_name
 
 JSON = Any
 ORDER_WORDS = {

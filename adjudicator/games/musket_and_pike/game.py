@@ -32,39 +32,31 @@ from adjudicator.core.contract import (
 )
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import SOURCE, _, joined, language, ngettext, spoken
-from adjudicator.games.musket_and_pike import (
-    decisions,
-    gist,
-    grammar,
-    preview,
-    receipts,
-    report,
-    sequence,
-    standing,
-)
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS, ruleset
-from adjudicator.games.musket_and_pike.decisions import Actions, Answer
+from adjudicator.games.musket_and_pike import gist, grammar, preview, receipts, report
 from adjudicator.games.musket_and_pike.describe import end_words
-from adjudicator.games.musket_and_pike.dry_run import (
-    action_sets,
-    check_actions,
-    written_retreat,
-    written_routs,
-)
 from adjudicator.games.musket_and_pike.outcomes import (
     not_done,
     outcome_of,
     public_event,
 )
-from adjudicator.games.musket_and_pike.phrases import number_of
-from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
+from adjudicator.games.musket_and_pike.rules import decisions, sequence, standing
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.data import LAST_TURN_WORDS, ruleset
+from adjudicator.games.musket_and_pike.rules.decisions import Actions, Answer
+from adjudicator.games.musket_and_pike.rules.dry_run import (
+    action_sets,
+    check_actions,
+    written_retreat,
+    written_routs,
+)
+from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.resolvers import command_rules, unit_resolvers
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario, scenario_names
+from adjudicator.games.musket_and_pike.rules.state import SCHEMA, Event, Position, dump, load
+from adjudicator.games.musket_and_pike.rules.titles import in_words, side_title
+from adjudicator.games.musket_and_pike.rules.view import GAME_KEY, scramble_hidden, view, visible
 from adjudicator.games.musket_and_pike.standing_words import MEANING
-from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.tables import tables_text
-from adjudicator.games.musket_and_pike.titles import in_words, side_title
-from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view, visible
 
 DEFAULT_SCENARIO = "braddock-down"
 # The tiny field the tests play on: a game master may still name it, players are never offered it.

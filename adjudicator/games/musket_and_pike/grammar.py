@@ -19,14 +19,6 @@ from adjudicator.core import suggest
 from adjudicator.core.lines import Complaint
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import decisions, standing
-from adjudicator.games.musket_and_pike.decisions import (
-    Activate,
-    ChangeOrder,
-    Continue,
-    FirstWing,
-    Preempt,
-)
 from adjudicator.games.musket_and_pike.lexicon import (
     BARE_WORDS,
     DECISION_WORDS,
@@ -52,8 +44,16 @@ from adjudicator.games.musket_and_pike.readings import (
     WingOrders,
     action_text,
 )
+from adjudicator.games.musket_and_pike.rules import decisions, standing
+from adjudicator.games.musket_and_pike.rules.decisions import (
+    Activate,
+    ChangeOrder,
+    Continue,
+    FirstWing,
+    Preempt,
+)
+from adjudicator.games.musket_and_pike.rules.state import ORDERS
 from adjudicator.games.musket_and_pike.standing_words import MEANING
-from adjudicator.games.musket_and_pike.state import ORDERS
 from adjudicator.games.musket_and_pike.unit_lines import read_unit
 
 # A misspelt order (CHARGE, MAKE READY, ...) must be this close to be suggested.

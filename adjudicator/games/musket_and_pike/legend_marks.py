@@ -22,7 +22,7 @@ from adjudicator.games.musket_and_pike.look import (
     colour,
     side_colour,
 )
-from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
+from adjudicator.games.musket_and_pike.rules.state import Leader, Position, Unit
 
 RADIUS = 32.0  # the hex radius the key's pieces are drawn for, about Braddock Down's
 ROW = 34  # the pieces' rows: a counter of that size, its facing bar above it

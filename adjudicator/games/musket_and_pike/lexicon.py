@@ -22,7 +22,7 @@ from typing import Any
 
 from adjudicator.core import suggest
 from adjudicator.core.words import folded
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 Hex = tuple[int, int]
 

@@ -19,9 +19,9 @@ from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Font, Point
-from adjudicator.games.musket_and_pike.hexes import SQRT3, Hex
-from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.hexes import SQRT3, Hex
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 
 @functools.cache

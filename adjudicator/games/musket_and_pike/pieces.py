@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 
 from adjudicator.core.picture import Colour, Point
-from adjudicator.games.musket_and_pike.hexes import Hex
 from adjudicator.games.musket_and_pike.look import Painter, art, badge, colour, side_colour
-from adjudicator.games.musket_and_pike.state import Leader, Unit
+from adjudicator.games.musket_and_pike.rules.hexes import Hex
+from adjudicator.games.musket_and_pike.rules.state import Leader, Unit
 
 
 def counter_centre(paint: Painter, where: Hex) -> Point:

@@ -17,7 +17,7 @@ from typing import Any
 from adjudicator.core.contract import JSON
 from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike import grammar
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 PREVIEW = "preview"  # the facts' marker: planned orders, not a resolved step
 PATHS = {"rout": "rout", "retreat": "retreat", "move": "move"}  # unit action: event drawn
@@ -117,7 +117,7 @@ def draw(view: Mapping[str, Any], facts: Mapping[str, Any], scale: int = 1) -> b
     """The map of ``view`` with the checked orders on it, as a PNG ``scale`` times the size."""
     # The renderer and the imaging library load only when a picture is drawn.
     from adjudicator.games.musket_and_pike import preview_marks, render
-    from adjudicator.games.musket_and_pike.state import load
+    from adjudicator.games.musket_and_pike.rules.state import load
 
     position = load(view["position"])
     plan = render.Plan(dict(facts.get("wing_orders") or {}), notes(facts))

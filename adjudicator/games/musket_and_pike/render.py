@@ -17,8 +17,6 @@ from adjudicator.core import picture
 from adjudicator.core.picture import Colour
 from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike import legend
-from adjudicator.games.musket_and_pike.data import Ruleset, ruleset
-from adjudicator.games.musket_and_pike.field import Event
 from adjudicator.games.musket_and_pike.look import (
     Layout,
     Painter,
@@ -31,9 +29,11 @@ from adjudicator.games.musket_and_pike.look import (
     side_colour,
 )
 from adjudicator.games.musket_and_pike.pieces import counters, leaders
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
-from adjudicator.games.musket_and_pike.state import Position, Wing
-from adjudicator.games.musket_and_pike.titles import in_words, side_name
+from adjudicator.games.musket_and_pike.rules.data import Ruleset, ruleset
+from adjudicator.games.musket_and_pike.rules.field import Event
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.rules.state import Position, Wing
+from adjudicator.games.musket_and_pike.rules.titles import in_words, side_name
 
 ORDER_WORDS = {
     "charge": N_("Charge"),

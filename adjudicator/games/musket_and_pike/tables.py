@@ -9,8 +9,8 @@ from __future__ import annotations
 import textwrap
 
 from adjudicator.core.said import N_, _, ngettext
-from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Ruleset
-from adjudicator.games.musket_and_pike.state import KINDS
+from adjudicator.games.musket_and_pike.rules.data import CombatRow, FireRow, Ruleset
+from adjudicator.games.musket_and_pike.rules.state import KINDS
 
 ORDER_NAMES = {
     "charge": N_("Charge"),

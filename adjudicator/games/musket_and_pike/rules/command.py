@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from adjudicator.core.chance import Chance
-from adjudicator.games.musket_and_pike.state import Roll
+from adjudicator.games.musket_and_pike.rules.state import Roll
 
 DIE = 10  # one d10 (the spec's only die); natural results 1..10
 MAX_ACTIVATIONS = 3  # a wing's first activation plus at most two continuations (3.2 E/F)

@@ -13,7 +13,7 @@ from typing import Any
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike.state import ORDERS
+from adjudicator.games.musket_and_pike.rules.state import ORDERS
 
 JSON = Any
 

@@ -10,14 +10,19 @@ from typing import Any
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike import actions
-from adjudicator.games.musket_and_pike.combat import retreat
-from adjudicator.games.musket_and_pike.field import contacts, enemies, field_for, nearest_enemy
-from adjudicator.games.musket_and_pike.fire_checks import fire_problem
-from adjudicator.games.musket_and_pike.hexes import aspect, distance
-from adjudicator.games.musket_and_pike.movement import first_legal_moves
-from adjudicator.games.musket_and_pike.resolvers import unit_resolvers
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules import actions
+from adjudicator.games.musket_and_pike.rules.combat import retreat
+from adjudicator.games.musket_and_pike.rules.field import (
+    contacts,
+    enemies,
+    field_for,
+    nearest_enemy,
+)
+from adjudicator.games.musket_and_pike.rules.fire_checks import fire_problem
+from adjudicator.games.musket_and_pike.rules.hexes import aspect, distance
+from adjudicator.games.musket_and_pike.rules.movement import first_legal_moves
+from adjudicator.games.musket_and_pike.rules.resolvers import unit_resolvers
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 DRY_SEED = b"musket-and-pike dry run"
 # Random play-outs (the conformance test) try a few actions per unit, not every one.

@@ -10,24 +10,24 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _, ngettext
-from adjudicator.games.musket_and_pike.command import (
+from adjudicator.games.musket_and_pike.rules.command import (
     MAX_ACTIVATIONS,
     CommandRules,
     command_roll,
     replacement_rating,
 )
-from adjudicator.games.musket_and_pike.handover import (
+from adjudicator.games.musket_and_pike.rules.handover import (
     CHOOSE_PATHS,
     Advance,
     Ctx,
     Events,
     Resolvers,
 )
-from adjudicator.games.musket_and_pike.initiative import can_activate, determine, eligible
-from adjudicator.games.musket_and_pike.owed import current_wing, preempt_candidates
-from adjudicator.games.musket_and_pike.phrases import number_of
-from adjudicator.games.musket_and_pike.state import Event, Hex, Leader, Position
-from adjudicator.games.musket_and_pike.titles import side_title
+from adjudicator.games.musket_and_pike.rules.initiative import can_activate, determine, eligible
+from adjudicator.games.musket_and_pike.rules.owed import current_wing, preempt_candidates
+from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.state import Event, Hex, Leader, Position
+from adjudicator.games.musket_and_pike.rules.titles import side_title
 
 
 def start_turn(

@@ -13,8 +13,8 @@ from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.state import Event, Position
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.state import Event, Position
 
 JSON = Any
 Events = tuple[Event, ...]

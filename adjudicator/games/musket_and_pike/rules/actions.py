@@ -29,7 +29,7 @@ from typing import Any
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import N_, _
-from adjudicator.games.musket_and_pike.combat import (
+from adjudicator.games.musket_and_pike.rules.combat import (
     close_combat,
     disorder,
     resolve_fire,
@@ -38,8 +38,8 @@ from adjudicator.games.musket_and_pike.combat import (
     retreat_steps,
     roll,
 )
-from adjudicator.games.musket_and_pike.data import Ruleset
-from adjudicator.games.musket_and_pike.field import (
+from adjudicator.games.musket_and_pike.rules.data import Ruleset
+from adjudicator.games.musket_and_pike.rules.field import (
     Event,
     Field,
     contacts,
@@ -49,12 +49,12 @@ from adjudicator.games.musket_and_pike.field import (
     leader_bonus,
     unit,
 )
-from adjudicator.games.musket_and_pike.fire_checks import fire_refusal
-from adjudicator.games.musket_and_pike.handover import CHOOSE_PATHS
-from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, facing_towards
-from adjudicator.games.musket_and_pike.movement import check_leader_path, check_move
-from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position, Unit
+from adjudicator.games.musket_and_pike.rules.fire_checks import fire_refusal
+from adjudicator.games.musket_and_pike.rules.handover import CHOOSE_PATHS
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, aspect, distance, facing_towards
+from adjudicator.games.musket_and_pike.rules.movement import check_leader_path, check_move
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario
+from adjudicator.games.musket_and_pike.rules.state import FORMATIONS, MORALE_STATES, Position, Unit
 
 ACTIONS = ("move", "fire", "salvo", "pistol", "rally", "reform", "charge")
 # Rally and reform as a refusal names them.

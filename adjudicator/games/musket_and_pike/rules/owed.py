@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from adjudicator.core.contract import Decision
 from adjudicator.core.said import N_, _, ngettext
-from adjudicator.games.musket_and_pike import decisions
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.decisions import (
+from adjudicator.games.musket_and_pike.rules import decisions
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.decisions import (
     NO_ACTIONS,
     Actions,
     Activate,
@@ -26,8 +26,8 @@ from adjudicator.games.musket_and_pike.decisions import (
     RoutPaths,
     SetupOrders,
 )
-from adjudicator.games.musket_and_pike.initiative import eligible, first_wings
-from adjudicator.games.musket_and_pike.state import ORDERS, Position, Wing
+from adjudicator.games.musket_and_pike.rules.initiative import eligible, first_wings
+from adjudicator.games.musket_and_pike.rules.state import ORDERS, Position, Wing
 
 
 def setup(position: Position) -> Position:

@@ -1,14 +1,14 @@
-"""Why a retreat path the player chose is refused, in words that name the cause (the map's edge,
-the ground, the unit in the way, the path itself, the enemy) and the hexes that are open."""
+"""Why a retreat or rout path the player chose is refused: the cause (the map's edge, the ground,
+the unit in the way, the path itself, the enemy) and the hexes that are open, in words."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike.field import Field, occupant
-from adjudicator.games.musket_and_pike.hexes import Hex
-from adjudicator.games.musket_and_pike.state import Position, Unit
+from adjudicator.games.musket_and_pike.rules.field import Field, occupant
+from adjudicator.games.musket_and_pike.rules.hexes import Hex
+from adjudicator.games.musket_and_pike.rules.state import Position, Unit
 
 
 def hex_name(where: Hex) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator.core import datafile
 from adjudicator.core.datafile import Problem
-from adjudicator.games.musket_and_pike.state import KINDS
+from adjudicator.games.musket_and_pike.rules.state import KINDS
 
 __all__ = ["DataError", "Problem", "Reader"]
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from adjudicator.games.musket_and_pike.data import DataError, Problem, Ruleset, ruleset
-from adjudicator.games.musket_and_pike.hexes import Hex, on_map
-from adjudicator.games.musket_and_pike.scenario_readers import (
+from adjudicator.games.musket_and_pike.rules.data import DataError, Problem, Ruleset, ruleset
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, on_map
+from adjudicator.games.musket_and_pike.rules.scenario_readers import (
     Sheet,
     SideInfo,
     check_commanders,
@@ -29,7 +29,7 @@ from adjudicator.games.musket_and_pike.scenario_readers import (
     read_wings,
     read_words,
 )
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 # The closed set of scenario problem codes.
 SCENARIO_CODES = (

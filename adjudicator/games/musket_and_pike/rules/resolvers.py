@@ -14,12 +14,12 @@ from typing import Any
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import actions, rout
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.data import Ruleset
-from adjudicator.games.musket_and_pike.handover import Advance, Resolvers
-from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.state import Event, Position
+from adjudicator.games.musket_and_pike.rules import actions, rout
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.data import Ruleset
+from adjudicator.games.musket_and_pike.rules.handover import Advance, Resolvers
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario
+from adjudicator.games.musket_and_pike.rules.state import Event, Position
 
 JSON = Any
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from adjudicator.games.musket_and_pike import sequence, standing
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.scenario import scenario
-from adjudicator.games.musket_and_pike.state import ORDERS, Position, dump
+from adjudicator.games.musket_and_pike.rules import sequence, standing
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.scenario import scenario
+from adjudicator.games.musket_and_pike.rules.state import ORDERS, Position, dump
 
 JSON = Any
 GAME_KEY = "musketpike"

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.said import _, ngettext
-from adjudicator.games.musket_and_pike.command import opposed_roll
-from adjudicator.games.musket_and_pike.decisions import order_words
-from adjudicator.games.musket_and_pike.phrases import number_of
-from adjudicator.games.musket_and_pike.state import Event, Position, Roll, Wing
-from adjudicator.games.musket_and_pike.titles import side_title
+from adjudicator.games.musket_and_pike.rules.command import opposed_roll
+from adjudicator.games.musket_and_pike.rules.decisions import order_words
+from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.state import Event, Position, Roll, Wing
+from adjudicator.games.musket_and_pike.rules.titles import side_title
 
 SENIORITY = ("charge", "make_ready", "receive_charge")  # Rally never takes part
 # A runaway re-roll loop is impossible with a fair die, but a broken Chance must not hang a worker.

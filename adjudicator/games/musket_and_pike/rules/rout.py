@@ -22,10 +22,10 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import retreat_words
-from adjudicator.games.musket_and_pike.combat import eliminate, lose
-from adjudicator.games.musket_and_pike.data import Ruleset
-from adjudicator.games.musket_and_pike.field import (
+from adjudicator.games.musket_and_pike.rules import retreat_refusals
+from adjudicator.games.musket_and_pike.rules.combat import eliminate, lose
+from adjudicator.games.musket_and_pike.rules.data import Ruleset
+from adjudicator.games.musket_and_pike.rules.field import (
     Event,
     Field,
     field_for,
@@ -34,10 +34,10 @@ from adjudicator.games.musket_and_pike.field import (
     occupant,
     unit,
 )
-from adjudicator.games.musket_and_pike.hexes import Hex, neighbours
-from adjudicator.games.musket_and_pike.scenario import Scenario
-from adjudicator.games.musket_and_pike.state import Position, Unit
-from adjudicator.games.musket_and_pike.titles import side_title
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, neighbours
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario
+from adjudicator.games.musket_and_pike.rules.state import Position, Unit
+from adjudicator.games.musket_and_pike.rules.titles import side_title
 
 
 def _away(position: Position, field: Field, router: Unit, where: Hex) -> tuple[int, int]:
@@ -185,7 +185,7 @@ def rout_along(
                 "%(unit)s: it cannot rout into %(hex)s: %(cause)s; %(open)s",
                 unit=unit_id,
                 hex=_name(step),
-                cause=retreat_words.cause(position, field, router, step, list(seen)),
+                cause=retreat_refusals.cause(position, field, router, step, list(seen)),
                 open=_open_words(position, field, router, here, seen),
             )
             return Refusal(why, "illegal")
@@ -229,7 +229,7 @@ def _way_on(position: Position, field: Field, router: Unit, here: Hex, seen: set
 def _open_words(position: Position, field: Field, router: Unit, here: Hex, seen: set[Hex]) -> str:
     """The map hexes a rout may run into next from ``here``, in words."""
     gap = _gap(position, router, here)
-    return retreat_words.open_words(
+    return retreat_refusals.open_words(
         [
             where
             for where in neighbours(here)

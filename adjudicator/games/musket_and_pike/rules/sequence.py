@@ -27,9 +27,9 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _, ngettext
-from adjudicator.games.musket_and_pike import decisions
-from adjudicator.games.musket_and_pike.command import CommandRules, command_roll
-from adjudicator.games.musket_and_pike.handover import (
+from adjudicator.games.musket_and_pike.rules import decisions
+from adjudicator.games.musket_and_pike.rules.command import CommandRules, command_roll
+from adjudicator.games.musket_and_pike.rules.handover import (
     CHOOSE_PATHS,
     JSON,
     Advance,
@@ -39,8 +39,8 @@ from adjudicator.games.musket_and_pike.handover import (
     no_rout_moves,
     no_unit_actions,
 )
-from adjudicator.games.musket_and_pike.initiative import eligible
-from adjudicator.games.musket_and_pike.owed import (
+from adjudicator.games.musket_and_pike.rules.initiative import eligible
+from adjudicator.games.musket_and_pike.rules.owed import (
     BRIEFS,
     ac_available,
     current_wing,
@@ -51,10 +51,10 @@ from adjudicator.games.musket_and_pike.owed import (
     preempt_candidates,
     setup,
 )
-from adjudicator.games.musket_and_pike.phrases import number_of
-from adjudicator.games.musket_and_pike.state import Event, Position
-from adjudicator.games.musket_and_pike.titles import side_title
-from adjudicator.games.musket_and_pike.turn import (
+from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.state import Event, Position
+from adjudicator.games.musket_and_pike.rules.titles import side_title
+from adjudicator.games.musket_and_pike.rules.turn import (
     after_fighting,
     begin,
     finish,

@@ -6,8 +6,8 @@ wings' names) likewise, from its ``[words.<lang>]`` tables."""
 from __future__ import annotations
 
 from adjudicator.core.said import _, named
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
-from adjudicator.games.musket_and_pike.scenario_readers import SideInfo
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario, scenario_names
+from adjudicator.games.musket_and_pike.rules.scenario_readers import SideInfo
 
 
 def _by_language(battle: Scenario, text: str) -> dict[str, str]:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from adjudicator.games.musket_and_pike.datafile import DataError, Problem, Reader
-from adjudicator.games.musket_and_pike.rules import (
+from adjudicator.games.musket_and_pike.rules.datafile import DataError, Problem, Reader
+from adjudicator.games.musket_and_pike.rules.ruleset import (
     CONTACT_RULES,
     LAST_TURN_RULES,
     LAST_TURN_WORDS,
@@ -28,7 +28,7 @@ from adjudicator.games.musket_and_pike.rules import (
     Terrain,
     Weapon,
 )
-from adjudicator.games.musket_and_pike.state import ORDERS
+from adjudicator.games.musket_and_pike.rules.state import ORDERS
 
 # The ruleset's values (rules.py) and the reading kit (datafile.py) are importable from here too,
 # where the rules modules have always found them.

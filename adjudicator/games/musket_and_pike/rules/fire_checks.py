@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike.field import Field, enemies, occupant
-from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, line
-from adjudicator.games.musket_and_pike.state import Position, Unit
+from adjudicator.games.musket_and_pike.rules.field import Field, enemies, occupant
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, aspect, distance, line
+from adjudicator.games.musket_and_pike.rules.state import Position, Unit
 
 
 def _blocks(position: Position, field: Field, where: Hex) -> bool:

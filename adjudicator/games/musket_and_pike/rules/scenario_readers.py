@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.games.musket_and_pike.datafile import Problem
-from adjudicator.games.musket_and_pike.hexes import Hex, on_map
-from adjudicator.games.musket_and_pike.rules import LAST_TURN_RULES, Ruleset
-from adjudicator.games.musket_and_pike.state import KINDS, ORDERS, ROLES, Leader, Unit, Wing
+from adjudicator.games.musket_and_pike.rules.datafile import Problem
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, on_map
+from adjudicator.games.musket_and_pike.rules.ruleset import LAST_TURN_RULES, Ruleset
+from adjudicator.games.musket_and_pike.rules.state import KINDS, ORDERS, ROLES, Leader, Unit, Wing
 
 
 @dataclass(frozen=True)

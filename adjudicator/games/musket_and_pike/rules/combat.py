@@ -13,9 +13,9 @@ from dataclasses import replace
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import retreat_words
-from adjudicator.games.musket_and_pike.data import CombatRow, FireRow, Weapon
-from adjudicator.games.musket_and_pike.field import (
+from adjudicator.games.musket_and_pike.rules import retreat_refusals
+from adjudicator.games.musket_and_pike.rules.data import CombatRow, FireRow, Weapon
+from adjudicator.games.musket_and_pike.rules.field import (
     Event,
     Field,
     add_loss,
@@ -25,8 +25,8 @@ from adjudicator.games.musket_and_pike.field import (
     occupant,
     unit,
 )
-from adjudicator.games.musket_and_pike.hexes import Hex, aspect, distance, neighbours
-from adjudicator.games.musket_and_pike.state import FORMATIONS, MORALE_STATES, Position, Unit
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, aspect, distance, neighbours
+from adjudicator.games.musket_and_pike.rules.state import FORMATIONS, MORALE_STATES, Position, Unit
 
 Modifiers = list[tuple[str, int]]
 
@@ -357,8 +357,8 @@ def retreat_along(
                 "%(unit)s: it cannot fall back into %(hex)s: %(cause)s; %(open)s",
                 unit=unit_id,
                 hex=_name(step),
-                cause=retreat_words.cause(position, field, mover, step, path[:index]),
-                open=retreat_words.open_words(options),
+                cause=retreat_refusals.cause(position, field, mover, step, path[:index]),
+                open=retreat_refusals.open_words(options),
             )
             return Refusal(why, "illegal")
         here = step
@@ -369,7 +369,7 @@ def retreat_along(
             unit=unit_id,
             hexes=hexes,
             hex=_name(here),
-            open=retreat_words.open_words(options),
+            open=retreat_refusals.open_words(options),
         )
         return Refusal(why, "illegal")
     return _fall_back(position, field, mover, list(path), events)

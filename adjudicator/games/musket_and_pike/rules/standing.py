@@ -18,11 +18,11 @@ from dataclasses import replace
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import sequence
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.decisions import Answer, Continue, Preempt
-from adjudicator.games.musket_and_pike.field import contacts
-from adjudicator.games.musket_and_pike.state import STANDING_PREFIX, Position
+from adjudicator.games.musket_and_pike.rules import sequence
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.decisions import Answer, Continue, Preempt
+from adjudicator.games.musket_and_pike.rules.field import contacts
+from adjudicator.games.musket_and_pike.rules.state import STANDING_PREFIX, Position
 
 KINDS = ("preempt", "continue", "retreat")
 VALUES: dict[str, tuple[str, ...]] = {

@@ -14,10 +14,10 @@ from typing import Any
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _, ngettext
-from adjudicator.games.musket_and_pike.data import OrderLimits
-from adjudicator.games.musket_and_pike.field import Field, contacts, nearest_enemy, occupant
-from adjudicator.games.musket_and_pike.hexes import Hex, direction_to, neighbours
-from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
+from adjudicator.games.musket_and_pike.rules.data import OrderLimits
+from adjudicator.games.musket_and_pike.rules.field import Field, contacts, nearest_enemy, occupant
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, direction_to, neighbours
+from adjudicator.games.musket_and_pike.rules.state import Leader, Position, Unit
 
 
 def allowance(field: Field, mover: Unit, path: Sequence[Hex]) -> int:

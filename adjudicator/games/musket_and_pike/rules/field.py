@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from adjudicator.games.musket_and_pike.data import Ruleset, Terrain, ruleset
-from adjudicator.games.musket_and_pike.hexes import Cube, Hex, neighbours, to_cube
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
-from adjudicator.games.musket_and_pike.state import Leader, Position, Unit
+from adjudicator.games.musket_and_pike.rules.data import Ruleset, Terrain, ruleset
+from adjudicator.games.musket_and_pike.rules.hexes import Cube, Hex, neighbours, to_cube
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.rules.state import Leader, Position, Unit
 
 Event = dict[str, Any]  # one JSON-ready record of what happened (see actions.py for the kinds)
 
