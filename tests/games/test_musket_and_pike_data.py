@@ -261,7 +261,7 @@ def test_line_of_sight() -> None:
 
 
 def test_the_help_page_prints_the_tables_the_rules_use() -> None:
-    from adjudicator.games.musket_and_pike.tables import tables_text
+    from adjudicator.games.musket_and_pike.words.tables import tables_text
     from adjudicator.games.registry import get
 
     rules = ruleset()

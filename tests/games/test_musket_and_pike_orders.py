@@ -13,8 +13,8 @@ import pytest
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.receipts import CODES
 from adjudicator.games.musket_and_pike.rules.state import Position
+from adjudicator.games.musket_and_pike.words.receipts import CODES
 
 GAME = MusketAndPike()
 SEED = b"script" * 4

@@ -12,8 +12,8 @@ from games.test_musket_and_pike_orders import GAME, opened
 from PIL import Image
 
 from adjudicator.core import picture
-from adjudicator.games.musket_and_pike import preview
-from adjudicator.games.musket_and_pike.look import colour, layout
+from adjudicator.games.musket_and_pike.pictures import preview
+from adjudicator.games.musket_and_pike.pictures.look import colour, layout
 from adjudicator.games.musket_and_pike.rules.scenario import scenario
 from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.services import checker

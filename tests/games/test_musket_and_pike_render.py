@@ -15,8 +15,8 @@ from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import legend
-from adjudicator.games.musket_and_pike.look import (
+from adjudicator.games.musket_and_pike.pictures import legend
+from adjudicator.games.musket_and_pike.pictures.look import (
     art,
     colour,
     font,
@@ -24,7 +24,7 @@ from adjudicator.games.musket_and_pike.look import (
     layout,
     side_colour,
 )
-from adjudicator.games.musket_and_pike.render import render
+from adjudicator.games.musket_and_pike.pictures.render import render
 from adjudicator.games.musket_and_pike.rules.actions import resolve_activation
 from adjudicator.games.musket_and_pike.rules.data import ruleset
 from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario

@@ -9,8 +9,8 @@ import re
 from test_musket_and_pike_game import GAME, History, histories  # noqa: F401 (fixture)
 
 from adjudicator.core.chance import Chance
-from adjudicator.games.musket_and_pike.outcomes import OUTCOME_CODES
-from adjudicator.games.musket_and_pike.report import die_words
+from adjudicator.games.musket_and_pike.words.outcomes import OUTCOME_CODES
+from adjudicator.games.musket_and_pike.words.report import die_words
 
 
 def test_a_command_roll_adds_its_modifiers_and_is_judged_against_its_target() -> None:
@@ -244,7 +244,7 @@ def test_no_heading_of_a_step_report_stands_with_nothing_under_it(
 
 
 def test_a_unit_that_only_turns_is_said_to_turn() -> None:
-    from adjudicator.games.musket_and_pike.report import record_words
+    from adjudicator.games.musket_and_pike.words.report import record_words
 
     turned = {"type": "move", "unit": "R-CAV-1", "path": [[1, 4]], "facing": 1}
     assert record_words(turned) == "R-CAV-1 turns to face NE"

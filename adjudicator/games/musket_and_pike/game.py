@@ -32,13 +32,7 @@ from adjudicator.core.contract import (
 )
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import SOURCE, _, joined, language, ngettext, spoken
-from adjudicator.games.musket_and_pike import gist, grammar, preview, receipts, report
-from adjudicator.games.musket_and_pike.describe import end_words
-from adjudicator.games.musket_and_pike.outcomes import (
-    not_done,
-    outcome_of,
-    public_event,
-)
+from adjudicator.games.musket_and_pike.pictures import preview
 from adjudicator.games.musket_and_pike.rules import decisions, sequence, standing
 from adjudicator.games.musket_and_pike.rules.command import CommandRules
 from adjudicator.games.musket_and_pike.rules.data import LAST_TURN_WORDS, ruleset
@@ -55,8 +49,15 @@ from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario,
 from adjudicator.games.musket_and_pike.rules.state import SCHEMA, Event, Position, dump, load
 from adjudicator.games.musket_and_pike.rules.titles import in_words, side_title
 from adjudicator.games.musket_and_pike.rules.view import GAME_KEY, scramble_hidden, view, visible
-from adjudicator.games.musket_and_pike.standing_words import MEANING
-from adjudicator.games.musket_and_pike.tables import tables_text
+from adjudicator.games.musket_and_pike.words import gist, grammar, receipts, report
+from adjudicator.games.musket_and_pike.words.describe import end_words
+from adjudicator.games.musket_and_pike.words.outcomes import (
+    not_done,
+    outcome_of,
+    public_event,
+)
+from adjudicator.games.musket_and_pike.words.standing_words import MEANING
+from adjudicator.games.musket_and_pike.words.tables import tables_text
 
 DEFAULT_SCENARIO = "braddock-down"
 # The tiny field the tests play on: a game master may still name it, players are never offered it.
@@ -403,7 +404,7 @@ class MusketAndPike(Game[Position]):
         return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
-        from adjudicator.games.musket_and_pike.describe import describe as words
+        from adjudicator.games.musket_and_pike.words.describe import describe as words
 
         return words(view)
 
@@ -486,7 +487,7 @@ def _drawing(shown: str, scale: int, lang: str) -> bytes:
     """The PNG of a position and its events, given as JSON text (the cache's key, with the
     reader's language ``lang`` the panel's words are written in)."""
     # Imported here so the rules load without the imaging library.
-    from adjudicator.games.musket_and_pike.render import render as picture
+    from adjudicator.games.musket_and_pike.pictures.render import render as picture
 
     position, records = json.loads(shown)
     return picture(load(position), records, scale=scale)

@@ -14,9 +14,16 @@ from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderRep
 from adjudicator.core.lines import MailLines
 from adjudicator.core.lines import read_mail as read_lines
 from adjudicator.core.said import N_, _
-from adjudicator.games.musket_and_pike.grammar import read_line
-from adjudicator.games.musket_and_pike.lexicon import Names
-from adjudicator.games.musket_and_pike.readings import (
+from adjudicator.games.musket_and_pike.rules import decisions, sequence, standing
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.decisions import (
+    ChangeOrder,
+    SetupOrders,
+)
+from adjudicator.games.musket_and_pike.rules.state import Position
+from adjudicator.games.musket_and_pike.words.grammar import read_line
+from adjudicator.games.musket_and_pike.words.lexicon import Names
+from adjudicator.games.musket_and_pike.words.readings import (
     GRAMMAR_CODES,
     JSON,
     ActionCheck,
@@ -27,14 +34,7 @@ from adjudicator.games.musket_and_pike.readings import (
     UnitLine,
     WingOrders,
 )
-from adjudicator.games.musket_and_pike.rules import decisions, sequence, standing
-from adjudicator.games.musket_and_pike.rules.command import CommandRules
-from adjudicator.games.musket_and_pike.rules.decisions import (
-    ChangeOrder,
-    SetupOrders,
-)
-from adjudicator.games.musket_and_pike.rules.state import Position
-from adjudicator.games.musket_and_pike.standing_words import MEANING
+from adjudicator.games.musket_and_pike.words.standing_words import MEANING
 
 # The receipts' own codes, beside GRAMMAR_CODES: why a well-formed line is refused now.
 RECEIPT_CODES = ("no-decision", "not-now", "not-yours", "illegal", "duplicate")

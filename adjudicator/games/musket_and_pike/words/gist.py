@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.said import anew
-from adjudicator.games.musket_and_pike import sections
-from adjudicator.games.musket_and_pike.report import record_words
+from adjudicator.games.musket_and_pike.words import sections
+from adjudicator.games.musket_and_pike.words.report import record_words
 
 JSON = Any
 

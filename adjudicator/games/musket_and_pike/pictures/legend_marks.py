@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from adjudicator.core.picture import Colour, Point
 from adjudicator.core.said import N_, _
-from adjudicator.games.musket_and_pike import pieces
-from adjudicator.games.musket_and_pike.legend_entry import Entry, Icon
-from adjudicator.games.musket_and_pike.look import (
+from adjudicator.games.musket_and_pike.pictures import pieces
+from adjudicator.games.musket_and_pike.pictures.legend_entry import Entry, Icon
+from adjudicator.games.musket_and_pike.pictures.look import (
     Painter,
     art,
     badge,

@@ -19,7 +19,16 @@ from adjudicator.core import suggest
 from adjudicator.core.lines import Complaint
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike.lexicon import (
+from adjudicator.games.musket_and_pike.rules import decisions, standing
+from adjudicator.games.musket_and_pike.rules.decisions import (
+    Activate,
+    ChangeOrder,
+    Continue,
+    FirstWing,
+    Preempt,
+)
+from adjudicator.games.musket_and_pike.rules.state import ORDERS
+from adjudicator.games.musket_and_pike.words.lexicon import (
     BARE_WORDS,
     DECISION_WORDS,
     DEFAULT_KINDS,
@@ -35,7 +44,7 @@ from adjudicator.games.musket_and_pike.lexicon import (
     squash,
     tokenize,
 )
-from adjudicator.games.musket_and_pike.readings import (
+from adjudicator.games.musket_and_pike.words.readings import (
     JSON,
     AnswerLine,
     NoActions,
@@ -44,17 +53,8 @@ from adjudicator.games.musket_and_pike.readings import (
     WingOrders,
     action_text,
 )
-from adjudicator.games.musket_and_pike.rules import decisions, standing
-from adjudicator.games.musket_and_pike.rules.decisions import (
-    Activate,
-    ChangeOrder,
-    Continue,
-    FirstWing,
-    Preempt,
-)
-from adjudicator.games.musket_and_pike.rules.state import ORDERS
-from adjudicator.games.musket_and_pike.standing_words import MEANING
-from adjudicator.games.musket_and_pike.unit_lines import read_unit
+from adjudicator.games.musket_and_pike.words.standing_words import MEANING
+from adjudicator.games.musket_and_pike.words.unit_lines import read_unit
 
 # A misspelt order (CHARGE, MAKE READY, ...) must be this close to be suggested.
 ORDER_CUTOFF = 0.5

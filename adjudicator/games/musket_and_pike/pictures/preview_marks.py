@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core import picture
-from adjudicator.games.musket_and_pike.look import Painter, art, colour, font
+from adjudicator.games.musket_and_pike.pictures.look import Painter, art, colour, font
 
 TAG_SIZE = 10
 RING_WIDTH = 3

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from adjudicator.core.picture import Point
 from adjudicator.core.said import N_, _
-from adjudicator.games.musket_and_pike import legend_marks as marks
-from adjudicator.games.musket_and_pike.legend_entry import ICON_GAP, ROW, SIZE, Entry, Icon
-from adjudicator.games.musket_and_pike.look import Painter, art, colour, rgb
+from adjudicator.games.musket_and_pike.pictures import legend_marks as marks
+from adjudicator.games.musket_and_pike.pictures.legend_entry import ICON_GAP, ROW, SIZE, Entry, Icon
+from adjudicator.games.musket_and_pike.pictures.look import Painter, art, colour, rgb
 from adjudicator.games.musket_and_pike.rules.data import Ruleset
 from adjudicator.games.musket_and_pike.rules.scenario import Scenario
 from adjudicator.games.musket_and_pike.rules.state import Position

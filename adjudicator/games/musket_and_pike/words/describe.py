@@ -11,7 +11,7 @@ from adjudicator.core.said import N_, _, anew
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import load
 from adjudicator.games.musket_and_pike.rules.titles import battle_of, in_words, side_info, side_name
-from adjudicator.games.musket_and_pike.standing_words import instructions
+from adjudicator.games.musket_and_pike.words.standing_words import instructions
 
 JSON = Any
 ORDER_WORDS = {

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 from adjudicator.core.contract import JSON, OrderOutcome
 from adjudicator.core.said import _, ngettext
-from adjudicator.games.musket_and_pike import grammar
-from adjudicator.games.musket_and_pike.report import event_words
 from adjudicator.games.musket_and_pike.rules import decisions
 from adjudicator.games.musket_and_pike.rules.state import Event
+from adjudicator.games.musket_and_pike.words import grammar
+from adjudicator.games.musket_and_pike.words.report import event_words
 
 OUTCOME_CODES = (
     "rout-paths",

@@ -16,8 +16,8 @@ from PIL import Image
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour
 from adjudicator.core.said import N_, _
-from adjudicator.games.musket_and_pike import legend
-from adjudicator.games.musket_and_pike.look import (
+from adjudicator.games.musket_and_pike.pictures import legend
+from adjudicator.games.musket_and_pike.pictures.look import (
     Layout,
     Painter,
     art,
@@ -28,7 +28,7 @@ from adjudicator.games.musket_and_pike.look import (
     rgb,
     side_colour,
 )
-from adjudicator.games.musket_and_pike.pieces import counters, leaders
+from adjudicator.games.musket_and_pike.pictures.pieces import counters, leaders
 from adjudicator.games.musket_and_pike.rules.data import Ruleset, ruleset
 from adjudicator.games.musket_and_pike.rules.field import Event
 from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from adjudicator.core.picture import Colour, Point
-from adjudicator.games.musket_and_pike.look import Painter, art, badge, colour, side_colour
+from adjudicator.games.musket_and_pike.pictures.look import Painter, art, badge, colour, side_colour
 from adjudicator.games.musket_and_pike.rules.hexes import Hex
 from adjudicator.games.musket_and_pike.rules.state import Leader, Unit
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Point
-from adjudicator.games.musket_and_pike.look import Painter, font
+from adjudicator.games.musket_and_pike.pictures.look import Painter, font
 
 # The key's type (the size of the hex labels, which mail shows 10 px high), its rows, and the
 # gap between an icon and its words.

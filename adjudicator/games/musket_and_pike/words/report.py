@@ -12,11 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.said import N_, _, anew, joined, ngettext
-from adjudicator.games.musket_and_pike import sections
-from adjudicator.games.musket_and_pike.describe import ORDER_WORDS, PHASE_WORDS, end_words
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import Event, Leader, Position, Unit, Wing
 from adjudicator.games.musket_and_pike.rules.titles import side_title
+from adjudicator.games.musket_and_pike.words import sections
+from adjudicator.games.musket_and_pike.words.describe import ORDER_WORDS, PHASE_WORDS, end_words
 
 JSON = Any
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from adjudicator.core.contract import JSON
 from adjudicator.core.said import N_, _
-from adjudicator.games.musket_and_pike import grammar
 from adjudicator.games.musket_and_pike.rules.state import Position
+from adjudicator.games.musket_and_pike.words import grammar
 
 PREVIEW = "preview"  # the facts' marker: planned orders, not a resolved step
 PATHS = {"rout": "rout", "retreat": "retreat", "move": "move"}  # unit action: event drawn
@@ -116,7 +116,7 @@ def notes(facts: Mapping[str, Any]) -> tuple[str, ...]:
 def draw(view: Mapping[str, Any], facts: Mapping[str, Any], scale: int = 1) -> bytes:
     """The map of ``view`` with the checked orders on it, as a PNG ``scale`` times the size."""
     # The renderer and the imaging library load only when a picture is drawn.
-    from adjudicator.games.musket_and_pike import preview_marks, render
+    from adjudicator.games.musket_and_pike.pictures import preview_marks, render
     from adjudicator.games.musket_and_pike.rules.state import load
 
     position = load(view["position"])
