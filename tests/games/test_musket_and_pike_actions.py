@@ -13,12 +13,12 @@ from adjudicator.games.musket_and_pike.rules.combat import (
     close_combat,
     close_combat_modifiers,
     fire_row,
-    retreat,
 )
 from adjudicator.games.musket_and_pike.rules.data import ruleset
 from adjudicator.games.musket_and_pike.rules.field import Event, field_for, unit
 from adjudicator.games.musket_and_pike.rules.hexes import Hex, distance
 from adjudicator.games.musket_and_pike.rules.movement import allowance, legal_moves, path_cost
+from adjudicator.games.musket_and_pike.rules.retreat import retreat
 from adjudicator.games.musket_and_pike.rules.rout import resolve_rout
 from adjudicator.games.musket_and_pike.rules.scenario import scenario
 from adjudicator.games.musket_and_pike.rules.state import Position, Unit

@@ -11,7 +11,6 @@ from adjudicator.core.chance import Chance
 from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.rules import actions
-from adjudicator.games.musket_and_pike.rules.combat import retreat
 from adjudicator.games.musket_and_pike.rules.field import (
     contacts,
     enemies,
@@ -22,6 +21,7 @@ from adjudicator.games.musket_and_pike.rules.fire_checks import fire_problem
 from adjudicator.games.musket_and_pike.rules.hexes import aspect, distance
 from adjudicator.games.musket_and_pike.rules.movement import first_legal_moves
 from adjudicator.games.musket_and_pike.rules.resolvers import unit_resolvers
+from adjudicator.games.musket_and_pike.rules.retreat import retreat
 from adjudicator.games.musket_and_pike.rules.state import Position
 
 DRY_SEED = b"musket-and-pike dry run"

@@ -5,14 +5,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules.field import Field, occupant
-from adjudicator.games.musket_and_pike.rules.hexes import Hex
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, neighbours
 from adjudicator.games.musket_and_pike.rules.state import Position, Unit
 
 
 def hex_name(where: Hex) -> str:
     return f"{where[0]}.{where[1]}"
+
+
+def off_the_map(unit_id: str) -> Refusal:
+    """A path given for a unit that is not on the map (gone since the question was asked)."""
+    return Refusal(_("%(unit)s is not on the map", unit=unit_id), "illegal")
+
+
+def not_next(unit_id: str, step: Hex, here: Hex) -> Refusal | None:
+    """A path's ``step`` that is not next to ``here``, the hex before it, as a refusal; None if
+    it is. A retreat and a rout walk their paths the same way."""
+    if step in neighbours(here):
+        return None
+    why = _(
+        "%(unit)s: %(hex)s is not next to %(other)s",
+        unit=unit_id,
+        hex=hex_name(step),
+        other=hex_name(here),
+    )
+    return Refusal(why, "illegal")
 
 
 def cause(position: Position, field: Field, mover: Unit, step: Hex, path: Sequence[Hex]) -> str:

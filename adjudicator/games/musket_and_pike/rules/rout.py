@@ -140,7 +140,7 @@ def rout_along(
     """One router's rout move along the path its player chose, or why the path is refused."""
     router = unit(position, unit_id)
     if router is None or router.hex is None:
-        return Refusal(_("%(unit)s is not on the map", unit=unit_id), "illegal")
+        return retreat_refusals.off_the_map(unit_id)
     hexes = field.rules.rout_hexes.get(router.kind, 0)
     if hexes == 0:  # a unit that cannot rout is abandoned whatever the path
         return rout_unit(position, field, unit_id, events)
@@ -156,23 +156,15 @@ def rout_along(
         )
     here, seen = router.hex, {router.hex}
     for index, step in enumerate(path):
-        if step not in neighbours(here):
-            return Refusal(
-                _(
-                    "%(unit)s: %(hex)s is not next to %(other)s",
-                    unit=unit_id,
-                    hex=_name(step),
-                    other=_name(here),
-                ),
-                "illegal",
-            )
+        if (refused := retreat_refusals.not_next(unit_id, step, here)) is not None:
+            return refused
         if not field.on_map(step):
             if index != len(path) - 1:
                 return Refusal(
                     _(
                         "%(unit)s: a path ends where it leaves the map (%(hex)s)",
                         unit=unit_id,
-                        hex=_name(step),
+                        hex=retreat_refusals.hex_name(step),
                     ),
                     "illegal",
                 )
@@ -184,7 +176,7 @@ def rout_along(
             why = _(
                 "%(unit)s: it cannot rout into %(hex)s: %(cause)s; %(open)s",
                 unit=unit_id,
-                hex=_name(step),
+                hex=retreat_refusals.hex_name(step),
                 cause=retreat_refusals.cause(position, field, router, step, list(seen)),
                 open=_open_words(position, field, router, here, seen),
             )
@@ -193,7 +185,7 @@ def rout_along(
             why = _(
                 "%(unit)s: %(hex)s is nearer the enemy; a rout never runs toward it; %(open)s",
                 unit=unit_id,
-                hex=_name(step),
+                hex=retreat_refusals.hex_name(step),
                 open=_open_words(position, field, router, here, seen),
             )
             return Refusal(why, "illegal")
@@ -205,7 +197,7 @@ def rout_along(
             " %(hex)s has one",
             unit=unit_id,
             hexes=hexes,
-            hex=_name(here),
+            hex=retreat_refusals.hex_name(here),
         )
         return Refusal(why, "illegal")
     events.append({"type": "rout", "unit": unit_id, "path": [hex_json(h) for h in path]})
@@ -239,10 +231,6 @@ def _open_words(position: Position, field: Field, router: Unit, here: Hex, seen:
         ],
         rout=True,
     )
-
-
-def _name(where: Hex) -> str:
-    return f"{where[0]}.{where[1]}"
 
 
 def rout_side(
