@@ -7,7 +7,7 @@ game, so a line is refused only for a fault every roll shares.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from adjudicator.core import suggest
 from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
@@ -23,9 +23,16 @@ from adjudicator.games.musket_and_pike.rules.decisions import (
 from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.games.musket_and_pike.words.grammar import read_line
 from adjudicator.games.musket_and_pike.words.lexicon import Names
+from adjudicator.games.musket_and_pike.words.order_set import (
+    PATH_STEPS,
+    UNIT_STEPS,
+    Mail,
+    missing,
+    order_set,
+    unit_orders,
+)
 from adjudicator.games.musket_and_pike.words.readings import (
     GRAMMAR_CODES,
-    JSON,
     ActionCheck,
     AnswerLine,
     NoActions,
@@ -39,13 +46,6 @@ from adjudicator.games.musket_and_pike.words.standing_words import MEANING
 # The receipts' own codes, beside GRAMMAR_CODES: why a well-formed line is refused now.
 RECEIPT_CODES = ("no-decision", "not-now", "not-yours", "illegal", "duplicate")
 CODES = GRAMMAR_CODES + RECEIPT_CODES
-UNIT_STEPS = ("order_change", "actions")
-# The steps answered with paths: the rout phase's (every router of the side) and a retreat's
-# after close combat (the one unit falling back). Each: (verb, default answer, what moves).
-PATH_STEPS = {
-    "rout_paths": ("ROUT", decisions.DEFAULT_ROUTS, "routed unit"),
-    "retreat_path": ("RETREAT", decisions.DEFAULT_RETREAT, "retreating unit"),
-}
 # A unit named at such a step that is not the one (or among those) whose path is owed.
 WHAT_IS_NOT_YOURS = {
     "rout_paths": N_("%(unit)s is not your routed unit (%(units)s)"),
@@ -58,18 +58,6 @@ DRY_SEED = b"musket-and-pike dry run"
 ANSWER_CUTOFF = 0.5
 
 
-@dataclass
-class _Mail:
-    """What the lines of one mail add up to while they are read."""
-
-    answer: str | None = None
-    answer_line: int = 0
-    pairs: dict[str, str] | None = None
-    units: dict[str, tuple[int, UnitLine]] | None = None
-    no_actions: bool = False
-    standing: dict[str, str] | None = None
-
-
 def read_mail(
     position: Position, seat: str, text: str, rules: CommandRules, check: ActionCheck
 ) -> OrderReport:
@@ -78,16 +66,16 @@ def read_mail(
     owed = sequence.pending(position, rules)
     decision = owed.get(seat)
     legal = tuple(decisions.text(a) for a in sequence.legal_answers(position, seat, rules))
-    mail = _Mail(pairs={}, units={}, standing={})
+    mail = Mail(pairs={}, units={}, standing={})
     said: MailLines[Reading] = read_lines(text, lambda raw: read_line(raw, names))
     reports = {report.number: report for report in said.receipts}
     for line in said.read:
         number, raw, reading = line.number, line.text, line.reading
         reports[number] = _judge(position, seat, decision, legal, mail, number, raw, reading)
     _dry_run(position, seat, mail, reports, check)
-    orders = _orders(position, seat, decision, mail, reports)
+    orders = order_set(position, seat, decision, mail)
     lines = tuple(reports[n] for n in sorted(reports))
-    return OrderReport(lines, orders, _missing(position, seat, decision, mail, orders))
+    return OrderReport(lines, orders, missing(position, seat, decision, mail, orders))
 
 
 def _line(number: int, raw: str, status: LineStatus, **more: str | None) -> LineReport:
@@ -99,7 +87,7 @@ def _judge(
     seat: str,
     decision: Decision | None,
     legal: tuple[str, ...],
-    mail: _Mail,
+    mail: Mail,
     number: int,
     raw: str,
     reading: Reading,
@@ -178,7 +166,7 @@ def _judge_wings(
     position: Position,
     seat: str,
     step: str,
-    mail: _Mail,
+    mail: Mail,
     number: int,
     raw: str,
     reading: WingOrders,
@@ -212,7 +200,7 @@ def _judge_wings(
 
 
 def _judge_router(
-    position: Position, seat: str, mail: _Mail, number: int, raw: str, reading: Reading
+    position: Position, seat: str, mail: Mail, number: int, raw: str, reading: Reading
 ) -> LineReport:
     """A line at the rout phase or a retreat: a path (ROUT, RETREAT or MOVE with hexes; HOLD is
     the empty path, open only to a unit with nowhere to go), or NO ACTIONS for the default."""
@@ -262,7 +250,7 @@ def _path_units(position: Position, seat: str) -> tuple[str, ...]:
 
 
 def _judge_unit(
-    position: Position, mail: _Mail, number: int, raw: str, reading: UnitLine
+    position: Position, mail: Mail, number: int, raw: str, reading: UnitLine
 ) -> LineReport:
     rejected = LineStatus.REJECTED
     assert position.current is not None and mail.units is not None
@@ -305,7 +293,7 @@ def _judge_unit(
 def _dry_run(
     position: Position,
     seat: str,
-    mail: _Mail,
+    mail: Mail,
     reports: dict[int, LineReport],
     check: ActionCheck,
 ) -> None:
@@ -318,7 +306,7 @@ def _dry_run(
     keep = decisions.text(ChangeOrder(None))
     if position.step == "order_change" and mail.answer not in (None, keep):
         return  # the order may change first: the actions are checked when they are resolved
-    problem = check(position, owner, _unit_orders(mail))
+    problem = check(position, owner, unit_orders(mail))
     if problem is None:
         return
     # The unit the reason starts with is the one refused; others it names are only its cause
@@ -339,81 +327,3 @@ def _dry_run(
         reports[number] = replace(
             old, status=LineStatus.REJECTED, canonical=None, code="illegal", reason=problem.reason
         )
-
-
-def _unit_orders(mail: _Mail) -> list[JSON]:
-    assert mail.units is not None
-    return [line.order for _, line in mail.units.values() if line.order is not None]
-
-
-def _orders(
-    position: Position,
-    seat: str,
-    decision: Decision | None,
-    mail: _Mail,
-    reports: dict[int, LineReport],
-) -> JSON | None:
-    step = position.step
-    answer: JSON | None = mail.answer
-    acted = bool(mail.units) or mail.no_actions
-    extra: dict[str, JSON] = {}
-    if decision is not None and step == "setup_orders":
-        assert mail.pairs is not None
-        mine = [w.id for w in position.wings if w.side == seat]
-        if mail.pairs and all(w in mail.pairs for w in mine):
-            answer = decisions.text(SetupOrders(tuple((w, mail.pairs[w]) for w in mine)))
-    if decision is not None and step == "actions" and acted:
-        answer = _unit_orders(mail)
-    if decision is not None and step in PATH_STEPS and acted:
-        answer = _unit_orders(mail) if mail.units else PATH_STEPS[step][1]
-    if decision is not None and step == "order_change" and acted:
-        answer = answer or decisions.text(ChangeOrder(None))
-        extra["actions"] = _unit_orders(mail)
-    if mail.standing:
-        extra["standing"] = dict(sorted(mail.standing.items()))
-    if answer is None and not extra.get("standing"):
-        return None
-    return {"step": step, "answer": answer, **extra}
-
-
-def _missing(
-    position: Position, seat: str, decision: Decision | None, mail: _Mail, orders: JSON | None
-) -> tuple[str, ...]:
-    if decision is None:
-        return ()
-    notes: list[str] = []
-    answered = orders is not None and orders.get("answer") is not None
-    step = position.step
-    if step == "setup_orders" and not answered:
-        assert mail.pairs is not None
-        lacking = [w.id for w in position.wings if w.side == seat and w.id not in mail.pairs]
-        notes.append(_("an order for every wing: none yet for %(wings)s", wings=", ".join(lacking)))
-    elif not answered:
-        notes.append(
-            _(
-                "%(prompt)s (at the deadline: %(default)s)",
-                prompt=decision.prompt,
-                default=decision.default,
-            )
-        )
-    if step == "rout_paths" and answered and mail.units:
-        by_default = [u for u in position.routers(seat) if u not in mail.units]
-        if by_default:
-            notes.append(
-                _("no path for %(units)s: it runs by default", units=", ".join(by_default))
-            )
-    if (
-        step in UNIT_STEPS
-        and answered
-        and position.current is not None
-        and (mail.units or mail.no_actions)
-    ):
-        assert mail.units is not None
-        idle = [
-            u.id
-            for u in position.units
-            if u.wing == position.current and u.hex is not None and u.id not in mail.units
-        ]
-        if idle and not mail.no_actions:
-            notes.append(_("no action for %(units)s: they hold", units=", ".join(idle)))
-    return tuple(notes)
