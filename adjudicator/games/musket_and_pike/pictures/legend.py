@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from adjudicator.core.picture import Point
-from adjudicator.core.said import N_, _
+from adjudicator.core.said import N_, _, words_of
 from adjudicator.games.musket_and_pike.pictures import legend_marks as marks
 from adjudicator.games.musket_and_pike.pictures.legend_entry import ICON_GAP, ROW, SIZE, Entry, Icon
 from adjudicator.games.musket_and_pike.pictures.look import Painter, art, colour, rgb
@@ -79,7 +79,7 @@ def terrain_shown(battle: Scenario, rules: Ruleset) -> list[str]:
 
 
 def _terrain_words(name: str, rules: Ruleset) -> str:
-    words = _(TERRAIN_WORDS[name]) if name in TERRAIN_WORDS else name
+    words = words_of(TERRAIN_WORDS, name)
     if not rules.terrain[name].cost:
         return _("%(terrain)s (impassable)", terrain=words)
     return words

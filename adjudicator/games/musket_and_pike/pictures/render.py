@@ -15,7 +15,7 @@ from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour
-from adjudicator.core.said import N_, _
+from adjudicator.core.said import N_, _, words_of
 from adjudicator.games.musket_and_pike.pictures import legend
 from adjudicator.games.musket_and_pike.pictures.look import (
     Layout,
@@ -34,14 +34,7 @@ from adjudicator.games.musket_and_pike.rules.field import Event
 from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.rules.state import Position, Wing
 from adjudicator.games.musket_and_pike.rules.titles import in_words, side_name
-
-ORDER_WORDS = {
-    "charge": N_("Charge"),
-    "make_ready": N_("Make Ready"),
-    "receive_charge": N_("Receive Charge"),
-    "rally": N_("Rally"),
-}
-
+from adjudicator.games.musket_and_pike.words.describe import ORDER_WORDS
 
 # The phase in the map's header, in a word.
 HEADER_PHASES = {
@@ -52,10 +45,6 @@ HEADER_PHASES = {
     "markers": N_("markers"),
     "over": N_("over"),
 }
-
-
-def _order_words(order: str) -> str:
-    return _(ORDER_WORDS[order]) if order in ORDER_WORDS else order
 
 
 # The side panel under the map: each side's column, its lines wrapped to the column's width.
@@ -157,9 +146,9 @@ def _wing_words(position: Position, battle: Scenario, wing: Wing, planned: str |
     if chief is not None:
         # The disc on the map shows only "W": here is the id its orders name it by.
         rating = f"{chief.id} ({rating})"
-    order = "?" if position.phase == "setup" else _order_words(wing.order)
+    order = "?" if position.phase == "setup" else words_of(ORDER_WORDS, wing.order)
     if planned is not None:
-        order = _("%(order)s (asked)", order=_order_words(planned))
+        order = _("%(order)s (asked)", order=words_of(ORDER_WORDS, planned))
     marks = [_("act %(number)s", number=wing.activations)] if wing.activations else []
     marks += [_("F")] if wing.finished else []  # F: the wing has finished
     marks += [_("Bypassed")] if wing.bypassed else []

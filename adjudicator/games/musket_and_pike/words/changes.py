@@ -8,12 +8,12 @@ live in ``secret_orders``, which it does not compare; the wing orders change onl
 
 from __future__ import annotations
 
-from adjudicator.core.said import _, joined
+from adjudicator.core.said import _, joined, words_of
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import Leader, Position, Unit, Wing
 from adjudicator.games.musket_and_pike.rules.titles import side_title
 from adjudicator.games.musket_and_pike.words.describe import ORDER_WORDS, PHASE_WORDS, end_words
-from adjudicator.games.musket_and_pike.words.report import state_words, where, words_of
+from adjudicator.games.musket_and_pike.words.report import state_words, where
 
 
 def _phase(phase: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.core.said import N_, _, anew
+from adjudicator.core.said import N_, _, anew, words_of
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import load
 from adjudicator.games.musket_and_pike.rules.titles import battle_of, in_words, side_info, side_name
@@ -35,11 +35,6 @@ STATE_WORDS = {
     "shaken": N_("shaken"),
     "routed": N_("routed"),
 }
-
-
-def _said(table: dict[str, str], code: str) -> str:
-    found = table.get(code)
-    return _(found) if found is not None else code
 
 
 def _where(where: tuple[int, int] | None) -> str:
@@ -73,7 +68,7 @@ def describe(view: JSON) -> str:
             title=_scenario_title(view["scenario"]),
             turn=position.turn,
             last=position.last_turn,
-            phase=_said(PHASE_WORDS, position.phase),
+            phase=words_of(PHASE_WORDS, position.phase),
         ),
     ]
     if position.phase == "over":
@@ -111,7 +106,7 @@ def describe(view: JSON) -> str:
             )
         )
         if view.get("my_setup"):
-            mine = ", ".join(f"{w} {_said(ORDER_WORDS, o)}" for w, o in view["my_setup"])
+            mine = ", ".join(f"{w} {words_of(ORDER_WORDS, o)}" for w, o in view["my_setup"])
             lines.append(_("Your orders handed in: %(orders)s.", orders=mine))
     if view.get("standing"):
         held = instructions(view["standing"])
@@ -174,12 +169,12 @@ def end_words(reason: str) -> str:
     """Why the battle ended (``Position.end_reason``) in words."""
     if reason.endswith(" withdraws") and reason not in END_WORDS:
         return _("%(side)s withdraws", side=reason.removesuffix(" withdraws"))
-    return _said(END_WORDS, reason)
+    return words_of(END_WORDS, reason)
 
 
 def _wing(position: Any, wing_id: str, names: dict[str, str], view: JSON) -> list[str]:
     wing = position.wing(wing_id)
-    order = _("secret") if position.phase == "setup" else _said(ORDER_WORDS, wing.order)
+    order = _("secret") if position.phase == "setup" else words_of(ORDER_WORDS, wing.order)
     marks = []
     if position.current == wing.id:
         marks.append(_("ACTIVE"))
@@ -225,7 +220,7 @@ def _wing(position: Any, wing_id: str, names: dict[str, str], view: JSON) -> lis
             )
             continue
         states = [
-            _said(STATE_WORDS, s)
+            words_of(STATE_WORDS, s)
             for s in (unit.formation, unit.morale_state)
             if s not in ("normal", "good")
         ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.core.said import N_, _, anew, ngettext
+from adjudicator.core.said import N_, _, anew, ngettext, words_of
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import Event
 from adjudicator.games.musket_and_pike.words import sections
@@ -81,12 +81,6 @@ PURPOSE_WORDS = {
     "rally": N_("rally %(ids)s"),
     "reform": N_("reform %(ids)s"),
 }
-
-
-def words_of(table: Mapping[str, str], code: JSON) -> str:
-    """A code's words from ``table`` in the reader's language; an unknown code as it is."""
-    found = table.get(str(code))
-    return _(found) if found is not None else str(code)
 
 
 def step_words(step: str) -> str:

@@ -8,25 +8,16 @@ from __future__ import annotations
 
 import textwrap
 
-from adjudicator.core.said import N_, _, ngettext
+from adjudicator.core.said import N_, _, ngettext, words_of
 from adjudicator.games.musket_and_pike.rules.data import CombatRow, FireRow, Ruleset
 from adjudicator.games.musket_and_pike.rules.state import KINDS
+from adjudicator.games.musket_and_pike.words.describe import ORDER_WORDS
 
-ORDER_NAMES = {
-    "charge": N_("Charge"),
-    "make_ready": N_("Make Ready"),
-    "receive_charge": N_("Receive Charge"),
-    "rally": N_("Rally"),
-}
 CONTACT_WORDS = {
     "always": N_("may move into contact"),
     "never": N_("never moves into contact"),
     "near": N_("moves into contact only from %(near)s hexes away or nearer"),
 }
-
-
-def _order_name(order: str) -> str:
-    return _(ORDER_NAMES[order]) if order in ORDER_NAMES else order
 
 
 def tables_text(rules: Ruleset) -> str:
@@ -80,12 +71,12 @@ def _command(rules: Ruleset) -> str:
         ),
         _("  order change from the order held (rows) to the one wanted, succeeds on <=:"),
     ]
-    orders = list(ORDER_NAMES)
-    lines.append("  " + " " * 15 + "".join(f"{_order_name(o):>15}" for o in orders))
+    orders = list(ORDER_WORDS)
+    lines.append("  " + " " * 15 + "".join(f"{words_of(ORDER_WORDS, o):>15}" for o in orders))
     for current in orders:
         cells = [rules.order_change.get((current, wanted)) for wanted in orders]
         shown = "".join(f"{'-' if c is None else c:>15}" for c in cells)
-        lines.append(f"  {_order_name(current):<15}{shown}")
+        lines.append(f"  {words_of(ORDER_WORDS, current):<15}{shown}")
     faces = ", ".join(str(face) for face in sorted(rules.leader_loss))
     lines.append(
         _("  a leader with a unit in close combat is lost on a natural %(faces)s", faces=faces)
@@ -120,7 +111,7 @@ def _units(rules: Ruleset) -> str:
             if kind in weapon.kinds
         )
         lines.append(
-            f"  {kind:<6}{_(KIND_NAMES[kind]) if kind in KIND_NAMES else kind:<30}"
+            f"  {kind:<6}{words_of(KIND_NAMES, kind):<30}"
             f"{rules.allowance[kind]:>5}"
             f"{'+' + str(rules.road_bonus.get(kind, 0)):>6}{rules.rout_hexes.get(kind, 0):>6}"
             f"  {weapons or '-'}"
@@ -191,7 +182,7 @@ def _orders(rules: Ruleset) -> str:
                     bonus=_signed(limits.rally_bonus),
                 )
             )
-        lines.append(f"  {_order_name(order)}: " + "; ".join(parts))
+        lines.append(f"  {words_of(ORDER_WORDS, order)}: " + "; ".join(parts))
     return "\n".join(lines)
 
 
