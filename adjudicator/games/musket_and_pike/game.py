@@ -5,7 +5,7 @@ decision at a time, except the secret set-up orders, owed by both. An order set 
 
     {"step": <the step it answers>, "answer": <decision text | list of unit actions | None>,
      "actions": [...]        # only at the order change: the activation's unit actions after it
-     "standing": {kind: value}}   # standing instructions to keep (see standing.py)
+     "standing": {kind: value}}   # standing instructions to keep (see rules/standing.py)
 
 After each answer, the decisions a standing instruction covers are answered at once.
 """

@@ -1,6 +1,6 @@
 """The numbers the sequence of play reads, and the command roll that uses them.
 
-The thresholds are house numbers and live in the ruleset data (rules.py's ``Ruleset``); this module
+The thresholds are house numbers and live in the ruleset data (``ruleset.Ruleset``); this module
 names only the fields the machine reads, as a Protocol, so the machine can be tested with small
 tables and does not depend on how the data file is laid out.
 """

@@ -30,7 +30,7 @@ from adjudicator.games.musket_and_pike.rules.ruleset import (
 )
 from adjudicator.games.musket_and_pike.rules.state import ORDERS
 
-# The ruleset's values (rules.py) and the reading kit (datafile.py) are importable from here too,
+# The ruleset's values (ruleset.py) and the reading kit (datafile.py) are importable from here too,
 # where the rules modules have always found them.
 __all__ = [
     "CONTACT_RULES",
