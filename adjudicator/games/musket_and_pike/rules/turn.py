@@ -6,6 +6,7 @@ end of the battle. Each runs on until a decision is owed again (see owed.py) or 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
@@ -40,17 +41,8 @@ def start_turn(
 
 def run_turn(position: Position, events: Events, ctx: Ctx) -> Advance:
     """3.1: the initiative, then the first wing (chosen, or the only one there is)."""
-    base = replace(
-        position,
-        phase="initiative",
-        step="none",
-        active=None,
-        current=None,
-        interrupted=None,
-        initiative=None,
-        senior=None,
-        passes=0,
-        helping_ac=None,
+    base = _nobody_acting(
+        position, "initiative", initiative=None, senior=None, passes=0, helping_ac=None
     )
     result = determine(base, ctx.chance)
     events = (*events, *result.events)
@@ -346,13 +338,12 @@ def _withdraw(position: Position, broken: list[str], events: Events) -> Advance:
 
 
 def _over(position: Position, winner: str | None, reason: str) -> Position:
+    return _nobody_acting(position, "over", winner=winner, end_reason=reason)
+
+
+def _nobody_acting(position: Position, phase: str, **changes: Any) -> Position:
+    """``position`` at ``phase`` with no decision owed and no side or wing acting (none
+    interrupted either): how a turn starts and how the battle ends."""
     return replace(
-        position,
-        phase="over",
-        step="none",
-        active=None,
-        current=None,
-        interrupted=None,
-        winner=winner,
-        end_reason=reason,
+        position, phase=phase, step="none", active=None, current=None, interrupted=None, **changes
     )
