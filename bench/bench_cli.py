@@ -11,7 +11,9 @@ interpreter (`python -c pass`) is timed the same way for reference. Every run's 
 Figures are milliseconds of wall time, median and min of ``--runs`` runs, and the median CPU time
 the process itself used (user + system: less swayed by other work on a shared machine); "x python"
 is the median over the bare interpreter's median, "now/before" the ratio of the two trees' median
-wall times (below 1.00: faster).
+wall times (below 1.00: faster), "calib." the median as a multiple of the fixed calibration
+workload timed in the same run (``bench/calibration.py``), which compares across runs and
+machines.
 
     .venv/bin/python bench/bench_cli.py [--runs 9] [--baseline 986c6c9]
 """
@@ -32,6 +34,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from calibration import Yardstick
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "986c6c9"  # the last commit before the command imported its services lazily
@@ -109,15 +113,15 @@ def measure(runs: int, trees: dict[str, Path], work: Path) -> Times:
     return times
 
 
-def report(times: Times) -> None:
+def report(times: Times, yard: Yardstick) -> None:
     wall = {key: [run[0] for run in found] for key, found in times.items()}
     used = {key: statistics.median(run[1] for run in found) for key, found in times.items()}
     medians = {key: statistics.median(found) for key, found in wall.items()}
     python = medians[("python -c pass", "")]
-    heads = ("median ms", "min ms", "cpu ms", "x python", "now/before")
+    heads = ("median ms", "min ms", "cpu ms", "x python", "now/before", "calib.")
     print(
         f"{'command':<26} {'tree':<7} {heads[0]:>10} {heads[1]:>7} {heads[2]:>7} "
-        f"{heads[3]:>9} {heads[4]:>11}"
+        f"{heads[3]:>9} {heads[4]:>11} {heads[5]:>7}"
     )
     for key, found in wall.items():
         name, label = key
@@ -126,7 +130,9 @@ def report(times: Times) -> None:
         print(
             f"{name:<26} {label:<7} {medians[key] * 1000:>10.0f} {min(found) * 1000:>7.0f} "
             f"{used[key] * 1000:>7.0f} {medians[key] / python:>9.1f} {ratio:>11}"
+            f" {yard.ratio(medians[key]):>7.1f}"
         )
+    print(yard.describe())
 
 
 def main(argv: Any = None) -> None:
@@ -140,7 +146,10 @@ def main(argv: Any = None) -> None:
         if options.baseline:
             trees["before"] = baseline_tree(options.baseline, work / "before")
         print(f"{options.runs} runs each; before = {options.baseline or '-'}; {sys.executable}")
-        report(measure(options.runs, trees, work))
+        yard = Yardstick()
+        times = measure(options.runs, trees, work)
+        yard.again()
+        report(times, yard)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ The position of each game is the largest one in tests/core/data/stored_positions
 mid-game or late position from a random play-out). Every variant runs the game's rule checks
 after the shape check, as ``load`` does, and every variant's output is checked to be the stored
 JSON itself before it is timed. Figures are microseconds per call, best of ``--repeat`` runs,
-and each variant's ratio to the hand-written codec (below 1.00: faster).
+and each variant's ratio to the hand-written codec (below 1.00: faster); "calib." is the shared
+codec's time as a multiple of the fixed calibration workload timed in the same run
+(``bench/calibration.py``), which compares across runs and machines.
 
     .venv/bin/python bench/bench_codec.py [--number 200] [--repeat 5]
 """
@@ -23,6 +25,8 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from calibration import Yardstick
 
 from adjudicator.games.dos_de_mayo import codec as dos_codec
 from adjudicator.games.dos_de_mayo.board import board
@@ -180,7 +184,11 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'game':<12} {'call':<5} {'hand-written':>13} {'shared codec':>19} {'msgspec':>19}")
+    yard = Yardstick()
+    print(
+        f"{'game':<12} {'call':<5} {'hand-written':>13} {'shared codec':>19} {'msgspec':>19}"
+        f" {'calib.':>8}"
+    )
     for key in FILES:
         data = largest(key)
         variants = {"hand-written": baseline(key), "shared codec": kit(key)}
@@ -211,7 +219,11 @@ def main() -> None:
                     cells.append(f"{value:,.0f} µs")
                 else:
                     cells.append(f"{value:,.0f} µs ×{value / base:.2f}")
-            print(f"{key:<12} {call:<5} {cells[0]:>13} {cells[1]:>19} {cells[2]:>19}")
+            shared = by_name["shared codec"]
+            calib = f"{yard.ratio(shared / 1e6):.3g}" if shared is not None else "n/a"
+            print(f"{key:<12} {call:<5} {cells[0]:>13} {cells[1]:>19} {cells[2]:>19} {calib:>8}")
+    yard.again()
+    print(yard.describe())
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ set_orders + process, and report the rate with Game() creation too). Prints turn
 both and the ratio (aim: ours at least 5x).
 
     .venv/bin/python bench/bench_dos_de_mayo_adjudicate.py [--seconds 3] [--positions 200]
+
+Each figure also as a multiple of the fixed calibration workload timed in the same run
+(``bench/calibration.py``), which compares across runs and machines.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import random
 import statistics
 import time
 from typing import Any
+
+from calibration import Yardstick
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
@@ -116,6 +121,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200, help="mid-game positions")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (median kept)")
     options = parser.parse_args()
+    yard = Yardstick()
     samples = mid_game_positions(options.positions)
     lines = sum(len(f.splitlines()) + len(s.splitlines()) for _, f, s, _ in samples)
     print(f"2 de Mayo: {len(samples)} mid-game positions, {lines / len(samples):.1f} order lines")
@@ -134,6 +140,10 @@ def main() -> None:
     print(f"diplomacy (Game() + orders + process):     {whole:10,.0f} turns/s")
     print(f"ratio ours / diplomacy process: {rate / process:5.1f}x  "
           f"(with Game(): {rate / whole:5.1f}x; aim >= 5x)")  # fmt: skip
+    yard.again()
+    print(yard.describe())
+    print(yard.against("ours, one turn", 1 / rate))
+    print(yard.against("diplomacy, one turn (process)", 1 / process))
 
 
 if __name__ == "__main__":

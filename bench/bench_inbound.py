@@ -2,7 +2,9 @@
 
 Both apps run under identical gunicorn settings against the same kind of database; the load comes
 from a separate process over loopback. Rounds alternate (ours, bare, ours, bare) so machine noise
-hits both alike. Prints requests/s for each and the ratio (aim ≥ 0.5).
+hits both alike. Prints requests/s for each and the ratio (aim ≥ 0.5), and each's time a
+request as a multiple of the fixed calibration workload timed in the same run
+(``bench/calibration.py``), which compares across runs and machines.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import threading
 import time
 from email.message import EmailMessage
 from pathlib import Path
+
+from calibration import Yardstick
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -109,7 +113,7 @@ def serve(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
     raise SystemExit(f"gunicorn for {app} did not start")
 
 
-def measure(label: str, env: dict[str, str]) -> None:
+def measure(label: str, env: dict[str, str], yard: Yardstick) -> None:
     rates: dict[str, list[float]] = {"ours": [], "bare": []}
     for _ in range(2):
         for app in ("ours", "bare"):
@@ -125,12 +129,16 @@ def measure(label: str, env: dict[str, str]) -> None:
         f"{label:<28} ours {ours:8.0f} req/s   bare insert {bare:8.0f} req/s   "
         f"ratio {ours / bare:5.2f}  (aim ≥ 0.5)"
     )
+    yard.again()
+    print(yard.against(f"{label}: ours, one request", 1 / ours))
+    print(yard.against(f"{label}: bare insert, one request", 1 / bare))
 
 
 def main() -> None:
     from adjudicator import migrate
     from adjudicator.db import Database
 
+    yard = Yardstick()
     with tempfile.TemporaryDirectory() as folder:
         base = {
             **os.environ,
@@ -147,7 +155,7 @@ def main() -> None:
             "PBEM_BROKER_URL": "memory://localhost/",
         }
         migrate.upgrade(Database(sqlite["PBEM_DATABASE_URL"]))
-        measure("SQLite + in-process broker", sqlite)
+        measure("SQLite + in-process broker", sqlite, yard)
         import psycopg
 
         with psycopg.connect("postgresql://postgres@127.0.0.1/test", autocommit=True) as admin:
@@ -158,10 +166,12 @@ def main() -> None:
         measure(
             "PostgreSQL + Redis broker",
             {**base, "PBEM_DATABASE_URL": pg_url, "PBEM_BROKER_URL": "redis://127.0.0.1:6379/14"},
+            yard,
         )
         import redis
 
         redis.Redis.from_url("redis://127.0.0.1:6379/14").flushdb()
+    print(yard.describe())
 
 
 if __name__ == "__main__":

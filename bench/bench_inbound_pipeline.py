@@ -7,7 +7,9 @@ seat its sender holds, orders parsed and filed (or resolved), and the reply queu
 (an in-process queue records the tasks, as in the tests; nothing is sent). SQLite file database
 in a temporary directory. In the same run, ``BytesParser(policy=default).parsebytes`` alone over
 the same bytes. Rounds alternate (pipeline, parser, pipeline, ...) so machine noise hits both;
-prints the median of each, and the ratio.
+prints the median of each, and the ratio, and each's time a message as a multiple of the fixed
+calibration workload timed in the same run (``bench/calibration.py``), which compares across
+runs and machines.
 
     .venv/bin/python bench/bench_inbound_pipeline.py        # BENCH_ROUNDS=5 by default
 """
@@ -25,6 +27,7 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
+from calibration import Yardstick
 from sqlalchemy import func, select
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,9 +39,11 @@ from adjudicator.db import Database  # noqa: E402
 from adjudicator.games import registry  # noqa: E402
 from adjudicator.mail.addresses import reply_address, seat_token  # noqa: E402
 from adjudicator.models import Game, OutboxMessage  # noqa: E402
-from adjudicator.services import inbox, lifecycle, pipeline, play  # noqa: E402
-from adjudicator.services.lifecycle import GameSettings  # noqa: E402
-from adjudicator.services.runtime import Runtime  # noqa: E402
+from adjudicator.services.inbound import inbox, pipeline  # noqa: E402
+from adjudicator.services.record import play  # noqa: E402
+from adjudicator.services.record.runtime import Runtime  # noqa: E402
+from adjudicator.services.turns import lifecycle  # noqa: E402
+from adjudicator.services.turns.lifecycle import GameSettings  # noqa: E402
 
 CORPUS = ROOT / "tests" / "mail" / "corpus"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
@@ -126,6 +131,7 @@ def parser_round(mails: list[tuple[bytes, list[str]]], tag: str) -> float:
 
 
 def main() -> None:
+    yard = Yardstick()
     with tempfile.TemporaryDirectory(prefix="pbem-bench-inbound-") as folder:
         runtime = make_runtime(Path(folder))
         mails: list[tuple[bytes, list[str]]] = []
@@ -151,6 +157,10 @@ def main() -> None:
     print(f"inbound pipeline (store + process, SQLite): {pipeline_rate:8.1f} msg/s (median)")
     print(f"BytesParser(policy=default) alone:          {parser_rate:8.1f} msg/s (median)")
     print(f"ratio pipeline / parser: {pipeline_rate / parser_rate:.3f}")
+    yard.again()
+    print(yard.against("inbound pipeline, one message", 1 / pipeline_rate))
+    print(yard.against("BytesParser alone, one message", 1 / parser_rate))
+    print(yard.describe())
     print("rounds (pipeline):", ", ".join(f"{rate:.0f}" for rate in ours))
     print("rounds (parser):  ", ", ".join(f"{rate:.0f}" for rate in bare))
 

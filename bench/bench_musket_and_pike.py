@@ -7,6 +7,9 @@ ends. Prints play-outs per second and decisions resolved per second for each sce
 the time goes between finding the legal answers (move search) and resolving them.
 
     .venv/bin/python bench/bench_musket_and_pike.py [--seconds 10]
+
+Each figure also as a multiple of the fixed calibration workload timed in the same run
+(``bench/calibration.py``), which compares across runs and machines.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import argparse
 import random
 import statistics
 import time
+
+from calibration import Yardstick
 
 from adjudicator.core.chance import Chance
 from adjudicator.games.musket_and_pike.game import MusketAndPike
@@ -45,6 +50,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10.0, help="per scenario")
     args = parser.parse_args()
+    yard = Yardstick()
     for scenario in ("skirmish", "braddock-down"):
         games = decisions = 0
         finding = resolving = 0.0
@@ -63,6 +69,10 @@ def main() -> None:
         print(f"  decisions per play-out: median {statistics.median(lengths):.0f}")
         share = finding / (finding + resolving)
         print(f"  time finding legal answers {share:.0%}, resolving {1 - share:.0%}")
+        yard.again()
+        print(yard.against("one decision (find + resolve)", elapsed / decisions))
+        print(yard.against("one play-out", elapsed / games))
+    print(yard.describe())
 
 
 if __name__ == "__main__":

@@ -2,13 +2,15 @@
 shades chosen from a sample of the pixels against from every pixel, side by side in one run.
 
 A map is drawn in RGB, put on a palette (every art colour kept true, the picture's own
-anti-aliasing shades chosen for it) and encoded as PNG at zlib level 8, as mailed. For the
+anti-aliasing shades chosen for it) and encoded as PNG at ``picture.BALANCED``, as mailed. For the
 opening of Braddock Down (20x14 hexes) and a position some thirty decisions in, this prints the
 whole picture, the palette as made today (shades from a sample of the pixels) and from every
-pixel, the PNG encode beside the smallest PNG's (level 9), the palette ratio (every pixel /
-sampled: higher is better) and the PNG sizes; then the time of a step's two players' maps, whose
-views differ (each side has a standing instruction of its own) but not what they draw: drawn
-once, then found.
+pixel, the PNG encode beside the smallest PNG's (level 9) and beside Pillow's own writer at level
+8 (the PNG before ``core.picture`` wrote palette pictures itself), the palette ratio (every
+pixel / sampled: higher is better) and the PNG sizes; then the time of a step's two players'
+maps, whose views differ (each side has a standing instruction of its own) but not what they
+draw: drawn once, then found. Each time also as a multiple of the fixed calibration workload
+timed in the same run (``bench/calibration.py``), which compares across runs and machines.
 
     .venv/bin/python bench/bench_musket_and_pike_render.py [--repeat 10]
 """
@@ -16,12 +18,14 @@ once, then found.
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
+from calibration import Yardstick
 from PIL import Image
 
 from adjudicator.core import picture
@@ -79,23 +83,40 @@ def drawn_rgb(position: Any) -> Image.Image:
     return caught[0]
 
 
-def report(name: str, position: Any, exact: list[picture.Colour], repeat: int) -> None:
+def pillows(image: Image.Image, level: int) -> bytes:
+    """The PNG as Pillow's own writer makes it (zlib fed a row at a time), as before."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=level)
+    return out.getvalue()
+
+
+def report(
+    name: str, position: Any, exact: list[picture.Colour], repeat: int, yard: Yardstick
+) -> None:
     whole, png = timed(lambda: drawing.render(position), repeat)
     rgb = drawn_rgb(position)
     sampled, on_sampled = timed(lambda: picture.keeping(rgb, exact), repeat)
     full, on_full = timed(lambda: full_size_shades(rgb, exact), repeat)
     encode, _ = timed(lambda: picture.png(on_sampled, picture.BALANCED), repeat)
+    pillow, pillow_png = timed(lambda: pillows(on_sampled, 8), repeat)
     smallest, smallest_png = timed(lambda: picture.png(on_sampled, picture.SMALLEST), repeat)
     full_png = picture.png(on_full, picture.BALANCED)
+    yard.again()
     print(f"== Braddock Down, {name}")
-    print(f"  whole picture            {whole * 1000:7.1f} ms  {len(png) / 1024:6.1f} KiB")
-    print(f"  palette, sampled         {sampled * 1000:7.1f} ms")
-    print(f"  palette, every pixel     {full * 1000:7.1f} ms  ({len(full_png) / 1024:.1f} KiB)")
-    print(f"  PNG encode (level 8)     {encode * 1000:7.1f} ms  (as mailed)")
-    smallest_size = len(smallest_png) / 1024
-    print(f"  PNG encode (smallest)    {smallest * 1000:7.1f} ms  {smallest_size:6.1f} KiB")
-    print(f"  encode level 8/smallest  {encode / smallest:7.2f}")
-    print(f"  palette ratio full/sample {full / sampled:7.2f}")
+    rows = [
+        ("whole picture", whole, png),
+        ("palette, sampled", sampled, None),
+        ("palette, every pixel", full, full_png),
+        ("PNG (BALANCED), as mailed", encode, png),
+        ("PNG before (Pillow, level 8)", pillow, pillow_png),
+        ("PNG smallest (level 9)", smallest, smallest_png),
+    ]
+    for what, seconds, data in rows:
+        size = f"  {len(data) / 1024:6.1f} KiB" if data is not None else ""
+        print(f"{yard.against(what, seconds, 30)}{size}")
+    print(f"  encode now/before          {encode / pillow:7.2f}")
+    print(f"  encode now/smallest        {encode / smallest:7.2f}")
+    print(f"  palette ratio full/sample  {full / sampled:7.2f}")
     # Each side has a standing instruction of its own, as in a game by mail: the two views
     # differ, the two maps do not.
     for side in position.sides:
@@ -103,7 +124,7 @@ def report(name: str, position: Any, exact: list[picture.Colour], repeat: int) -
     view, other = GAME.view(position, "royalist"), GAME.view(position, "parliament")
     first, _ = timed(lambda: GAME.render(view, None), 1)
     second, _ = timed(lambda: GAME.render(other, None), 1)
-    print(f"  a step's two maps        {first * 1000:7.1f} ms + {second * 1000:.1f} ms")
+    print(f"  a step's two maps          {first * 1000:7.1f} ms + {second * 1000:.1f} ms")
 
 
 def main() -> None:
@@ -111,9 +132,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10)
     args = parser.parse_args()
     exact = drawing._art_colours()
+    yard = Yardstick()
     print(f"median of {args.repeat} runs, one core")
     for name, position in positions().items():
-        report(name, position, exact, args.repeat)
+        report(name, position, exact, args.repeat, yard)
+    print(yard.describe())
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Median time from SMTP accept to the reply landing in the Maildir, on the embedded default.
 
 Starts `pbem serve` as a real process, opens a game by mail, then sends actions one at a time and
-times each from the moment the SMTP server said 250 to the moment the reply file exists.
+times each from the moment the SMTP server said 250 to the moment the reply file exists; the
+median also as a multiple of the fixed calibration workload timed in the same run
+(``bench/calibration.py``), which compares across runs and machines.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import time
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+
+from calibration import Yardstick
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "40"))
@@ -53,6 +57,7 @@ def wait_for(folder: Path, count: int, timeout: float = 30) -> Path:
 
 
 def main() -> None:
+    yard = Yardstick()
     with tempfile.TemporaryDirectory() as folder:
         smtp_port, web_port = free_port(), free_port()
         env = {
@@ -97,6 +102,9 @@ def main() -> None:
                 f"SMTP accept → reply in Maildir, {len(timings)} mails: median {median:.0f} ms, "
                 f"p90 {p90:.0f} ms, max {timings[-1] * 1000:.0f} ms (aim: median < 1 s)"
             )
+            yard.again()
+            print(yard.against("SMTP accept -> reply, median", median / 1000))
+            print(yard.describe())
         finally:
             process.terminate()
             process.wait(20)

@@ -5,14 +5,18 @@ the ratios; "best" is the fastest run, the least disturbed).
 Before: everything drawn on every picture (no text stamped, no line wrapped once), then a
 palette of 48 shades chosen for the picture (Pillow's median cut) and zlib's search for the
 smallest file (``optimize=True``). Now: the base layer, the cards and each text drawn once
-(cached; ``stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
+(cached; ``core/stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
 An action resolved on receipt draws two pictures: the player's, with the action's result, for
-the report mail (``services.reports``), and the public one stored with the turn for the archive
-(``services.play``); their sum is what an action costs in pictures.
+the report mail (``services.outbound.reports``), and the public one stored with the turn for the
+archive
+(``services.record.play``); their sum is what an action costs in pictures.
 
 Then the PNG settings side by side on the same fixed-palette picture (bytes against encode
-time), how true each palette keeps the drawing (mean difference per channel, of 255), and the
-2x picture the web serves.
+time, by ``core.picture``'s writer and by Pillow's own, which wrote them before), how true each
+palette keeps the drawing (mean difference per channel, of 255), and the 2x picture the web
+serves. The pictures' times are also given as multiples of the fixed calibration workload timed
+in the same run (``bench/calibration.py``; in each tree's process with ``--against``), which
+compare across runs and machines.
 
 With ``--against DIR`` (a tree of the project as it was, e.g. ``git archive main``) both trees
 draw the same pictures in turn, each in a process of its own, block after block: the action's
@@ -42,6 +46,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from calibration import Yardstick, measure
 from PIL import Image, ImageChops, ImageStat
 
 from adjudicator import i18n
@@ -77,7 +82,7 @@ def midgame() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
 def old_way(view: Mapping[str, Any], facts: Mapping[str, Any] | None) -> bytes:
     """The picture as it was made before: nothing cached, an adaptive palette, optimize."""
     # Imported here: ``--against`` runs the rest of this file in a tree without the stamps.
-    from adjudicator.games.thermopyles import stamps
+    from adjudicator.core import stamps
 
     render._base.cache_clear()
     render._card.cache_clear()
@@ -142,6 +147,7 @@ def main() -> None:
 
 def side_by_sides(repeat: int) -> None:
     """The pictures drawn the old way and now, then where the time goes now."""
+    yard = Yardstick()
     own, public, facts = midgame()
     load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
     language = said.language()
@@ -174,6 +180,10 @@ def side_by_sides(repeat: int) -> None:
             f"  {f'both pictures, ms ({kind})':<34} {total[0]:10.2f} {total[1]:10.2f}"
             f" {total[0] / total[1]:10.1f}x   (aim: now <= 10 ms)"
         )
+    yard.again()
+    print(f"  {yard.describe()}")
+    print(yard.against("both pictures before (median)", medians[0] / 1000, 34))
+    print(yard.against("both pictures now (median)", medians[1] / 1000, 34))
     parts(own, facts, repeat)
     settings(own, facts, max(10, repeat // 4))
     twice, twice_png = timed(lambda: GAME.render(own, facts, 2), max(10, repeat // 10))
@@ -202,10 +212,22 @@ def settings(view: Mapping[str, Any], facts: Mapping[str, Any], repeat: int) -> 
     print(
         f"PNG options on the fixed palette ({len(picture.colours_of(render.palette()))} colours):"
     )
+    print(f"  {'':<24} {'core.picture writes':>26}   {'Pillow writes':>20}")
     for options in LEVELS:
         ms, png = timed(lambda options=options: picture.png(mapped, options), repeat)
+        old_ms, old_png = timed(lambda options=options: pillows(mapped, options), repeat)
         mark = "  <- now (picture.QUICK)" if dict(options) == dict(picture.QUICK) else ""
-        print(f"  {dict(options)!s:<24} {ms:7.2f} ms {len(png):>8,} bytes{mark}")
+        print(
+            f"  {dict(options)!s:<24} {ms:7.2f} ms {len(png):>8,} bytes"
+            f"   {old_ms:7.2f} ms {len(old_png):>8,} bytes{mark}"
+        )
+
+
+def pillows(image: Image.Image, options: Mapping[str, Any]) -> bytes:
+    """The PNG as Pillow's own writer makes it (zlib fed a row at a time), as before."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", **options)
+    return out.getvalue()
 
 
 def game_actions(seed: bytes) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
@@ -248,7 +270,8 @@ def tree_timings(repeat: int) -> dict[str, list[float]]:
         start = time.perf_counter()
         GAME.render(own, facts, 2)
         twice.append((time.perf_counter() - start) * 1000)
-    return {"same": same, "fresh": fresh, "draw": draws, "twice": twice}
+    calibration = [seconds * 1000 for seconds in measure()]
+    return {"same": same, "fresh": fresh, "draw": draws, "twice": twice, "calibration": calibration}
 
 
 def against(before: Path, repeat: int, language: str, blocks: int = 4) -> None:
@@ -285,6 +308,12 @@ def against(before: Path, repeat: int, language: str, blocks: int = 4) -> None:
         for label, figure in (("median", statistics.median), ("best", min)):
             old, new = figure(found["before"][kind]), figure(found["now"][kind])
             print(f"  {f'{name}, ms ({label})':<56} {old:8.2f} {new:8.2f} {old / new:10.1f}x")
+    # Each tree's figures against the calibration workload its own processes timed.
+    for kind, name in rows[:2]:
+        old, new = (statistics.median(found[tree][kind]) for tree in ("before", "now"))
+        yard = [statistics.median(found[tree]["calibration"]) for tree in ("before", "now")]
+        print(f"  {f'{name}, calibrations':<56} {old / yard[0]:8.2f} {new / yard[1]:8.2f}")
+    print(f"  (calibration workload: {yard[0]:.2f} ms before, {yard[1]:.2f} ms now)")
     actions, rounds = len(found["now"]["fresh"]), len(found["now"]["same"])
     print(f"  ({actions} actions of a new game, {rounds} rounds)")
 

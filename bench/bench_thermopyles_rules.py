@@ -7,6 +7,9 @@ both and the strategy's win rate with its 95% interval.
 
     .venv/bin/python bench/bench_thermopyles_rules.py [--seconds 5] [--games N]
         [--strategy-games 2000]
+
+Each figure also as a multiple of the fixed calibration workload timed in the same run
+(``bench/calibration.py``), which compares across runs and machines.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import math
 import random
 import time
 from collections import Counter
+
+from calibration import Yardstick
 
 from adjudicator.core.chance import Chance
 from adjudicator.games.thermopyles import GAME, strategy
@@ -44,7 +49,7 @@ def strategy_game(number: int) -> tuple[str, str | None, int]:
     return state.status, state.end_reason, state.turn
 
 
-def bench_random(seconds: float, games: int | None) -> None:
+def bench_random(seconds: float, games: int | None, yard: Yardstick) -> None:
     choose = random.Random(0)
     played = actions = 0
     start = time.perf_counter()
@@ -57,9 +62,10 @@ def bench_random(seconds: float, games: int | None) -> None:
     print(f"random legal play: {played} games in {elapsed:.2f} s")
     print(f"  {played / elapsed:,.0f} games/s, {actions / elapsed:,.0f} actions/s, "
           f"{actions / played:.1f} actions/game")  # fmt: skip
+    print(yard.against("one random game", elapsed / played))
 
 
-def bench_strategy(games: int) -> None:
+def bench_strategy(games: int, yard: Yardstick) -> None:
     start = time.perf_counter()
     results = [strategy_game(1_000_000 + number) for number in range(games)]
     elapsed = time.perf_counter() - start
@@ -71,6 +77,7 @@ def bench_strategy(games: int) -> None:
     print(f"strategy play: {games} games in {elapsed:.2f} s ({games / elapsed:,.0f} games/s)")
     print(f"  win rate {rate:.3f} (95% interval {rate - margin:.3f}-{rate + margin:.3f}), "
           f"{turns:.1f} actions/game")  # fmt: skip
+    print(yard.against("one strategy game", elapsed / games))
     print("  endings: " + ", ".join(f"{key} {count}" for key, count in reasons.most_common()))
 
 
@@ -80,8 +87,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="random games (overrides time)")
     parser.add_argument("--strategy-games", type=int, default=2000)
     options = parser.parse_args()
-    bench_random(options.seconds, options.games)
-    bench_strategy(options.strategy_games)
+    yard = Yardstick()
+    bench_random(options.seconds, options.games, yard)
+    bench_strategy(options.strategy_games, yard)
+    yard.again()
+    print(yard.describe())
 
 
 if __name__ == "__main__":

@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from dos_de_mayo_by_mail import position
-from playbymail import compose, deliver_mail
+from playbymail import compose, deliver_mail, solo_game_by_mail
 from sqlalchemy import select
 
 from adjudicator.core.chance import Contribution
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
 LEONIDAS = "leonidas@example.com"
@@ -25,11 +24,7 @@ WORDS = "tiger 4417 <b>&</b>"
 def finished_thermopyles(runtime: Runtime, player: str = LEONIDAS, words: str = WORDS) -> int:
     """A solo Thermopyles game played by mail to its end with a competent player's orders; the
     player adds ``words`` to its dice after the game's name (scheme v2)."""
-    deliver_mail(runtime, compose(player, "new@pbem.localhost", f"NEW THERMOPYLES {words}"))
-    with runtime.db.session() as session:
-        game = session.scalars(select(Game).order_by(Game.id.desc())).first()
-        assert game is not None
-        game_id, address = game.id, play.seat_address(runtime, game, game.seats[0])
+    game_id, address = solo_game_by_mail(runtime, player, f"NEW THERMOPYLES {words}")
     for _ in range(80):
         now = position(runtime, game_id)
         if now.over:

@@ -11,11 +11,16 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
-from adjudicator.models import Base, Game, utcnow
-from adjudicator.services import deadlines, delivery, gm, inbox, pipeline
-from adjudicator.services.runtime import Runtime
+from adjudicator.models import Base, Game, OutboxMessage, utcnow
+from adjudicator.services.game_master import gm
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
 
 def compose(
@@ -60,6 +65,29 @@ def deliver_mail(runtime: Runtime, raw: bytes, to: list[str] | None = None) -> i
     assert isinstance(stored, inbox.Stored)
     drain(runtime)
     return stored.id
+
+
+def solo_game_by_mail(runtime: Runtime, player: str, body: str) -> tuple[int, str]:
+    """A game ``player`` starts alone with a NEW mail (``body``): its id, and the address the
+    player's orders go to."""
+    deliver_mail(runtime, compose(player, "new@pbem.localhost", body))
+    with runtime.db.session() as session:
+        game = session.scalars(select(Game).order_by(Game.id.desc())).first()
+        assert game is not None
+        return game.id, play.seat_address(runtime, game, game.seats[0])
+
+
+def unsent_welcome(runtime: Runtime, player: str = "a@example.com") -> int:
+    """A NEW mail processed, so that one welcome to ``player`` waits in the outbox, unsent: as if
+    the worker had died between the processing's commit and its sending of the welcome. The
+    welcome's outbox id."""
+    stored = inbox.store(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES"), "test")
+    assert isinstance(stored, inbox.Stored)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
+        pipeline.process(runtime, stored.id)
+    with runtime.db.session() as session:
+        return session.scalars(select(OutboxMessage.id)).one()
 
 
 def mail_by_smtp(port: int, sender: str, to: str, body: str, **options: Any) -> None:
@@ -115,6 +143,13 @@ def html_of(message: EmailMessage) -> str:
     body = message.get_body(preferencelist=("html",))
     assert body is not None
     return str(body.get_content())
+
+
+def last_mail_to(runtime: Runtime, address: str) -> EmailMessage:
+    """The last mail sent to ``address``; there must be one."""
+    mails = [mail for mail in sent(runtime) if str(mail["To"]) == address]
+    assert mails, f"nothing was sent to {address}"
+    return mails[-1]
 
 
 def reply_to(runtime: Runtime, address: str) -> str:

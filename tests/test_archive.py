@@ -15,14 +15,14 @@ from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, secret_orders_on_file, start_
 from dos_de_mayo_by_mail import position as game_position
 from flask.testing import FlaskClient
 from PIL import Image
-from playbymail import compose, deliver_mail, drain, gm_command
+from playbymail import compose, deliver_mail, drain, gm_command, solo_game_by_mail
 from sqlalchemy import select
 
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 DOS = registry.games()["2demayo"]
@@ -138,7 +138,7 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
     # Every turn as one line: its picture small, what was decided and lost, a link to its page.
     for number in (0, 1):
         assert f'id="turn-{number}"' in page and f'href="/games/{game_id}/turns/{number}"' in page
-        # At the address of what it shows (services/turn_pictures.py).
+        # At the address of what it shows (services/outbound/turn_pictures.py).
         assert re.search(rf'src="/games/{game_id}/turns/{number}/[0-9a-f]{{20}}\.png"', page)
         assert f"<pre>{public[number]}</pre>" not in page
     assert "France: 16-14 x1, DRAW; Spain: 9-14, NODRAW." in page
@@ -386,11 +386,7 @@ def test_the_strength_chart_is_a_real_picture(runtime: Runtime) -> None:
 def play_out(runtime: Runtime, player: str, fights: int) -> int:
     """A shared-deal entry played to its end by mail: the competent player's first ``fights``
     actions, then retreats."""
-    deliver_mail(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES SHARED cup"))
-    with runtime.db.session() as session:
-        game = session.scalars(select(Game).order_by(Game.id.desc())).first()
-        assert game is not None
-        game_id, address = game.id, play.seat_address(runtime, game, game.seats[0])
+    game_id, address = solo_game_by_mail(runtime, player, "NEW THERMOPYLES SHARED cup")
     for step in range(60):
         position = game_position(runtime, game_id)
         if position.over:

@@ -13,7 +13,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
 from conftest import free_port, smtp_server
-from playbymail import compose, deliver_mail, drain, row_count, sent
+from playbymail import compose, deliver_mail, drain, row_count, sent, unsent_welcome
 from postfix import private_postfix
 from sqlalchemy import select
 
@@ -22,8 +22,9 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.mail import bounces
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import InboundMessage, OutboxMessage
-from adjudicator.services import delivery, inbox, pipeline
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record.runtime import Runtime
 
 FIXTURES = Path(__file__).parent / "mail" / "fixtures"
 SECRET, DOMAIN = "test-secret-key", "pbem.localhost"
@@ -169,18 +170,6 @@ def relay(runtime: Runtime) -> Iterator[Sink]:
         yield sink
 
 
-def welcome(runtime: Runtime, player: str = "a@example.com") -> int:
-    """A NEW mail processed, so that one welcome to the player waits in the outbox: as if the
-    worker had died between the processing's commit and its sending of the welcome."""
-    stored = inbox.store(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES"), "test")
-    assert isinstance(stored, inbox.Stored)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
-        pipeline.process(runtime, stored.id)
-    with runtime.db.session() as session:
-        return session.scalars(select(OutboxMessage.id)).one()
-
-
 def outbox_row(runtime: Runtime, outbox_id: int) -> OutboxMessage:
     with runtime.db.session() as session:
         return session.get_one(OutboxMessage, outbox_id)
@@ -192,7 +181,7 @@ def inbound_row(runtime: Runtime, inbound_id: int) -> InboundMessage:
 
 
 def test_smtp_mail_goes_out_from_its_own_return_path(runtime: Runtime, relay: Sink) -> None:
-    outbox_id = welcome(runtime)
+    outbox_id = unsent_welcome(runtime)
     assert delivery.deliver(runtime, outbox_id) == "sent"
     [(mail_from, raw)] = relay.received
     assert mail_from == bounces.return_path(SECRET, outbox_id, DOMAIN)
@@ -218,7 +207,7 @@ def test_a_maildir_file_carries_the_return_path(runtime: Runtime) -> None:
 
 def sent_welcome(runtime: Runtime) -> tuple[int, str]:
     """A welcome delivered to the Maildir: its outbox id and its return path, as filed."""
-    outbox_id = welcome(runtime)
+    outbox_id = unsent_welcome(runtime)
     assert delivery.deliver(runtime, outbox_id) == "sent"
     [mail] = sent(runtime)
     return outbox_id, str(mail["Return-Path"]).strip("<>")
@@ -305,7 +294,7 @@ def test_a_person_writing_to_a_return_path_is_not_answered(runtime: Runtime) -> 
 
 
 def test_a_bounce_that_beats_the_send_is_not_overwritten(runtime: Runtime, relay: Sink) -> None:
-    outbox_id = welcome(runtime)
+    outbox_id = unsent_welcome(runtime)
     address = bounces.return_path(SECRET, outbox_id, DOMAIN)
 
     def bounce_at_once() -> None:  # a relay that bounces before it has answered our DATA
@@ -385,7 +374,7 @@ def test_a_recipient_the_relay_refuses_is_bounced_at_once(runtime: Runtime) -> N
     # Postfix refuses recipients of the error transport while we are still talking to it.
     gone = {"gone.example": "error:5.1.1 mailbox unavailable"}
     with private_postfix(postfix_port, free_port(), DOMAIN, gone):
-        outbox_id = welcome(runtime, "leonidas@gone.example")
+        outbox_id = unsent_welcome(runtime, "leonidas@gone.example")
         assert delivery.deliver(runtime, outbox_id) == "bounced"
     row = outbox_row(runtime, outbox_id)
     assert row.status == "bounced" and row.attempts == 1
@@ -411,7 +400,7 @@ def test_a_real_postfix_bounce_comes_back_over_lmtp(runtime: Runtime) -> None:
     gone = {"gone.example": f"smtp:[127.0.0.1]:{mx_port}"}
     try:
         with private_postfix(postfix_port, lmtp_port, DOMAIN, gone) as postfix:
-            outbox_id = welcome(runtime, "leonidas@gone.example")
+            outbox_id = unsent_welcome(runtime, "leonidas@gone.example")
             assert delivery.deliver(runtime, outbox_id) == "sent"
             began = time.monotonic()
             while not lmtp_arrivals(runtime) and time.monotonic() - began < 30:

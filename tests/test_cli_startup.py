@@ -10,12 +10,10 @@ function called here.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import golden
+from fresh_process import run_python
 
 from adjudicator.games import registry
 from adjudicator.mail.addresses import reply_address, seat_token
@@ -27,29 +25,14 @@ DOMAIN, SECRET = "pbem.localhost", "startup-secret"
 # Top-level packages (and the service's own layers) that only database, web or queue work needs.
 HEAVY = {"alembic", "sqlalchemy", "flask", "werkzeug", "celery", "kombu", "redis", "mako"}
 HEAVY_OWN = ("adjudicator.db", "adjudicator.models", "adjudicator.migrate", "adjudicator.services")
-# The console script's own two lines, and on exit the loaded module names on stderr.
-LAUNCH = (
-    "import atexit, sys\n"
-    "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules))))\n"
-    "from adjudicator.cli import main\n"
-    "sys.exit(main())\n"
-)
+# The console script's own two lines (``run_python`` puts its own, which import sys, first).
+LAUNCH = "from adjudicator.cli import main\nsys.exit(main())\n"
 
 
 def run_pbem(args: list[str], cwd: Path) -> tuple[int, str, set[str]]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("PBEM_")}
-    env.update(PYTHONPATH=str(ROOT), PBEM_SECRET_KEY=SECRET, PBEM_MAIL_DOMAIN=DOMAIN)
-    done = subprocess.run(
-        [sys.executable, "-c", LAUNCH, *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    _, marker, names = done.stderr.rpartition("\nMODULES ")
-    assert marker, done.stderr
-    return done.returncode, done.stdout, set(names.split())
+    env = {"PYTHONPATH": str(ROOT), "PBEM_SECRET_KEY": SECRET, "PBEM_MAIL_DOMAIN": DOMAIN}
+    ran = run_python(LAUNCH, args, cwd, env)
+    return ran.code, ran.out, ran.loaded
 
 
 def heavy(loaded: set[str]) -> list[str]:

@@ -7,14 +7,16 @@ import threading
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 
+from builders.clock import LATE, deadline_of, played_late
 from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
 from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, OutboxMessage, Turn, utcnow
-from adjudicator.services import deadlines, on_file, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import on_file
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, ticks
 from adjudicator.web import create_app
 
 
@@ -138,14 +140,11 @@ def test_the_welcome_entry_is_in_the_games_zone(runtime: Runtime) -> None:
 def test_deadline_passes_and_silent_seats_get_the_defaults(runtime: Runtime) -> None:
     game_id, addresses = new_game(runtime)
     deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x2"))
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
+    deadline = deadline_of(runtime, game_id)
     assert ticks.tick(runtime, now=deadline - timedelta(seconds=1)).turns_due == []
     report = ticks.tick(runtime, now=deadline + timedelta(seconds=1))
     assert report.turns_due == [game_id]
-    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
-    assert isinstance(result, deadlines.Adjudicated)
+    result = played_late(runtime, game_id)
     assert (result.turn, result.why, result.defaulted) == (1, "deadline", ("spain",))
     queued = runtime.enqueue.items  # type: ignore[attr-defined]
     assert ("adjudicate", game_id) in queued
@@ -172,10 +171,7 @@ def test_deadline_passes_and_silent_seats_get_the_defaults(runtime: Runtime) -> 
 
 def test_two_workers_at_once_make_one_turn_and_one_report_per_seat(runtime: Runtime) -> None:
     game_id, _ = new_game(runtime)
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    late = deadline + timedelta(seconds=1)
+    late = deadline_of(runtime, game_id) + LATE
     results: list[object] = []
     workers = [
         threading.Thread(
@@ -222,11 +218,7 @@ def test_late_orders_count_for_the_next_turn(runtime: Runtime) -> None:
     deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x1"))
     deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-4"))
     assert turns(runtime, game_id) == 0  # early adjudication is off for this game
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
-    assert isinstance(result, deadlines.Adjudicated) and result.defaulted == ()
+    assert played_late(runtime, game_id).defaulted == ()
 
 
 def test_a_new_set_replaces_and_add_merges(runtime: Runtime) -> None:
@@ -249,7 +241,8 @@ def test_a_new_set_replaces_and_add_merges(runtime: Runtime) -> None:
 
 
 def test_orders_stored_in_time_but_not_yet_processed_are_used(runtime: Runtime) -> None:
-    from adjudicator.services import inbox
+    """A due turn as a worker runs it (``due_turn``) reads the game's waiting mail first."""
+    from adjudicator.services.inbound import due_turn, inbox
 
     game_id, addresses = new_game(runtime, early=False)
     # Stored before the deadline, but its processing task never ran (a broker outage, say).
@@ -259,7 +252,7 @@ def test_orders_stored_in_time_but_not_yet_processed_are_used(runtime: Runtime) 
     with runtime.db.session() as session:
         deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None
-    result = deadlines.adjudicate(runtime, game_id, now=deadline)
+    result = due_turn.run(runtime, game_id, now=deadline)
     assert isinstance(result, deadlines.Adjudicated)
     assert result.defaulted == ("france",)  # Spain's orders were in time and are in the turn
     with runtime.db.session() as session:
@@ -271,7 +264,7 @@ def test_orders_arriving_while_their_turn_is_resolved_are_answered_too_late(
     runtime: Runtime,
 ) -> None:
     from adjudicator.models import InboundMessage
-    from adjudicator.services import inbox, pipeline
+    from adjudicator.services.inbound import inbox, pipeline
 
     game_id, addresses = new_game(runtime, early=False)
     with runtime.db.session() as session:
@@ -301,11 +294,8 @@ def test_a_player_may_ask_the_turn_to_wait_for_its_deadline(runtime: Runtime) ->
     deliver_mail(runtime, compose(FRANCE, addresses[FRANCE], "16-14 x1"))
     deliver_mail(runtime, compose(SPAIN, addresses[SPAIN], "9-4"))
     assert turns(runtime, game_id) == 0  # both have orders on file, but Spain asked to wait
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    result = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
-    assert isinstance(result, deadlines.Adjudicated) and result.why == "deadline"
+    result = played_late(runtime, game_id)
+    assert result.why == "deadline"
     assert result.defaulted == ()
 
 

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port
-from playbymail import compose, deliver_mail, drain, sent
+from playbymail import compose, deliver_mail, drain, sent, unsent_welcome
 from sqlalchemy import select, update
 
 from adjudicator.models import OutboxMessage, utcnow
-from adjudicator.services import delivery, inbox, pipeline, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import ticks
 
 
 @dataclass
@@ -40,24 +42,10 @@ def relay() -> Iterator[tuple[Sink, int]]:
     controller.stop()
 
 
-def queued_mail(runtime: Runtime) -> int:
-    """Process a NEW mail so that exactly one welcome sits in the outbox, unsent: as if the
-    worker had died between the processing's commit and its sending of the welcome."""
-    stored = inbox.store(
-        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
-    )
-    assert isinstance(stored, inbox.Stored)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
-        pipeline.process(runtime, stored.id)
-    with runtime.db.session() as session:
-        return session.scalars(select(OutboxMessage.id)).one()
-
-
 def test_mail_goes_out_over_smtp_when_configured(runtime: Runtime, relay: tuple[Sink, int]) -> None:
     sink, port = relay
     runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
-    outbox_id = queued_mail(runtime)
+    outbox_id = unsent_welcome(runtime)
     assert delivery.deliver(runtime, outbox_id) == "sent"
     assert delivery.deliver(runtime, outbox_id) == "not pending"  # a duplicate task sends nothing
     with runtime.db.session() as session:
@@ -73,7 +61,7 @@ def test_mail_goes_out_over_smtp_when_configured(runtime: Runtime, relay: tuple[
 def test_a_failed_send_is_kept_and_retried(runtime: Runtime) -> None:
     port = free_port()  # nothing listens here yet
     runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
-    outbox_id = queued_mail(runtime)
+    outbox_id = unsent_welcome(runtime)
     assert delivery.deliver(runtime, outbox_id) == "pending"
     with runtime.db.session() as session:
         row = session.get_one(OutboxMessage, outbox_id)
@@ -97,7 +85,7 @@ def test_a_failed_send_is_kept_and_retried(runtime: Runtime) -> None:
 
 def test_a_mail_that_keeps_failing_is_parked(runtime: Runtime) -> None:
     runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{free_port()}")
-    outbox_id = queued_mail(runtime)
+    outbox_id = unsent_welcome(runtime)
     assert delivery.deliver(runtime, outbox_id) == "pending"
     assert delivery.deliver(runtime, outbox_id) == "not due"  # backing off: one tick, two, four…
     waited = timedelta(0)
@@ -140,7 +128,7 @@ def test_a_mail_the_relay_refuses_for_good_is_bounced_and_never_tried_again(
     controller.start()
     try:
         runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
-        outbox_id = queued_mail(runtime)
+        outbox_id = unsent_welcome(runtime)
         assert delivery.deliver(runtime, outbox_id) == "bounced"
         assert delivery.deliver(runtime, outbox_id) == "not pending"
     finally:
@@ -225,7 +213,7 @@ def test_a_worker_dying_between_commit_and_sending_leaves_the_reply_to_the_tick(
     runtime: Runtime,
 ) -> None:
     queue: list[tuple[str, object]] = runtime.enqueue.items  # type: ignore[attr-defined]
-    outbox_id = queued_mail(runtime)  # committed, and the worker gone before sending
+    outbox_id = unsent_welcome(runtime)  # committed, and the worker gone before sending
     assert [item for item in queue if item[0] == "send_outbox"] == []
     queue.clear()
     with runtime.db.session() as session:

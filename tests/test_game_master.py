@@ -13,9 +13,9 @@ from sqlalchemy import func, select
 from adjudicator import bootstrap, cli
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, lifecycle, ticks
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, lifecycle, ticks
+from adjudicator.services.turns.lifecycle import GameSettings
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 NEW = f"""Hello,
@@ -31,6 +31,14 @@ def last_to(runtime: Runtime, address: str) -> str:
     mails = [mail for mail in sent(runtime) if str(mail["To"]) == address]
     assert mails, f"nothing was sent to {address}"
     return text_of(mails[-1]).replace("\r\n", "\n")
+
+
+def both_told(runtime: Runtime, *phrases: str) -> None:
+    """The last mail to each player says every one of ``phrases``."""
+    for player in (FRANCE, SPAIN):
+        text = last_to(runtime, player)
+        for phrase in phrases:
+            assert phrase in text, (player, phrase, text)
 
 
 def calendar_entries(runtime: Runtime, address: str) -> dict[str, Event]:
@@ -84,11 +92,7 @@ def test_invitations_then_join_start_the_game(runtime: Runtime) -> None:
     with runtime.db.session() as session:
         assert session.get_one(Game, game_id).status == "forming"
     deliver_mail(runtime, compose(FRANCE, reply_to(runtime, FRANCE), "join"))
-    for player in (FRANCE, SPAIN):
-        welcome = last_to(runtime, player)
-        assert (
-            "Your game of 2 de Mayo has begun" in welcome and "Orders for turn 1 are due" in welcome
-        )
+    both_told(runtime, "Your game of 2 de Mayo has begun", "Orders for turn 1 are due")
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.status == "active" and game.deadline is not None
@@ -113,11 +117,7 @@ def test_gm_moves_the_deadline_and_players_are_told_why(runtime: Runtime) -> Non
     assert "EXTEND 24h\n     -> done: deadline now" in answer
     # A line in capitals that is no command is answered under its own heading, not as "done".
     assert "NOT UNDERSTOOD\n  FROBNICATE\n     -> not a game-master command; known:" in answer
-    for player in (FRANCE, SPAIN):
-        notice = last_to(runtime, player)
-        assert (
-            "The deadline has moved (extended)" in notice and "Orders for turn 1 are due" in notice
-        )
+    both_told(runtime, "The deadline has moved (extended)", "Orders for turn 1 are due")
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.deadline == old_deadline + timedelta(hours=24)
@@ -227,7 +227,8 @@ def test_reminders_only_to_seats_without_orders_once_per_deadline(runtime: Runti
 
 def test_sides_by_lot_are_dealt_once_all_have_joined_and_verifiable(runtime: Runtime) -> None:
     from adjudicator.core.chance import Chance
-    from adjudicator.services import dice, verification
+    from adjudicator.services.reading import verification
+    from adjudicator.services.record import dice
 
     body = f"NEW 2DEMAYO\nPLAYERS {FRANCE}, me\nSCHEDULE 48h"
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
@@ -299,7 +300,7 @@ def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -
         assert again.state == first_state and again.events == first_events
         rows = session.scalar(select(func.count()).select_from(Turn).where(Turn.game_id == game_id))
         assert rows == 3  # the opening, the rolled-back turn 1, and turn 1 again
-    from adjudicator.services import verification
+    from adjudicator.services.reading import verification
 
     checked = verification.verify_game(runtime, game_id, force=True)
     assert not isinstance(checked, Refusal) and not checked.problems

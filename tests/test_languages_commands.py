@@ -15,8 +15,8 @@ from test_languages import FRANCE, GM, NEW_GAME, SPAIN, in_language, last_to, re
 
 from adjudicator.core import datafile
 from adjudicator.models import Game, Player
-from adjudicator.services import command_words, commands
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.words import command_words, commands
 
 ENGLISH_GAME = NEW_GAME.replace("LANGUAGE ru\n", "")
 
@@ -25,6 +25,12 @@ def text_to(runtime: Runtime, address: str, since: int) -> str:
     """The text of the last mail to ``address`` (one in plain text only, too), run together."""
     mails = [mail for mail in sent(runtime)[since:] if str(mail["To"]) == address]
     return " ".join(text_of(mails[-1]).split())
+
+
+def set_up_by_gm(runtime: Runtime, body: str) -> tuple[str, str]:
+    """A game master's NEW mail ``body``: the text (as read) and HTML of the answer."""
+    deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
+    return last_to(runtime, GM)
 
 
 def language_of(runtime: Runtime, address: str) -> str:
@@ -165,9 +171,7 @@ def test_help_follows_a_players_own_language(runtime: Runtime) -> None:
 
 
 def test_a_game_masters_mail_is_in_the_games_language(runtime: Runtime) -> None:
-    spanish = NEW_GAME.replace("LANGUAGE ru", "LANGUAGE es")
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", spanish))
-    text, html = last_to(runtime, GM)
+    text, html = set_up_by_gm(runtime, NEW_GAME.replace("LANGUAGE ru", "LANGUAGE es"))
     assert "2 de Mayo, partida 1: está formada, contigo como director de juego." in text, text
     assert "Cada jugador ha recibido su invitación y empieza la partida respondiendo JOIN." in text
     assert "Jugadores:" in text and "(invitado)" in text
@@ -192,9 +196,7 @@ def test_a_game_masters_mail_is_in_the_games_language(runtime: Runtime) -> None:
 
 
 def test_a_game_masters_new_in_russian_words_is_answered_in_russian(runtime: Runtime) -> None:
-    words = ENGLISH_GAME.replace("NEW 2DEMAYO", "НОВАЯ 2DEMAYO")
-    deliver_mail(runtime, compose(GM, "new@pbem.localhost", words))
-    text, _html = last_to(runtime, GM)
+    text, _html = set_up_by_gm(runtime, ENGLISH_GAME.replace("NEW 2DEMAYO", "НОВАЯ 2DEMAYO"))
     assert "2 de Mayo, партия 1 собрана, вы — её ведущий." in text, text
     assert "ваше письмо написано на языке «русский»" in text
     assert language_of(runtime, GM) == "ru"
@@ -245,7 +247,7 @@ def test_a_shared_deals_results_are_in_each_entrants_language(runtime: Runtime) 
     from playbymail import drain
 
     from adjudicator.models import Challenge, utcnow
-    from adjudicator.services import ticks
+    from adjudicator.services.turns import ticks
 
     first = compose("ana@example.com", "new@pbem.localhost", "NUEVA THERMOPYLES COMPARTIDA cup")
     deliver_mail(runtime, first)

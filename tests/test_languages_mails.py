@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 from email.message import EmailMessage
 
+from builders.clock import deadline_of, played_late
 from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select
@@ -18,8 +19,8 @@ from sqlalchemy import select
 from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game
-from adjudicator.services import deadlines, idle
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, idle
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 STRANGER = "godoy@example.com"
@@ -68,10 +69,6 @@ ENGLISH = (
 )
 
 
-def english_left(text: str) -> list[str]:
-    return [sentence for sentence in ENGLISH if sentence in text]
-
-
 def mails_to(runtime: Runtime, address: str, since: int) -> list[EmailMessage]:
     mails = [mail for mail in sent(runtime, since) if str(mail["To"]) == address]
     assert mails, f"nothing was sent to {address}"
@@ -81,6 +78,15 @@ def mails_to(runtime: Runtime, address: str, since: int) -> list[EmailMessage]:
 def read(mail: EmailMessage) -> str:
     """A mail's text as read, its lines run together."""
     return " ".join(text_of(mail).split())
+
+
+def translated(mail: EmailMessage) -> str:
+    """A translated mail's text as read, its lines run together: none of the service's English
+    sentences is left in it."""
+    text = read(mail)
+    left = [sentence for sentence in ENGLISH if sentence in text]
+    assert left == [], left
+    return text
 
 
 def calendar_summary(mail: EmailMessage) -> tuple[str, str]:
@@ -115,7 +121,7 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     orders = "TAKE MURAT\n16-14 x1\nDRAW\n99-98 x1\nSTATUS"
     deliver_mail(runtime, compose(FRANCE, seats[FRANCE], orders))
     [receipt] = mails_to(runtime, FRANCE, before)
-    text = read(receipt)
+    text = translated(receipt)
     assert "2 de Mayo, партия" in text, text
     assert "Ваши приказы на ход 1 приняты" in text
     assert "Не вошла: строка 4 — её не удалось принять" in text
@@ -130,7 +136,6 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     ), text
     assert "ПОЗИЦИЯ: ХОД 0" in text and "Карта — в письме о начале партии" in text
     assert "СРОК" in text and "Приказы на ход 1 принимаются до" in text
-    assert english_left(text) == [], english_left(text)
     assert "ход 1: приказы получены, часть строк не вошла" in str(receipt["Subject"])
     summary, description = calendar_summary(receipt)
     assert summary == f"2 de Mayo, партия {game_id}: срок приказов на ход 1", summary
@@ -140,70 +145,60 @@ def test_receipts_and_turn_reports_in_each_players_language(runtime: Runtime) ->
     before = len(sent(runtime))
     deliver_mail(runtime, compose(FRANCE, seats[FRANCE], "TAKE MURAT\n16-14 x1\nDRAW"))
     [receipt] = mails_to(runtime, FRANCE, before)
-    text = read(receipt)
+    text = translated(receipt)
     assert "Ваши приказы на ход 1 приняты; они заменяют присланные раньше." in text, text
-    assert english_left(text) == [], english_left(text)
     assert str(receipt["Subject"]).endswith("ход 1: приказы получены")
 
     # Spain (Spanish, the player's own): its orders and HELP; the turn is then played.
     before = len(sent(runtime))
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-14\nNODRAW\nHELP"))
     [receipt, spanish_report] = mails_to(runtime, SPAIN, before)
-    text = read(receipt)
+    text = translated(receipt)
     assert "Tus órdenes para el turno 1 están registradas." in text, text
     assert "TUS ÓRDENES TAL COMO SE ENTENDIERON" in text and "-> aceptada" in text
     assert "cómo escribir órdenes para 2 de Mayo está abajo" in text
     assert "CÓMO ESCRIBIR LAS ÓRDENES" in text and "COMANDOS (uno por línea" in text
     assert "la sintaxis de las órdenes de este juego, y estos comandos" in text
     assert "Ya están las órdenes de todos los jugadores para el turno 1." in text  # the ask
-    assert english_left(text) == [], english_left(text)
     assert str(receipt["Subject"]).endswith("órdenes del turno 1 recibidas")
     summary, _ = calendar_summary(receipt)
     assert summary == f"2 de Mayo, partida {game_id}: vencen las órdenes del turno 1"
 
-    text = read(spanish_report)
+    text = translated(spanish_report)
     # The reasons' words, as the catalog has them (the archive's pages show the same).
     everyone = {lang: i18n.gettext("everyone had sent orders", lang) for lang in ("es", "ru")}
     assert f"2 de Mayo, partida {game_id}: turno 1 resuelto ({everyone['es']})" in text, text
     assert "QUÉ HA PASADO" in text and "POSICIÓN TRAS EL TURNO 1" in text
     assert "QUÉ PUEDES HACER AHORA" in text and "Debes enviar tus órdenes para el turno 2" in text
-    assert english_left(text) == [], english_left(text)
     assert str(spanish_report["Subject"]).endswith("resultados del turno 1")
     [russian_report] = mails_to(runtime, FRANCE, before)
-    text = read(russian_report)
+    text = translated(russian_report)
     assert f"2 de Mayo, партия {game_id}: ход 1 разыгран ({everyone['ru']})" in text, text
     assert "ЧТО ПРОИЗОШЛО" in text and "ПОЗИЦИЯ: ХОД 1" in text
     assert "ЧТО МОЖНО СДЕЛАТЬ СЕЙЧАС" in text and "Пришлите приказы на ход 2 до" in text
-    assert english_left(text) == [], english_left(text)
     assert str(russian_report["Subject"]).endswith("ход 1: итоги")
     alt = russian_report.get_body(preferencelist=("html",))
     assert alt is not None and 'alt="Карта 2 de Mayo, ход 1, как её вид' in str(alt.get_content())
 
     # A reminder before the next deadline, then the deadline passes with nothing sent.
-    with runtime.db.session() as session:
-        game = session.get_one(Game, game_id)
-        assert game.deadline is not None
-        deadline = game.deadline
+    deadline = deadline_of(runtime, game_id)
     before = len(sent(runtime))
     reminded = deadlines.send_reminders(runtime, deadline - timedelta(hours=1))
     assert sorted(seat for _, seat in reminded) == ["france", "spain"]
     drain(runtime)
     [reminder] = mails_to(runtime, FRANCE, before)
-    text = read(reminder)
+    text = translated(reminder)
     assert "напоминание: ваших приказов на этот ход у нас пока нет." in text, text
     assert "Карта — в отчёте (ход 1): с тех пор ничего не сдвинулось." in text
-    assert english_left(text) == [], english_left(text)
     assert str(reminder["Subject"]).endswith("напоминание: ждём приказы на ход 2")
     [reminder] = mails_to(runtime, SPAIN, before)
-    text = read(reminder)
+    text = translated(reminder)
     assert "un recordatorio: aún no tenemos tus órdenes para este turno." in text, text
     assert "El mapa es el del informe del turno 1" in text
-    assert english_left(text) == [], english_left(text)
     assert str(reminder["Subject"]).endswith("recordatorio: vencen las órdenes del turno 2")
 
     before = len(sent(runtime))
-    done = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
-    assert isinstance(done, deadlines.Adjudicated)
+    played_late(runtime, game_id)
     drain(runtime)
     passed = {lang: i18n.gettext("the deadline passed", lang) for lang in ("es", "ru")}
     assert f"ход 2 разыгран ({passed['ru']})" in read(mails_to(runtime, FRANCE, before)[-1])
@@ -222,53 +217,47 @@ def test_the_idle_warning_the_closing_and_what_comes_after(runtime: Runtime) -> 
         assert idle.warn_idle(Runtime(config, runtime.db, runtime.enqueue), game_id)
         drain(runtime)
         [warning] = mails_to(runtime, FRANCE, before)
-        text = read(warning)
+        text = translated(warning)
         assert f"2 de Mayo, партия {game_id}: приказов давно не было." in text, text
         assert f"Она будет закрыта {russian}, если вы не пришлёте действие." in text
-        assert english_left(text) == [], english_left(text)
         assert str(warning["Subject"]).endswith("давно нет приказов")
         [warning] = mails_to(runtime, SPAIN, before)
-        text = read(warning)
+        text = translated(warning)
         assert f"Se cerrará dentro de {days} días si no envías una acción." in text, text
-        assert english_left(text) == [], english_left(text)
 
     before = len(sent(runtime))
     assert idle.close_idle(runtime, game_id)
     drain(runtime)
     [closed] = mails_to(runtime, FRANCE, before)
-    text = read(closed)
+    text = translated(closed)
     days = runtime.config.idle_close_days
     assert f"2 de Mayo, партия {game_id} окончена: закрыта после {days} дней без приказов" in text
     assert "Эта партия больше не принимает приказов. Начните новую письмом NEW 2DEMAYO" in text
     assert "Ничего не требуется: партия окончена." in text
-    assert english_left(text) == [], english_left(text)
     assert str(closed["Subject"]).endswith(
         f"партия окончена: закрыта после {days} дней без приказов"
     )
     [closed] = mails_to(runtime, SPAIN, before)
-    text = read(closed)
+    text = translated(closed)
     assert f"la partida {game_id} ha terminado: cerrada tras {days} días sin órdenes" in text
     assert "Esta partida ya no acepta órdenes." in text
-    assert english_left(text) == [], english_left(text)
     assert "partida terminada: " in str(closed["Subject"])
 
     # Orders after the end are answered with the game's end, in Spanish.
     before = len(sent(runtime))
     deliver_mail(runtime, compose(SPAIN, seats[SPAIN], "9-14"))
     [answer] = mails_to(runtime, SPAIN, before)
-    text = read(answer)
+    text = translated(answer)
     assert "Esta partida ya no acepta órdenes." in text and "No te toca nada" in text, text
-    assert english_left(text) == [], english_left(text)
 
     # Someone who holds no seat writes to Spain's address: told in the game's Russian.
     before = len(sent(runtime))
     deliver_mail(runtime, compose(STRANGER, seats[SPAIN], "9-14"))
     [problem] = mails_to(runtime, STRANGER, before)
-    text = read(problem)
+    text = translated(problem)
     assert "Здравствуйте! Ваше письмо не удалось использовать, и ничего не изменилось." in text
     owner = f"Оно пришло с адреса, которому не принадлежит сторона Испания в партии {game_id}."
     assert owner in text
-    assert english_left(text) == [], english_left(text)
 
 
 def test_an_unknown_address_is_answered_in_the_language_of_the_mail(runtime: Runtime) -> None:
@@ -277,11 +266,10 @@ def test_an_unknown_address_is_answered_in_the_language_of_the_mail(runtime: Run
     raw = compose(STRANGER, "pbem@pbem.localhost", "hola")
     deliver_mail(runtime, b"Content-Language: es-ES\n" + raw)
     [problem] = mails_to(runtime, STRANGER, 0)
-    text = read(problem)
+    text = translated(problem)
     assert "Hola: Tu correo no se pudo usar y no ha cambiado nada." in text, text
     assert "Se envió a pbem@pbem.localhost" in text
     assert "Escribe a help@pbem.localhost para recibir instrucciones." in text
-    assert english_left(text) == [], english_left(text)
     assert i18n.gettext("your mail", "es") == "tu correo"
 
 
@@ -292,7 +280,8 @@ def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader(
     games' sentences here.)"""
     from adjudicator.core import said
     from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
-    from adjudicator.services import positions, replies, subjects
+    from adjudicator.services.outbound import replies
+    from adjudicator.services.record import positions, subjects
 
     line = LineReport(4, "99-98", LineStatus.REJECTED, reason=said._("no such game"))
     report = OrderReport((line,), None, missing=(said._("send orders"),))

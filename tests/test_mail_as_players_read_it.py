@@ -24,8 +24,8 @@ from test_words_not_codes import Hunt, recorded_codes, source_codes, table_codes
 from adjudicator import smtp
 from adjudicator.games import registry
 from adjudicator.models import Game
-from adjudicator.services import play, subjects
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play, subjects
+from adjudicator.services.record.runtime import Runtime
 
 GM = "Gonzalo O'Farrill <gm@example.com>"
 PLAYERS = {
@@ -37,7 +37,7 @@ PLAYERS = {
 }
 GREETINGS = ("Hola,", "Saludos, Luis", "Bonjour !", "Hi all", "Привет!", "Ciao,", "Olá")
 SIGN_OFFS = ("Un abrazo", "Cheers", "À bientôt", "Mit freundlichen Grüßen", "Пока")
-# What a first line says: the reader owes something, or nothing is owed (services/asks.py).
+# What a first line says: the reader owes something, or nothing is owed (services/outbound/asks.py).
 ASKS = re.compile(
     r"^(You owe |Your decision: |Your move: |Reply JOIN |Nothing (more )?is owed|"
     r"Your orders for turn \d+ are on file: nothing more is owed)"
@@ -99,6 +99,15 @@ class Table:
                 return str(mail["Reply-To"])
         raise AssertionError(f"no mail to {address}")
 
+    def joined(self, key: str, body: str, players: dict[str, str]) -> tuple[int, dict[str, str]]:
+        """The game of ``key`` a game master sets with ``body``, once each of its ``players`` (by
+        seat) has answered JOIN: its id and each seat's reply address."""
+        self.send("gm@example.com", "new@pbem.localhost", body)
+        for address in players.values():
+            self.send(address, self.reply_address(address), f"JOIN {address}")
+        addresses = {seat: self.reply_address(address) for seat, address in players.items()}
+        return self.game(key).id, addresses
+
     def game(self, key: str) -> Game:
         with self.runtime.db.session() as session:
             return session.scalars(select(Game).where(Game.game_key == key)).one()
@@ -117,16 +126,14 @@ def chatty(orders: str, choose: random.Random) -> str:
 
 
 def play_dos_de_mayo(table: Table) -> int:
-    france, spain = "murat@example.com", "daoiz@example.com"
-    body = f"NEW 2DEMAYO\nFRANCE {france}\nSPAIN {spain}\nSCHEDULE 48h\nTIMEZONE Europe/Madrid\n"
-    table.send("gm@example.com", "new@pbem.localhost", body)
-    for address in (france, spain):
-        table.send(address, table.reply_address(address), f"JOIN {address}")
-    game_id = table.game("2demayo").id
+    players = {"france": "murat@example.com", "spain": "daoiz@example.com"}
+    body = (
+        f"NEW 2DEMAYO\nFRANCE {players['france']}\nSPAIN {players['spain']}\n"
+        "SCHEDULE 48h\nTIMEZONE Europe/Madrid\n"
+    )
+    game_id, addresses = table.joined("2demayo", body, players)
     rules = registry.games()["2demayo"]
     choose = random.Random(11)
-    addresses = {"france": table.reply_address(france), "spain": table.reply_address(spain)}
-    players = {"france": france, "spain": spain}
     while (state := table.state(game_id)) is not None:
         for seat in ("france", "spain"):
             orders = rules.orders_text(choose.choice(list(rules.legal_orders(state, seat))))
@@ -150,15 +157,13 @@ def play_thermopyles(table: Table) -> int:
 
 
 def play_musket_and_pike(table: Table) -> int:
-    royalist, parliament = "hopton@example.com", "waller@example.com"
-    body = f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {royalist}\nPARLIAMENT {parliament}\n"
-    table.send("gm@example.com", "new@pbem.localhost", body)
-    for address in (royalist, parliament):
-        table.send(address, table.reply_address(address), f"JOIN {address}")
-    game_id = table.game("musketpike").id
+    players = {"royalist": "hopton@example.com", "parliament": "waller@example.com"}
+    body = (
+        f"NEW MUSKETPIKE scenario=skirmish\nROYALIST {players['royalist']}\n"
+        f"PARLIAMENT {players['parliament']}\n"
+    )
+    game_id, addresses = table.joined("musketpike", body, players)
     rules = registry.games()["musketpike"]
-    players = {"royalist": royalist, "parliament": parliament}
-    addresses = {seat: table.reply_address(address) for seat, address in players.items()}
     choose = random.Random(5)
     for _ in range(24):
         state = table.state(game_id)
@@ -167,7 +172,7 @@ def play_musket_and_pike(table: Table) -> int:
             orders = rules.orders_text(choose.choice(list(rules.legal_orders(state, seat))))  # type: ignore[arg-type]
             assert orders is not None
             table.send(players[seat], addresses[seat], chatty(orders, choose))
-    table.send(parliament, addresses["parliament"], "RESIGN")
+    table.send(players["parliament"], addresses["parliament"], "RESIGN")
     assert table.state(game_id) is None
     return game_id
 

@@ -5,17 +5,17 @@ a time, the decision and who owes it. Through the real pipeline, on SQLite and P
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from email.message import EmailMessage
 
+from builders.clock import played_late
 from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select
 
 from adjudicator.core.words import agreeing
 from adjudicator.games.registry import get
 from adjudicator.models import Game
-from adjudicator.services import deadlines, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
@@ -90,10 +90,7 @@ def test_each_step_mail_names_the_decision_and_who_owes_it(runtime: Runtime) -> 
         ask = first_lines(last(runtime, address))[0]
         assert ask.startswith("Your decision: give each wing its secret order, by "), ask
         assert re.search(r"UTC \(in \d+\u00a0h\)\.$", ask), ask
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    played_late(runtime, game_id)
     drain(runtime)
     rules = get("musketpike")
     assert rules is not None

@@ -12,16 +12,17 @@ from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, deliver_mail, outbox_files, parsed, sent_count, text_of
 
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 # A turn's mail was about 118 KB with the map in the receipt too, then 69-75 KB with the map in
-# the report only; it is 55-61 KB now (the map on a palette of 16 static shades, saved at zlib's
-# best; a one-line alt text; calendars and HTML sent as they are; short boundaries; the HTML's
-# table styles said once). The aim is 60 KB (61,440 bytes): over whole random games the largest
-# turn seen was 62,254 bytes, the excess all the map, 27-30 KB of PNG and 38-41 KB once in base64.
-# zlib gives no more; libdeflate at its highest level (oxipng) would save 10% of the PNG, some
-# 4 KB of mail, for ten times the encode time: a compiled dependency, not taken (on the render
-# bench's mid-game picture, 29.6 KB in some 45 ms against 26.6 KB in some 400 ms).
+# the report only; it is 55-62 KB now (the map on a palette of 8 static shades, its rows deflated
+# whole by zlib-ng at level 6, core.picture; a one-line alt text; calendars and HTML sent as they
+# are; short boundaries; the HTML's table styles said once). The aim is 60 KB (61,440 bytes): over
+# whole random games the largest turn seen was 62,254 bytes, the excess all the map, 27-31 KB of
+# PNG and 38-42 KB once in base64. zlib's own levels give little more (level 9: 1.2 KB less PNG
+# for four times the encode time); libdeflate at its highest level (oxipng) would save 10% of the
+# PNG, some 4 KB of mail, for ten times the encode time: not taken (on the render bench's
+# mid-game picture, 29.6 KB in some 45 ms against 26.6 KB in some 400 ms).
 TURN_LIMIT = 62 * 1024
 OPENING_LIMIT = 50 * 1024  # the welcome was about 72 KB with the whole help in it; now some 46 KB
 TURNS = 3

@@ -7,13 +7,15 @@ from __future__ import annotations
 from datetime import timedelta
 from email.message import EmailMessage
 
+from builders.clock import played_late
 from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import select
 
 from adjudicator.games.registry import get
 from adjudicator.models import Game
-from adjudicator.services import deadlines, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
@@ -153,10 +155,7 @@ def test_one_decision_at_a_time_names_the_step_and_who_owes_it(runtime: Runtime)
     game_id = formed(runtime, body)
     for address in (ROYALIST, PARLIAMENT):
         deliver_mail(runtime, compose(address, str(last(runtime, address)["Reply-To"]), "JOIN"))
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    played_late(runtime, game_id)
     drain(runtime)
     subject = str(last(runtime, PARLIAMENT)["Subject"])
     # The secret set-up orders were defaulted; the initiative's winner owes the next decision,
@@ -177,7 +176,7 @@ def test_one_decision_at_a_time_names_the_step_and_who_owes_it(runtime: Runtime)
 
 
 def test_a_subject_says_how_the_game_ended_in_words() -> None:
-    from adjudicator.services import subjects
+    from adjudicator.services.record import subjects
 
     assert subjects.short_result("royalist wins (last turn played); x lost 3 of 9 SP.") == (
         "royalist wins"

@@ -7,11 +7,12 @@ from __future__ import annotations
 import hashlib
 import html
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from builders.clock import played_late
 from icalendar import Calendar
 from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent, sent_count, text_of
 from sqlalchemy import select
@@ -20,8 +21,8 @@ from adjudicator.core.chance import Chance, Contribution
 from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.games.registry import get
 from adjudicator.models import Game, Submission, Turn, utcnow
-from adjudicator.services import deadlines, dice, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import dice, play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"
@@ -48,6 +49,13 @@ def start(runtime: Runtime, battle: str = "skirmish") -> int:
         return game.id
 
 
+def started(runtime: Runtime, battle: str = "skirmish") -> tuple[int, dict[str, str]]:
+    """A battle both players have joined: its id, and each seat's reply address, which stays the
+    same for the whole game."""
+    game_id = start(runtime, battle)
+    return game_id, {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+
+
 def owed(runtime: Runtime, game_id: int) -> tuple[list[str], object]:
     assert RULES is not None
     with runtime.db.session() as session:
@@ -58,27 +66,39 @@ def owed(runtime: Runtime, game_id: int) -> tuple[list[str], object]:
     return sorted(RULES.pending(state)), state
 
 
+def owed_steps(runtime: Runtime, game_id: int, most: int) -> Iterator[tuple[list[str], object]]:
+    """The seats owing an answer and the position, again after each step the test plays, until
+    nothing is owed; the test fails if the game goes on past ``most`` of them."""
+    for _ in range(most):
+        seats, state = owed(runtime, game_id)
+        if not seats:
+            return
+        yield seats, state
+    raise AssertionError(f"game {game_id} did not end by mail in {most} steps")
+
+
+def mailed_to_all(runtime: Runtime, sender: str, to: str, text: str) -> dict[str, str]:
+    """``text`` mailed by ``sender`` to ``to``: what each player is told of the step it makes, by
+    address; the game master is mailed the step too, as the players read it."""
+    before = sent_count(runtime)
+    deliver_mail(runtime, compose(sender, to, text))
+    told = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
+    assert set(told) == {*PLAYERS.values(), GM}
+    return told
+
+
 def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
     assert RULES is not None
-    game_id = start(runtime)
-    # Each seat's reply address stays the same for the whole game.
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, addresses = started(runtime)
     choose = random.Random(7)
     answered = 0
     defaulted = False
     choosing = False
-    for _ in range(400):
-        seats, state = owed(runtime, game_id)
-        if not seats:
-            break
+    for seats, state in owed_steps(runtime, game_id, 400):
         if answered == 6 and not defaulted:
             # One decision is left to its deadline: the default is taken and both are told.
-            with runtime.db.session() as session:
-                deadline = session.get_one(Game, game_id).deadline
-            assert deadline is not None
             before = sent_count(runtime)
-            done = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
-            assert isinstance(done, deadlines.Adjudicated) and done.defaulted == tuple(seats)
+            assert played_late(runtime, game_id).defaulted == tuple(seats)
             drain(runtime)
             told = {str(m["To"]) for m in sent(runtime, before)}
             assert told == {*PLAYERS.values(), GM}  # the game master is mailed every step
@@ -110,8 +130,6 @@ def test_a_skirmish_played_to_its_end_by_mail(runtime: Runtime) -> None:
                 assert text not in other
             assert "not accepted" not in text_of(mails[0]).lower(), text_of(mails[0])
             answered += 1
-    else:
-        raise AssertionError("the skirmish did not end by mail")
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.status == "finished", game.status
@@ -175,18 +193,14 @@ def test_a_routed_units_path_is_asked_for_and_answered_by_mail(runtime: Runtime)
     """A player with STANDING RETREAT ASK ME is asked at the rout phase for the path of each
     routed unit, in the step's mail, and the path mailed back is checked and run."""
     assert RULES is not None
-    game_id = start(runtime)
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, addresses = started(runtime)
     # The battle as it stands late in turn 1: R-HI-1 routed at 2.3, P-HI-1 at 0.3 alone on the
     # field, parliament has passed and royalist is to activate or pass.
     with runtime.db.session() as session:
         latest = play.latest_turn(session, game_id)
         latest.state = RULES.dump(late_in_turn_one(RULES.load(latest.state)))
-    before = sent_count(runtime)
     text = "STANDING RETREAT ASK ME\nPASS"
-    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], text))
-    asked = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
-    assert set(asked) == {*PLAYERS.values(), GM}  # the game master is mailed every step
+    asked = mailed_to_all(runtime, ROYALIST, addresses["royalist"], text)
     assert "rout phase: the path of each routed unit (R-HI-1)" in asked[ROYALIST]
     assert "<unit> ROUT <hex> <hex> ..." in asked[ROYALIST]
     assert "is owed by Royalists" in asked[PARLIAMENT]
@@ -199,10 +213,7 @@ def test_a_routed_units_path_is_asked_for_and_answered_by_mail(runtime: Runtime)
     assert "nearer the enemy" in receipt
     assert owed(runtime, game_id)[0] == ["royalist"]
     # The player's own path, toward home: run, and both players are told.
-    before = sent_count(runtime)
-    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], "R-HI-1 ROUT 2.4 3.4 4.4"))
-    told = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
-    assert set(told) == {*PLAYERS.values(), GM}  # the game master reads the step as they do
+    told = mailed_to_all(runtime, ROYALIST, addresses["royalist"], "R-HI-1 ROUT 2.4 3.4 4.4")
     for text in told.values():
         assert "R-HI-1 routs to 2.4 3.4 4.4" in text and "R-HI-1: 2.3 → 4.4" in text, text
     _, after = owed(runtime, game_id)
@@ -220,15 +231,11 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
     runtime = Runtime(
         replace(runtime.config, sender_limit_per_hour=0), runtime.db, enqueue=runtime.enqueue
     )
-    game_id = start(runtime, "braddock-down")
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, addresses = started(runtime, "braddock-down")
     choose = random.Random(11)
     steps = 0
     asking: set[str] = set()
-    for _ in range(2_000):
-        seats, state = owed(runtime, game_id)
-        if not seats:
-            break
+    for seats, state in owed_steps(runtime, game_id, 2_000):
         for seat in seats:
             text = RULES.orders_text(choose.choice(list(RULES.legal_orders(state, seat))))
             assert text
@@ -243,8 +250,6 @@ def test_braddock_down_played_to_its_end_by_mail(runtime: Runtime) -> None:
             told = {str(m["To"]) for m in got}  # the game master is mailed every step too
             assert told == {*PLAYERS.values(), GM}, (text, text_of(got[0]))
             steps += 1
-    else:
-        raise AssertionError("Braddock Down did not end by mail")
     with runtime.db.session() as session:
         game = session.get_one(Game, game_id)
         assert game.status == "finished" and game.result, game.status
@@ -289,37 +294,56 @@ def fix_dice(
     raise AssertionError(f"no seed of {tries} ({label.decode()}) gave what the test needs")
 
 
+def stage(
+    runtime: Runtime,
+    game_id: int,
+    moved: Callable[[Position], Position],
+    orders: tuple[str, str],
+    wanted: Callable[[Position], bool],
+    label: bytes,
+    tries: int,
+) -> None:
+    """Puts the game's latest position where ``moved`` takes it, and gives the game fixed dice
+    (see ``fix_dice``) under which ``orders`` (a seat and its mail) resolve to a ``wanted``
+    position."""
+    assert RULES is not None
+    seat, text = orders
+    with runtime.db.session() as session:
+        game = session.get_one(Game, game_id)
+        latest = play.latest_turn(session, game_id)
+        position = moved(RULES.load(latest.state))
+        latest.state = RULES.dump(position)
+        parsed = RULES.parse_orders(position, seat, text).orders
+        fix_dice(
+            game,
+            latest.number + 1,
+            lambda chance: wanted(RULES.resolve(position, {seat: parsed}, chance).state),
+            label,
+            tries,
+        )
+
+
 def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: Runtime) -> None:
     """Parliament, with STANDING RETREAT ASK ME, is asked in the middle of the royalist's
     activation for the path of its unit a charge sends back; the activation goes on after the
     answer. Whether the charge sends it back is up to the dice: the seeds that do are searched
     for first, with the game's own seed, so the test plays the real dice."""
     assert RULES is not None
-    game_id = start(runtime)
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, addresses = started(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "STANDING RETREAT ASK ME"))
     charge = "R-CAV-1 CHARGE P-LI-1"
-    with runtime.db.session() as session:
-        game = session.get_one(Game, game_id)
-        latest = play.latest_turn(session, game_id)
-        position = at_the_charge(RULES.load(latest.state))
-        latest.state = RULES.dump(position)
-        # The game's seed is random; the first of a few fixed ones whose dice send P-LI-1 back
-        # (the close combat table's rows for 8 and up) is given to it, so the test is repeatable.
-        orders = RULES.parse_orders(position, "royalist", charge).orders
-        fix_dice(
-            game,
-            latest.number + 1,
-            lambda chance: bool(
-                RULES.resolve(position, {"royalist": orders}, chance).state.retreats
-            ),
-            b"retreat",
-            100,
-        )
-    before = sent_count(runtime)
-    deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], charge))
-    mails = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
-    assert set(mails) == {*PLAYERS.values(), GM}  # the game master is mailed every step
+    # The game's seed is random; the first of a few fixed ones whose dice send P-LI-1 back (the
+    # close combat table's rows for 8 and up) is given to it, so the test is repeatable.
+    stage(
+        runtime,
+        game_id,
+        at_the_charge,
+        ("royalist", charge),
+        lambda after: bool(after.retreats),
+        b"retreat",
+        100,
+    )
+    mails = mailed_to_all(runtime, ROYALIST, addresses["royalist"], charge)
     seats, state = owed(runtime, game_id)
     assert seats == ["parliament"] and getattr(state, "step", None) == "retreat_path"
     assert "close combat: P-LI-1 falls back 1 hex:" in mails[PARLIAMENT]
@@ -336,10 +360,7 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
     assert "cannot fall back into 2.3" in receipt, receipt
     assert owed(runtime, game_id)[0] == ["parliament"]
     # The player's own path: made, both told, and the royalist's activation goes on.
-    before = sent_count(runtime)
-    deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "P-LI-1 RETREAT 0.3"))
-    told = {str(m["To"]): text_of(m).replace("\r\n", "\n") for m in sent(runtime, before)}
-    assert set(told) == {*PLAYERS.values(), GM}  # the game master reads the step as they do
+    told = mailed_to_all(runtime, PARLIAMENT, addresses["parliament"], "P-LI-1 RETREAT 0.3")
     for text in told.values():
         assert "P-LI-1 retreats to 0.3" in text and "P-LI-1: 1.3 → 0.3" in text, text
     seats, after = owed(runtime, game_id)
@@ -349,8 +370,7 @@ def test_a_retreat_path_is_asked_of_the_defender_and_answered_by_mail(runtime: R
 def set_up_by_mail(runtime: Runtime, royalist: str, parliament: str) -> tuple[int, dict[str, str]]:
     """A skirmish whose secret wing orders both players have mailed (parliament second): the
     game, and what each player was mailed after the reveal."""
-    game_id = start(runtime)
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, addresses = started(runtime)
     deliver_mail(runtime, compose(ROYALIST, addresses["royalist"], f"ORDERS {royalist}"))
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], f"ORDERS {parliament}"))

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from playbymail import compose, deliver_mail, reply_to, sent, sent_count, text_of
-from sqlalchemy import select
-from test_musket_and_pike_by_mail import PARLIAMENT, PLAYERS, RULES, fix_dice, owed, start
+from playbymail import compose, deliver_mail, sent, sent_count, text_of
+from test_musket_and_pike_by_mail import PARLIAMENT, RULES, owed, stage, started
 
 from adjudicator.games.musket_and_pike.rules.state import Position
-from adjudicator.models import Game
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 # P-A (Receive Charge) tries for Charge and sends its unit actions along: P-HI-1 two hexes
 # forward, which Receive Charge does not allow.
@@ -35,25 +32,17 @@ def test_unit_actions_after_a_failed_order_change_are_listed_as_not_carried_out(
     runtime: Runtime,
 ) -> None:
     assert RULES is not None
-    game_id = start(runtime)
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
-    with runtime.db.session() as session:
-        game = session.scalars(select(Game).where(Game.id == game_id)).one()
-        latest = play.latest_turn(session, game_id)
-        position = at_the_order_change(RULES.load(latest.state))
-        latest.state = RULES.dump(position)
-        orders = RULES.parse_orders(position, "parliament", MAIL).orders
-        # The first of a few fixed seeds whose die refuses the change.
-        fix_dice(
-            game,
-            latest.number + 1,
-            lambda chance: (
-                RULES.resolve(position, {"parliament": orders}, chance).state.wings[2].order
-                == "receive_charge"
-            ),
-            b"no change",
-            50,
-        )
+    game_id, addresses = started(runtime)
+    # The first of a few fixed seeds whose die refuses the change.
+    stage(
+        runtime,
+        game_id,
+        at_the_order_change,
+        ("parliament", MAIL),
+        lambda after: after.wings[2].order == "receive_charge",
+        b"no change",
+        50,
+    )
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], MAIL))
     receipt = text_of(sent(runtime, before)[0]).replace("\r\n", "\n")
@@ -78,8 +67,7 @@ def test_unit_actions_after_a_failed_order_change_are_listed_as_not_carried_out(
 def test_a_mail_shows_no_heading_with_nothing_under_it(runtime: Runtime) -> None:
     # A mail of standing instructions alone plays nothing the other side may read: the other
     # side's mail has no WHAT HAPPENED (nor any heading) with nothing under it.
-    game_id = start(runtime)
-    addresses = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, addresses = started(runtime)
     before = sent_count(runtime)
     deliver_mail(runtime, compose(PARLIAMENT, addresses["parliament"], "STANDING PREEMPT NEVER"))
     for mail in sent(runtime, before):

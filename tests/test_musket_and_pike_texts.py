@@ -21,8 +21,8 @@ from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
 from adjudicator.games.musket_and_pike.words import help as help_module
 from adjudicator.games.registry import get
 from adjudicator.models import Game
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"

@@ -6,14 +6,13 @@ Through the real pipeline, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
+from builders.clock import played_late
 from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from test_operations import FRANCE, SPAIN, seat_address, start_2demayo
 
 from adjudicator.models import Game, utcnow
-from adjudicator.services import deadlines, on_file, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import on_file, play
+from adjudicator.services.record.runtime import Runtime
 
 
 def turn_played(runtime: Runtime, game_id: int) -> tuple[int, str]:
@@ -42,12 +41,9 @@ def test_the_accepted_lines_stand_without_the_refused_one(runtime: Runtime) -> N
         assert not on_file.owed(session, game).resolves_early(utcnow())
     deliver_mail(runtime, compose(FRANCE, seat_address(runtime, game_id, "france"), "NODRAW"))
     assert turn_played(runtime, game_id) == (0, "start")
-    with runtime.db.session() as session:
-        deadline = session.get_one(Game, game_id).deadline
-    assert deadline is not None
-    done = deadlines.adjudicate(runtime, game_id, now=deadline + timedelta(seconds=1))
+    done = played_late(runtime, game_id)
     # Both sets were played as filed: nobody's orders were the defaults.
-    assert isinstance(done, deadlines.Adjudicated) and done.defaulted == (), done
+    assert done.defaulted == (), done
     assert turn_played(runtime, game_id) == (1, "deadline")
 
 

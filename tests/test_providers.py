@@ -27,12 +27,13 @@ from cryptography.x509.oid import NameOID
 from flask.testing import FlaskClient
 from playbymail import drain, sent
 from sqlalchemy import select
+from werkzeug.test import TestResponse
 
 from adjudicator.db import Database
 from adjudicator.mail import sns
 from adjudicator.models import Base, InboundMessage, WebhookToken
-from adjudicator.services import webhook_tokens
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import webhook_tokens
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app, ses
 
 FIXTURES = Path(__file__).resolve().parent / "providers"
@@ -75,6 +76,15 @@ def assert_answered(runtime: Runtime) -> None:
     assert replies[0]["To"] == "leonidas@example.com"
 
 
+def stored_once(runtime: Runtime, answer: TestResponse, source: str) -> None:
+    """The provider's post was taken: the fixture message stored once, from ``source``, with its
+    envelope."""
+    assert answer.status_code == 200, answer.get_json()
+    [row] = rows(runtime)
+    assert (row.raw, row.source) == (RAW, source)
+    assert (row.envelope_to, row.envelope_from) == (["new@pbem.localhost"], "leonidas@example.com")
+
+
 def multipart(fields: dict[str, bytes | str]) -> tuple[bytes, str]:
     """A multipart/form-data body as the providers send it: every value a plain field."""
     boundary = "xYzZY" + uuid.uuid4().hex
@@ -110,10 +120,7 @@ def post_mailgun(web: FlaskClient, fields: dict[str, bytes | str]) -> Any:
 def test_mailgun_genuine_post_is_stored_with_its_envelope_and_answered(runtime: Runtime) -> None:
     web = client(runtime, mailgun_signing_key=MAILGUN_KEY)
     answer = post_mailgun(web, mailgun_fields())
-    assert answer.status_code == 200, answer.get_json()
-    [row] = rows(runtime)
-    assert (row.raw, row.source) == (RAW, "mailgun")
-    assert (row.envelope_to, row.envelope_from) == (["new@pbem.localhost"], "leonidas@example.com")
+    stored_once(runtime, answer, "mailgun")
     assert_answered(runtime)
 
 
@@ -273,10 +280,7 @@ def test_sendgrid_genuine_post_is_stored_with_its_envelope_and_answered(runtime:
         runtime, sendgrid_user="pbem", sendgrid_password="s3cret", sendgrid_public_key=public
     )
     answer = post_sendgrid(web, key=private)
-    assert answer.status_code == 200, answer.get_json()
-    [row] = rows(runtime)
-    assert (row.raw, row.source) == (RAW, "sendgrid")
-    assert (row.envelope_to, row.envelope_from) == (["new@pbem.localhost"], "leonidas@example.com")
+    stored_once(runtime, answer, "sendgrid")
     assert_answered(runtime)
 
 
@@ -447,10 +451,7 @@ def test_ses_genuine_notification_is_stored_and_answered(
     web = ses_client(runtime, keys)
     message = keys.sign(ses_notification(RAW, encoding), version)
     answer = post_sns(web, message)
-    assert answer.status_code == 200, answer.get_json()
-    [row] = rows(runtime)
-    assert (row.raw, row.source) == (RAW, "ses")
-    assert (row.envelope_to, row.envelope_from) == (["new@pbem.localhost"], "leonidas@example.com")
+    stored_once(runtime, answer, "ses")
     assert keys.fetched == [message["SigningCertURL"]]
     assert_answered(runtime)
 

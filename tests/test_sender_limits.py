@@ -10,11 +10,11 @@ from collections import Counter
 from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
 from playbymail import compose, deliver_mail, reply_to, sent, text_of
 from sqlalchemy import func, select
-from test_musket_and_pike_by_mail import PLAYERS, ROYALIST, RULES, owed, start
+from test_musket_and_pike_by_mail import PLAYERS, ROYALIST, RULES, owed_steps, started
 from test_safety import row, with_config
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 HELP = "help@pbem.localhost"
 OLD_LIMIT = 60  # what one address could send an hour, seat mail included, before
@@ -100,14 +100,10 @@ def test_live_play_of_many_quick_answers_is_never_held_back(runtime: Runtime) ->
     """A Musket & Pike skirmish where each answer is one mail: one side sends more mails in the
     hour than any sender limit ever allowed, and every one is read."""
     assert RULES is not None
-    game_id = start(runtime)
-    seats = {seat: reply_to(runtime, address) for seat, address in PLAYERS.items()}
+    game_id, seats = started(runtime)
     choose = random.Random(7)
     mails: Counter[str] = Counter()
-    for _ in range(400):
-        owing, state = owed(runtime, game_id)
-        if not owing:
-            break
+    for owing, state in owed_steps(runtime, game_id, 400):
         for seat in owing:
             text = RULES.orders_text(choose.choice(list(RULES.legal_orders(state, seat))))
             # The royalist player checks the position before each answer: one more mail each.

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import pytest
 from conftest import REDIS_URL
-from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
+from dos_de_mayo_by_mail import dos_de_mayo_game
+from playbymail import compose, deliver_mail, drain, html_of, sent, text_of, unsent_welcome
 from sqlalchemy import select, update
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import lifecycle, ticks
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import ticks
 from adjudicator.web import create_app
 
 
@@ -94,7 +93,7 @@ def test_idle_games_are_warned_then_closed(runtime: Runtime) -> None:
 def test_work_left_behind_is_queued_again(runtime: Runtime) -> None:
     deliver_mail(runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
     raw = compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES")
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     stored = inbox.store(runtime, raw, "test")
     assert isinstance(stored, inbox.Stored)
@@ -117,7 +116,7 @@ def test_work_still_waiting_is_queued_again_once_per_lease_not_at_every_tick(
     """A backlog must not fill the queue with copies: a row whose task is presumably still waiting
     is left alone, and queued again only once its last queueing is older than the lease for a
     queue that is not empty (or of unknown depth, as here)."""
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
     stored = inbox.store(
@@ -142,16 +141,9 @@ def test_work_still_waiting_is_queued_again_once_per_lease_not_at_every_tick(
 
 def due_game(runtime: Runtime) -> tuple[int, datetime]:
     """A 2 de Mayo game, its id and deadline, and the queue of tasks emptied."""
+    game_id = dos_de_mayo_game(runtime, "a@example.com", "b@example.com")
     with runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            runtime,
-            GameSettings(
-                "2demayo", {"france": "a@example.com", "spain": "b@example.com"}, {}, "48h"
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id, deadline = game.id, game.deadline
+        deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None
     runtime.enqueue.items.clear()  # type: ignore[attr-defined]
     return game_id, deadline
@@ -177,24 +169,18 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
     """A deep outbox (a deadline storm) must not be queued again in full at every tick: a mail
     never tried is left to the task queued when it was stored, until the lease says that task is
     lost; a mail whose retry is due after a failed try is queued at once, and once."""
-    from adjudicator.services import delivery, inbox, pipeline
+    from adjudicator.services.outbound import delivery
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
-    stored = inbox.store(
-        runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"), "test"
-    )
-    assert isinstance(stored, inbox.Stored)
-    with pytest.MonkeyPatch.context() as patch:
-        # A mail never tried: its writer died between the commit and sending it itself.
-        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
-        pipeline.process(runtime, stored.id)
+    # A mail never tried: its writer died between the commit and sending it itself.
+    outbox_id = unsent_welcome(runtime)
     with runtime.db.session() as session:
-        row = session.scalars(select(OutboxMessage)).one()
+        row = session.get_one(OutboxMessage, outbox_id)
         # Stored three leases ago: the ticks below are played at moments since then, and the
         # failed try at the end happens now, after them all.
         lease = ticks.waiting_lease(runtime)
         row.created_at = utcnow() - 3 * lease
-        outbox_id, created = row.id, row.created_at
+        created = row.created_at
     queue.clear()
 
     def queued(seconds: float) -> list[int]:
@@ -222,7 +208,7 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
 def test_an_empty_queue_holds_no_task_so_the_claim_lease_is_the_wait(runtime: Runtime) -> None:
     """Where the broker says the queue is empty, no task for the row waits there: it is queued
     again once a worker would have claimed it (the claim lease), not after the long wait."""
-    from adjudicator.services import deadlines
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 0
     game_id, deadline = due_game(runtime)
@@ -239,7 +225,7 @@ def test_a_turn_claimed_by_a_worker_that_died_is_queued_once_its_claim_runs_out(
 ) -> None:
     """The claim spends the tick's queueing (games.queued_at), so a deep queue does not make a
     turn whose adjudication died wait for the long lease."""
-    from adjudicator.services import deadlines
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 5000  # a burst: the queue is deep
     game_id, deadline = due_game(runtime)
@@ -275,8 +261,8 @@ def test_the_tick_asks_redis_how_deep_each_queue_is(runtime: Runtime) -> None:
 
     import redis as redis_client
 
-    from adjudicator.services import deadlines
-    from adjudicator.services.runtime import PRIORITY_SEPARATOR
+    from adjudicator.services.record.runtime import PRIORITY_SEPARATOR
+    from adjudicator.services.turns import deadlines
 
     url = REDIS_URL
     runtime.config = runtime.config.with_overrides(broker_url=url)
@@ -303,7 +289,7 @@ def test_of_rows_queued_those_older_than_the_queue_is_deep_were_taken(runtime: R
     """The queue is first in, first out: with one task left in it, only the newest row queued
     can still be waiting; an older one was taken by a worker, and unclaimed after the claim
     lease it is lost with that worker (killed before it began), queued again at once."""
-    from adjudicator.services import deadlines
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 1
     first, deadline = due_game(runtime)
@@ -321,7 +307,8 @@ def test_of_rows_queued_those_older_than_the_queue_is_deep_were_taken(runtime: R
 def test_inbound_mail_taken_from_the_queue_and_never_processed_is_queued_again(
     runtime: Runtime,
 ) -> None:
-    from adjudicator.services import deadlines, inbox
+    from adjudicator.services.inbound import inbox
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 1
     stored = [

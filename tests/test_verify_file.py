@@ -12,16 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from fairness_games import contributions, finished_thermopyles, tamper_one_die
+from fresh_process import run_python
 
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 PBEM = Path(sys.executable).with_name("pbem")  # the console script pip installed beside Python
 # What only the database, the web or the queue needs: a check of a file loads none of it.
 HEAVY = ("sqlalchemy", "flask", "celery", "redis", "alembic", "adjudicator.services")
+# The pbem script run as its own file, as the shell runs it (``run_python`` imports sys first).
 LAUNCH = (
-    "import atexit, runpy, sys\n"
-    "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules))))\n"
+    "import runpy\n"
     "sys.argv[0] = sys.argv[1]; del sys.argv[1]\n"
     "runpy.run_path(sys.argv[0], run_name='__main__')\n"
 )
@@ -30,19 +31,10 @@ LAUNCH = (
 def run(folder: Path, *args: str) -> tuple[int, str, str]:
     """The pbem script as a player runs it, with no PBEM_ setting at all; its exit code, its
     output and its errors."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("PBEM_")}
-    done = subprocess.run(
-        [sys.executable, "-c", LAUNCH, str(PBEM), "verify", *args],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    errors, _, loaded = done.stderr.rpartition("\nMODULES ")
-    heavy = [name for name in loaded.split() if name.startswith(HEAVY)]
+    ran = run_python(LAUNCH, [str(PBEM), "verify", *args], folder, {})
+    heavy = [name for name in ran.loaded if name.startswith(HEAVY)]
     assert heavy == [], heavy
-    return done.returncode, done.stdout, errors
+    return ran.code, ran.out, ran.errors
 
 
 def export(runtime: Runtime, game_id: int, folder: Path, name: str) -> Path:

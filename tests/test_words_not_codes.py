@@ -21,7 +21,16 @@ from typing import Any
 
 import pytest
 from dos_de_mayo_by_mail import DOS, FRANCE, GM, SPAIN, position, start_dos_de_mayo
-from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent
+from playbymail import (
+    compose,
+    deliver_mail,
+    drain,
+    gm_command,
+    last_mail_to,
+    reply_to,
+    sent,
+    text_of,
+)
 from sqlalchemy import select
 from test_help_pages import check
 from test_leak_crawl import crawl
@@ -40,8 +49,8 @@ from adjudicator.games.thermopyles import orders as th_orders
 from adjudicator.games.thermopyles import rules as th_rules
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, idle
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, idle
 from adjudicator.web import create_app
 
 LEONIDAS = "leonidas@example.com"
@@ -329,12 +338,7 @@ def play_dos_de_mayo(runtime: Runtime) -> int:
 def dos_checks_in_progress(runtime: Runtime, check_pages: list[tuple[str, str]]) -> int:
     """A second 2 de Mayo game left running, whose private checker takes good and bad orders."""
     game_id, _ = start_dos_de_mayo(runtime)
-    welcome = next(
-        str(m.get_body(preferencelist=("plain",)).get_content())  # type: ignore[union-attr]
-        for m in reversed(sent(runtime))
-        if str(m["To"]) == FRANCE
-    )
-    link = CHECK_LINK.search(welcome)
+    link = CHECK_LINK.search(text_of(last_mail_to(runtime, FRANCE)))
     assert link is not None
     state = position(runtime, game_id)
     good = random_orders(DOS, state, "france", random.Random(3))
@@ -397,12 +401,7 @@ def play_musket_and_pike(runtime: Runtime, check_pages: list[tuple[str, str]]) -
         for seat in owed:
             text = random_orders(MUSKET, state, seat, choose)
             deliver_mail(runtime, compose(seats[seat], addresses[seat], text))
-    welcome = next(
-        str(m.get_body(preferencelist=("plain",)).get_content())  # type: ignore[union-attr]
-        for m in reversed(sent(runtime))
-        if str(m["To"]) == PARLIAMENT
-    )
-    link = CHECK_LINK.search(welcome)
+    link = CHECK_LINK.search(text_of(last_mail_to(runtime, PARLIAMENT)))
     assert link is not None
     state = position(runtime, game_id)
     orders = ("CHARGE X\nACTIVATE NOWHERE", "PASS")

@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 import redis
 from conftest import REDIS_URL, make_config
+from dos_de_mayo_by_mail import dos_de_mayo_game
 from playbymail import compose, sent, text_of
 from sqlalchemy import update
 
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, utcnow
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import QUEUES, Runtime
+from adjudicator.services.record.runtime import QUEUES, Runtime
 from adjudicator.web import create_app
 from workers import app as celery_app
 from workers.embedded import worker_thread
@@ -68,7 +67,7 @@ def test_webhook_mail_is_processed_by_the_worker(worker_runtime: Runtime) -> Non
 
 
 def test_tick_task_requeues_work_left_behind(worker_runtime: Runtime) -> None:
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     # Stored while no queue is attached (as if the broker had lost it): the tick finds it.
     enqueue, worker_runtime.enqueue = worker_runtime.enqueue, lambda task, record_id: None
@@ -108,16 +107,7 @@ def test_turns_and_a_turns_mails_have_queues_of_their_own(worker_runtime: Runtim
         assert router.route({}, task)["queue"].name == "adjudicate"
     assert router.route({}, "pbem.send_outboxes")["queue"].name == "outbox"
     assert worker_runtime.enqueue_many is celery_app.enqueue_many
-    with worker_runtime.db.session() as session:
-        game = lifecycle.start_game(
-            session,
-            worker_runtime,
-            GameSettings(
-                "2demayo", {"france": "a@example.com", "spain": "b@example.com"}, {}, "48h"
-            ),
-        )
-        assert isinstance(game, Game), game
-        game_id = game.id
+    game_id = dos_de_mayo_game(worker_runtime, "a@example.com", "b@example.com")
     wait_until(lambda: len(sent(worker_runtime)) == 2)  # the welcomes, in one send_outboxes
     with worker_runtime.db.session() as session:
         session.execute(update(Game).where(Game.id == game_id).values(forced_at=utcnow()))

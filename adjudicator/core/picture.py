@@ -4,7 +4,8 @@ a canvas drawn at any scale, colours mapped to a palette, and the PNG bytes.
 The game maps and the archive's charts are all Pillow drawings sent by mail or served on the
 web; each draws its own marks, but none should find fonts, fit labels or write PNGs its own way.
 The PNG save options are set here only (``SMALLEST``, ``BALANCED``, ``PLAIN``, ``QUICK``), so
-changing how pictures are compressed is one edit.
+changing how pictures are compressed is one edit, and a palette picture's PNG is written here
+(``indexed``): its rows deflated in one call, smaller and faster than Pillow's writer makes it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import functools
 import io
 import itertools
 import math
+import struct
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+from zlib_ng import zlib_ng
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Colour = tuple[int, int, int]
@@ -31,21 +34,21 @@ Point = tuple[float, float]
 BUILT_IN = "Aileron"
 MAX_PALETTE = 256  # an indexed PNG holds at most this many colours
 
-# The PNG save options, the one place they are set. ``SMALLEST`` lets zlib search for the
-# smallest file (level 9: on the 2 de Mayo map 8% smaller than the default level for some 30 ms
-# more); ``PLAIN`` is Pillow's defaults, for a picture whose encode time counts more than bytes.
-# ``QUICK`` is zlib's fastest kind of search at its best level: on a small picture of flat fills
-# on a fixed palette some 1.4 ms against 3 ms for the default level and 20 ms for the smallest
-# file, for a file a quarter larger than the default's, still far below the mail budget.
-# ``BALANCED`` is for a picture stored once and mailed to every player (a turn's shared map),
-# where both count: on the 2 de Mayo map level 8 gives a file within some 1% of the smallest
-# in under half its time (some 20 ms against 47; bench/bench_service_cpu.py prints every level),
-# while level 7 and below already cost 2 KB and more of PNG, near 3 KB of base64 in each mail,
-# more than a turn's mail has to spare under its size limit (tests/test_mail_sizes.py).
+# The PNG save options, the one place they are set, in Pillow's words (``compress_level``, and
+# ``optimize`` for zlib's smallest, level 9): a palette picture, as every game's map is, is
+# written by ``indexed`` below, which reads the same two. ``SMALLEST`` is for a picture drawn once
+# and kept (a chart); ``PLAIN`` is zlib's default level, 6. ``QUICK`` (level 3) is for a small
+# picture drawn twice an action: the Thermopyles picture takes 21.5 KB in some 1 ms where level 6
+# gives 18.9 KB in 2. ``BALANCED`` (level 6) is for a picture stored once and mailed to every
+# player (a turn's map), where both count: the 2 de Mayo map takes 30.4 KB in some 3.5 ms, where
+# level 8 saves 0.9 KB for 12 ms and level 9 1.2 KB for 14, while the mail's size limit leaves
+# the map a few hundred bytes to grow (tests/test_mail_sizes.py); the Musket & Pike map 73.9 KB
+# in some 8 ms where Pillow's level 8 took 71.7 KB in 44 (bench/bench_dos_de_mayo_render.py
+# prints every level, Pillow's own writer beside this one's).
 SMALLEST: Mapping[str, Any] = MappingProxyType({"optimize": True})
 PLAIN: Mapping[str, Any] = MappingProxyType({})
 QUICK: Mapping[str, Any] = MappingProxyType({"compress_level": 3})
-BALANCED: Mapping[str, Any] = MappingProxyType({"compress_level": 8})
+BALANCED: Mapping[str, Any] = MappingProxyType({"compress_level": 6})
 
 
 # --- fonts ----------------------------------------------------------------------------------
@@ -340,7 +343,71 @@ def reduced(image: Image.Image, colours: int) -> Image.Image:
 
 
 def png(image: Image.Image, options: Mapping[str, Any] = SMALLEST) -> bytes:
-    """The PNG bytes of ``image``, saved with one of this module's option sets."""
+    """The PNG bytes of ``image``, saved with one of this module's option sets (Pillow's save
+    options: ``compress_level``, ``optimize`` for the smallest). A picture on a palette, as
+    every game's map is, is written here (``indexed``); any other by Pillow."""
+    if _indexed(image):
+        return indexed(image, 9 if options.get("optimize") else options.get("compress_level", 6))
     out = io.BytesIO()
     image.save(out, format="PNG", **options)
     return out.getvalue()
+
+
+# --- the PNG of a picture on a palette ------------------------------------------------------
+#
+# Pillow hands zlib one row at a time, and zlib-ng (in Pillow's wheels) then finds fewer and
+# shorter matches: the 2 de Mayo map took 32.8 KB at level 6, its whole rows given at once
+# 30.7 KB, and Pillow's level 8 its 30.0 KB for five times the time. So the rows go to zlib-ng
+# whole, and the four chunks a palette picture needs are written here. Unfiltered, as Pillow
+# and libpng leave a palette picture: a filter's differences of palette indices only cost bytes.
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _indexed(image: Image.Image) -> bool:
+    """Whether ``image`` is written by ``indexed``: a palette of plain colours (no alpha, no
+    transparent entry) and nothing else to carry (no resolution, no text)."""
+    return (
+        image.mode == "P"
+        and image.palette is not None
+        and image.palette.mode == "RGB"
+        and not image.info
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib_ng.crc32(data, zlib_ng.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+def _rows(image: Image.Image, bits: int) -> bytes:
+    """The picture's rows as a PNG holds them: each row's filter byte (0, none), then its
+    palette indices, ``bits`` each and the row padded to a whole byte."""
+    width, height = image.size
+    if bits == 8:
+        # One pixel more on the left, blank: each row's first byte is then its filter's.
+        framed = Image.new("P", (width + 1, height), 0)
+        framed.paste(image, (1, 0))
+        return framed.tobytes()
+    packed = image.tobytes("raw", f"P;{bits}")
+    stride = (width * bits + 7) // 8
+    return b"".join(b"\0" + packed[at : at + stride] for at in range(0, len(packed), stride))
+
+
+def indexed(image: Image.Image, level: int = 6) -> bytes:
+    """The PNG of a palette picture, its rows deflated at zlib ``level`` (1-9) in one call.
+    As Pillow writes it: the palette's entries as they are (at most 256), and 1, 2 or 4 bits a
+    pixel when the palette holds at most 2, 4 or 16."""
+    flat = image.getpalette() or [0, 0, 0]
+    colours = max(1, min(len(flat) // 3, MAX_PALETTE))
+    bits = next(bits for bits in (1, 2, 4, 8) if colours <= 1 << bits)
+    header = struct.pack(">IIBBBBB", image.width, image.height, bits, 3, 0, 0, 0)
+    return b"".join(
+        (
+            _SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(flat[: colours * 3])),
+            _chunk(b"IDAT", zlib_ng.compress(_rows(image, bits), level)),
+            _chunk(b"IEND", b""),
+        )
+    )

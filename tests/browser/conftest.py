@@ -31,7 +31,7 @@ from playwright.sync_api import (
 from werkzeug.serving import make_server
 
 from adjudicator.models import Base
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium"))
@@ -142,12 +142,19 @@ def page(contexts: Callable[..., BrowserContext]) -> Page:
 @pytest.fixture
 def phone(contexts: Callable[..., BrowserContext]) -> Page:
     """A phone-sized touch page, as a reader in Madrid holds it."""
+    return phone_page(contexts, "Europe/Madrid")
+
+
+def phone_page(contexts: Callable[..., BrowserContext], zone: str, **options: Any) -> Page:
+    """A phone-sized touch page with two pixels to each CSS pixel, its reader in ``zone``;
+    ``options`` add to the browser context's (a locale, say)."""
     context = contexts(
         viewport=PHONE,
         is_mobile=True,
         has_touch=True,
         device_scale_factor=2,
-        timezone_id="Europe/Madrid",
+        timezone_id=zone,
+        **options,
     )
     return context.new_page()
 

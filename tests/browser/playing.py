@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from email.headerregistry import Address
 
 from dos_de_mayo_by_mail import FRANCE, GM, SPAIN, start_dos_de_mayo
-from playbymail import compose, deliver_mail, sent
+from playbymail import compose, deliver_mail, sent, text_of
+from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 NEW = "new@pbem.localhost"
 # Script payloads, as a player might put them in a name, an order, a subject or a reason.
@@ -59,3 +61,23 @@ def start_musket(runtime: Runtime, gm: str = GM) -> tuple[int, dict[str, str]]:
         game_id = session.scalars(select(Game.id).order_by(Game.id.desc())).first()
         assert game_id is not None
         return game_id, replies
+
+
+def check_orders(page: Page, orders: str) -> None:
+    """Orders pasted into the order checker on ``page`` and checked: its receipt is shown."""
+    page.locator("textarea#orders").fill(orders)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check").click()
+    expect(page.locator("#receipt")).to_be_visible()
+
+
+def private_checker_link(runtime: Runtime, address: str) -> str:
+    """The address of the private order checker the last turn mail to ``address`` gives."""
+    [report] = [
+        mail
+        for mail in sent(runtime)
+        if str(mail["To"]) == address and "Check orders before you send them" in text_of(mail)
+    ][-1:]
+    found = re.search(r"Check orders before you send them[^:]*: (\S+)", text_of(report))
+    assert found is not None
+    return found.group(1)

@@ -8,23 +8,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dos_de_mayo_by_mail import play_turn_one
-from playbymail import sent, text_of
+from playbymail import sent
 from playwright.sync_api import Page, expect
 
 from browser.conftest import Elsewhere, Live, Watch, assert_inert, database_rows
-from browser.playing import FRANCE, LINK, SCRIPT, SVG, start_dos
+from browser.playing import (
+    FRANCE,
+    LINK,
+    SCRIPT,
+    SVG,
+    check_orders,
+    private_checker_link,
+    start_dos,
+)
 
 Shot = Callable[[Page, str], Path]
 
 RIGHT = "TAKE MURAT\n16-14 x1\nDRAW"
 WRONG = "TAEK MURAT\n16-99 x1\nDRAW"
-
-
-def check(page: Page, orders: str) -> None:
-    page.locator("textarea#orders").fill(orders)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Check").click()
-    expect(page.locator("#receipt")).to_be_visible()
 
 
 def test_the_public_checker_reads_orders_and_submits_nothing(
@@ -40,7 +41,7 @@ def test_the_public_checker_reads_orders_and_submits_nothing(
     page.get_by_role("link", name="check orders").first.click()
     page.wait_for_url(re.compile(r"/help/2demayo/check"))
     page.locator("select#seat").select_option("france")
-    check(page, RIGHT)
+    check_orders(page, RIGHT)
     expect(page.locator("#receipt")).to_have_text("Accepted")
     lines = page.locator("tr.line")
     expect(lines).to_have_count(3)
@@ -50,7 +51,7 @@ def test_the_public_checker_reads_orders_and_submits_nothing(
     expect(page.locator("textarea#orders")).to_have_value(RIGHT)
     screenshot(page, "accepted")
 
-    check(page, WRONG)
+    check_orders(page, WRONG)
     # The refused lines are left out; the one accepted line (DRAW) would be filed alone.
     expect(page.locator("#receipt")).to_have_text("Partly accepted")
     expect(page.locator("#receipt + p")).to_contain_text("without lines 1, 2")
@@ -68,7 +69,7 @@ def test_the_public_checker_reads_orders_and_submits_nothing(
 
     # Payloads pasted as orders come back as text in the receipt.
     payload = f"{SCRIPT}\n{SVG}\n{LINK}"
-    check(page, payload)
+    check_orders(page, payload)
     assert_inert(page, watch)
     for number, line in enumerate((SCRIPT, SVG, LINK)):
         expect(lines.nth(number).locator("td").nth(1)).to_have_text(line)
@@ -87,24 +88,19 @@ def test_a_players_private_checker_reads_the_real_position(
 ) -> None:
     game_id, addresses = start_dos(live.runtime)
     play_turn_one(live.runtime, addresses)
-    [report] = [
-        mail
-        for mail in sent(live.runtime)
-        if str(mail["To"]) == FRANCE and "Check orders before you send them" in text_of(mail)
-    ][-1:]
-    found = re.search(r"Check orders before you send them[^:]*: (\S+)", text_of(report))
-    assert found is not None and found.group(1).startswith(live.url)
+    link = private_checker_link(live.runtime, FRANCE)
+    assert link.startswith(live.url)
     before, mails = database_rows(live.runtime), len(sent(live.runtime))
-    page.goto(found.group(1))
+    page.goto(link)
     expect(page.locator("h1")).to_have_text(f"Check your orders: 2 de Mayo, game {game_id}, France")
     expect(page.locator("select#seat")).to_have_count(0)  # only this seat's own
-    check(page, "16-14 x1\nPLAY MURATT\nNODRAW")
+    check_orders(page, "16-14 x1\nPLAY MURATT\nNODRAW")
     expect(page.locator("#receipt")).to_have_text("Partly accepted")
     expect(page.locator("tr.line").nth(1)).to_contain_text("did you mean")
     screenshot(page, "private")
     assert database_rows(live.runtime) == before and len(sent(live.runtime)) == mails
     # Changing the address by a character finds nothing, and says nothing about why.
-    forged = found.group(1)[:-1] + ("A" if found.group(1)[-1] != "A" else "B")
+    forged = link[:-1] + ("A" if link[-1] != "A" else "B")
     response = page.goto(forged)
     assert response is not None and response.status == 404
     assert watch.dialogs == [] and watch.errors == []

@@ -40,10 +40,18 @@ def replayed(live: Live, game_id: int, draw: dict[str, Any]) -> int:
         return recompute(key, game.stream, ChanceEvent.from_json(draw))[0]
 
 
-def opened(context: BrowserContext, live: Live, game_id: int) -> Page:
+def opened(context: BrowserContext, live: Live, game_id: int, query: str = "") -> Page:
     page = context.new_page()
-    page.goto(live.at(f"/games/{game_id}/fairness"))
+    page.goto(live.at(f"/games/{game_id}/fairness{query}"))
     return page
+
+
+def draws_once_checked(page: Page, verdict: str) -> int:
+    """Waits for the page's own check to end in ``verdict`` (good or wrong); the number of draws
+    the page lists."""
+    verdict_class = re.compile(rf"\b{verdict}\b")
+    expect(page.locator("#local-check")).to_have_class(verdict_class, timeout=60_000)
+    return page.locator("tr[data-index]").count()
 
 
 def fits(page: Page, width: int) -> None:
@@ -69,11 +77,9 @@ def test_every_draw_is_checked_in_the_browser_and_a_changed_die_is_shown(
         page = opened(contexts(**options), live, honest)
         # The first lines say what the reader can do here.
         expect(page.locator("p.lede")).to_contain_text("The seed is revealed")
-        box = page.locator("#local-check")
-        expect(box).to_have_class(re.compile(r"\bgood\b"), timeout=60_000)
-        draws = page.locator("tr[data-index]")
         # Every draw the game recorded has its row (a short game may have only a few).
-        count = draws.count()
+        count = draws_once_checked(page, "good")
+        box = page.locator("#local-check")
         assert count == recorded_draws(live.runtime, honest) > 0, count
         expect(box).to_have_text(
             "✓ Checked on your machine: the seed hashes to the commitment, and the key made from"
@@ -91,9 +97,8 @@ def test_every_draw_is_checked_in_the_browser_and_a_changed_die_is_shown(
         screenshot(page, f"checked-{name}")
 
         page = opened(contexts(**options), live, tampered)
+        count = draws_once_checked(page, "wrong")
         box = page.locator("#local-check")
-        expect(box).to_have_class(re.compile(r"\bwrong\b"), timeout=60_000)
-        count = page.locator("tr[data-index]").count()
         expect(box).to_contain_text(f"1 of {count} recorded draws differs from what the key")
         row = page.locator("tr.mismatch")
         expect(row).to_have_count(1)
@@ -163,12 +168,9 @@ def test_a_russian_page_checks_in_russian_at_phone_width(
     truth = replayed(live, tampered, changed)
     latin = re.compile(r"[A-Za-z]{3,}")
 
-    page = contexts(viewport=PHONE, is_mobile=True).new_page()
-    page.goto(live.at(f"/games/{honest}/fairness?lang=ru"))
-    box = page.locator("#local-check")
-    expect(box).to_have_class(re.compile(r"\bgood\b"), timeout=60_000)
-    count = page.locator("tr[data-index]").count()
-    expect(box).to_have_text(
+    page = opened(contexts(viewport=PHONE, is_mobile=True), live, honest, "?lang=ru")
+    count = draws_once_checked(page, "good")
+    expect(page.locator("#local-check")).to_have_text(
         "✓ Проверено на вашем компьютере: хеш зерна совпадает с обязательством, и ключ,"
         " составленный из зерна и 1 вклада игрока, воспроизводит все записанные выборки"
         f" ({count})."
@@ -181,11 +183,9 @@ def test_a_russian_page_checks_in_russian_at_phone_width(
     fits(page, PHONE["width"])
     screenshot(page, "checked-phone-ru")
 
-    page = contexts(viewport=PHONE, is_mobile=True).new_page()
-    page.goto(live.at(f"/games/{tampered}/fairness?lang=ru"))
+    page = opened(contexts(viewport=PHONE, is_mobile=True), live, tampered, "?lang=ru")
+    count = draws_once_checked(page, "wrong")
     box = page.locator("#local-check")
-    expect(box).to_have_class(re.compile(r"\bwrong\b"), timeout=60_000)
-    count = page.locator("tr[data-index]").count()
     expect(box).to_have_text(
         f"✗ Ваш компьютер нашёл расхождение: 1 из {count} записанных выборок отличается от того,"
         " что даёт ключ, составленный из зерна и 1 вклада игрока (отмечена ниже)."

@@ -11,7 +11,7 @@ from pathlib import Path
 from dos_de_mayo_by_mail import play_turn_one
 from playwright.sync_api import BrowserContext, expect
 
-from browser.conftest import PHONE, Live, assert_not_blank
+from browser.conftest import PHONE, Live, assert_not_blank, phone_page
 from browser.playing import start_dos
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -22,14 +22,8 @@ def test_a_game_page_in_russian_on_a_phone_and_the_switcher(
 ) -> None:
     game_id, mailed = start_dos(live.runtime)
     play_turn_one(live.runtime, mailed)
-    reader = contexts(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-        timezone_id="Europe/Moscow",
-        locale="ru-RU",  # the browser's Accept-Language
-    ).new_page()
+    # The browser's Accept-Language is Russian.
+    reader = phone_page(contexts, "Europe/Moscow", locale="ru-RU")
     reader.goto(live.at(f"/games/{game_id}"))
     expect(reader.locator("html")).to_have_attribute("lang", "ru")
     expect(reader.locator("h1")).to_contain_text(f"партия {game_id}")

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import base64
 import io
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from dos_de_mayo_by_mail import play_turn_one
 from PIL import Image
-from playbymail import sent, text_of
 from playwright.sync_api import Page, expect
 
 from browser.conftest import Live
-from browser.playing import FRANCE, start_dos
+from browser.playing import FRANCE, check_orders, private_checker_link, start_dos
 
 Shot = Callable[[Page, str], Path]
 
@@ -29,10 +27,7 @@ LONG = "TAKE MURAT\nSanto Domingo - Puerta del Sol\n16-14 x1\nPLAY MAMELUKES 16-
 
 def check(page: Page, orders: str) -> str:
     """Check ``orders`` and give the preview picture's source (a data: URI)."""
-    page.locator("textarea#orders").fill(orders)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Check").click()
-    expect(page.locator("#receipt")).to_be_visible()
+    check_orders(page, orders)
     picture = page.locator("figure.preview img")
     expect(picture).to_be_visible()
     source = picture.get_attribute("src") or ""
@@ -100,14 +95,7 @@ def test_the_private_checker_draws_the_seats_own_orders(
 ) -> None:
     _, addresses = start_dos(live.runtime)
     play_turn_one(live.runtime, addresses)
-    [report] = [
-        mail
-        for mail in sent(live.runtime)
-        if str(mail["To"]) == FRANCE and "Check orders before you send them" in text_of(mail)
-    ][-1:]
-    found = re.search(r"Check orders before you send them[^:]*: (\S+)", text_of(report))
-    assert found is not None
-    page.goto(found.group(1))
+    page.goto(private_checker_link(live.runtime, FRANCE))
     first = check(page, "16-14 x1\nNODRAW")
     receipt_once(page, 2)
     assert check(page, "1-10 x1\nNODRAW") != first

@@ -9,11 +9,12 @@ import random
 from typing import Any
 
 import pytest
+from builders.games import check_play_out, play_out
 from PIL import Image
 from tiny_game import GAME as TINY
 
 from adjudicator.core.chance import Chance, commitment
-from adjudicator.core.contract import Game, Outcome, Resolution
+from adjudicator.core.contract import Game, Resolution
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.games.registry import games
@@ -26,22 +27,7 @@ SEEDS = [bytes([n]) * 32 for n in range(1, 25)]
 
 def _play(game: Game[Any], seed: bytes, choose: random.Random) -> list[tuple[Any, Resolution[Any]]]:
     """A random legal play-out to the end: every (state before, resolution) pair."""
-    stream = f"conformance-{game.key}"
-    state = game.new_game(game.option_defaults(), Chance(seed, stream, turn=0))
-    history: list[tuple[Any, Resolution[Any]]] = []
-    for turn in range(1, MAX_STEPS):
-        pending = game.pending(state)
-        if not pending:
-            break
-        orders = {
-            seat: choose.choice(list(game.legal_orders(state, seat))) for seat in sorted(pending)
-        }
-        resolution = game.resolve(state, orders, Chance(seed, stream, turn=turn))
-        history.append((state, resolution))
-        state = resolution.state
-    else:
-        pytest.fail(f"{game.key}: no end after {MAX_STEPS} steps")
-    return history
+    return play_out(game, seed, choose, game.option_defaults(), MAX_STEPS)
 
 
 def _final(history: list[tuple[Any, Resolution[Any]]]) -> Any:
@@ -64,26 +50,7 @@ def test_metadata_and_options(game: Game[Any]) -> None:
 def test_random_playouts_end_and_round_trip(game: Game[Any]) -> None:
     for index, seed in enumerate(SEEDS):
         history = _play(game, seed, random.Random(index))
-        assert history, "a game needs at least one action to end"
-        for state, resolution in history:
-            for snapshot in (state, resolution.state):
-                data = game.dump(snapshot)
-                assert json.loads(json.dumps(data)) == data
-                assert game.dump(game.load(json.loads(json.dumps(data)))) == data
-            json.dumps(resolution.facts)
-            assert resolution.outcomes and all(o.code and o.detail for o in resolution.outcomes)
-            for seat, decision in game.pending(state).items():
-                legal = list(game.legal_orders(state, seat))
-                assert game.default_orders(state, seat) in legal
-                parsed = game.parse_orders(state, seat, decision.default)
-                assert parsed.orders == game.default_orders(state, seat)
-        final = _final(history)
-        outcome = game.outcome(final)
-        assert isinstance(outcome, Outcome) and outcome.finished and outcome.summary
-        assert set(outcome.winners) <= set(game.seats)
-        assert game.pending(final) == {}
-        for seat in game.seats:
-            assert list(game.legal_orders(final, seat)) == []
+        check_play_out(game, history)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda game: game.key)

@@ -139,3 +139,55 @@ def test_png_bytes_decode_to_the_same_pixels_for_every_encoding() -> None:
         decoded = Image.open(io.BytesIO(data)).convert("RGB")
         assert decoded.tobytes() == image.tobytes()
     assert picture.png(image) == picture.png(image, picture.SMALLEST)
+
+
+def _striped(colours: int, size: tuple[int, int] = (37, 11)) -> Image.Image:
+    """A palette picture of ``colours`` entries, every entry used, rows of odd widths."""
+    image = Image.new("P", size)
+    image.putpalette(
+        [(index * 37 + channel * 91) % 256 for index in range(colours) for channel in range(3)]
+    )
+    image.putdata([(x * 7 + y * 3) % colours for y in range(size[1]) for x in range(size[0])])
+    return image
+
+
+@pytest.mark.parametrize("colours", [1, 2, 3, 4, 5, 16, 17, 60, 256])
+def test_a_palette_picture_is_written_as_pillow_writes_it_to_the_same_pixels(colours: int) -> None:
+    image = _striped(colours)
+    data = picture.png(image, picture.BALANCED)
+    written = io.BytesIO()
+    image.save(written, format="PNG")
+    ours, pillows = Image.open(io.BytesIO(data)), Image.open(written)
+    # The same kind of PNG: palette, bits per pixel and palette entries as Pillow's own.
+    assert (ours.mode, ours.size, ours.getpalette()) == (
+        pillows.mode,
+        pillows.size,
+        pillows.getpalette(),
+    )
+    assert data[24:26] == written.getvalue()[24:26]  # bit depth and colour type
+    assert ours.tobytes() == image.tobytes()
+
+
+def test_every_level_decodes_and_a_higher_one_is_never_larger_on_a_map_like_picture() -> None:
+    image = Image.new("RGB", (300, 200), (238, 231, 214))
+    draw = ImageDraw.Draw(image)
+    for x in range(0, 300, 40):
+        draw.rounded_rectangle(
+            (x, 20, x + 30, 180), 6, fill=(253, 250, 242), outline=(120, 100, 80)
+        )
+        draw.text((x + 4, 30), "Sol", fill=(44, 36, 30))
+    indexed = picture.reduced(image, 32)
+    sizes = []
+    for level in range(1, 10):
+        data = picture.png(indexed, {"compress_level": level})
+        assert Image.open(io.BytesIO(data)).tobytes() == indexed.tobytes()
+        sizes.append(len(data))
+    assert sizes[-1] <= sizes[0]
+    assert picture.png(indexed, {"optimize": True}) == picture.png(indexed, {"compress_level": 9})
+
+
+def test_a_picture_with_more_than_a_palette_to_carry_is_left_to_pillow() -> None:
+    image = _striped(4)
+    image.info["transparency"] = 0
+    assert b"tRNS" in picture.png(image)
+    assert not picture.png(image.convert("RGB")).count(b"PLTE")

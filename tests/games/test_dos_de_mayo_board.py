@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from builders.games import problem_codes
 
 from adjudicator.core.chance import Chance
 from adjudicator.games.dos_de_mayo import GAME
@@ -30,11 +31,7 @@ def raw_cards() -> dict[str, Any]:
 
 
 def codes(raw: dict[str, Any]) -> set[str]:
-    parsed = parse_board_data(raw)
-    assert isinstance(parsed, list), "the broken board was accepted"
-    found = {problem.code for problem in parsed}
-    assert found <= set(BOARD_CODES)
-    return found
+    return problem_codes(parse_board_data(raw), BOARD_CODES, "board")
 
 
 def test_the_board_of_the_reference() -> None:

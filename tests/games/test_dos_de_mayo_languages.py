@@ -6,9 +6,10 @@ service holds ``i18n.speaking`` around each reader's mail; these tests do the sa
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
+from builders.games import dos_de_mayo_midgame
+from builders.games import dos_de_mayo_position as position
 
 from adjudicator import i18n
 from adjudicator.core import said
@@ -17,9 +18,8 @@ from adjudicator.core.contract import LineStatus, OrderReport, Resolution
 from adjudicator.games.dos_de_mayo import GAME
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
-from adjudicator.games.dos_de_mayo.codec import read_position
 from adjudicator.games.dos_de_mayo.state import Position
-from adjudicator.services import play
+from adjudicator.services.record import play
 
 REJECTED = LineStatus.REJECTED
 
@@ -86,18 +86,7 @@ LATIN_IN_RUSSIAN = {"TAKE", "PLAY", "DRAW", "NODRAW", "ADD", "HOLD", "ENTER"}
 LATIN_IN_RUSSIAN |= {"de", "Mayo", "OFF", "HELP", "xN", "Murat"}
 
 
-def position(**data: Any) -> Position:
-    read = read_position({"turn": 4, **data})
-    assert not isinstance(read, list), read
-    return read
-
-
-MIDGAME = position(
-    areas={"16": [3, 0], "14": [1, 1], "1": [2, 0], "6": [2, 0], "9": [0, 2], "4": [0, 1]},
-    off_map={"OFF1": 5, "OFF6": 5},
-    hands={"france": ["F-MAM", "F-COR"], "spain": ["S-BAR", "S-RIS", "S-MAN"]},
-    in_play=["F-ART"],
-)
+MIDGAME = dos_de_mayo_midgame("S-BAR", "S-RIS", "S-MAN")
 START = GAME.new_game(GAME.option_defaults(), Chance(b"d" * 32, "t", 0))
 # Lines that are each refused for a reason of their own.
 REFUSED = "\n".join(

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from builders.games import dos_de_mayo_midgame
+from builders.games import dos_de_mayo_position as position
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.dos_de_mayo import GAME
 from adjudicator.games.dos_de_mayo.checks import CODES
-from adjudicator.games.dos_de_mayo.codec import read_position
 from adjudicator.games.dos_de_mayo.grammar import Complaint, read_line
 from adjudicator.games.dos_de_mayo.orders import Aim, Draw, Hold, Move, Play, Take
 from adjudicator.games.dos_de_mayo.state import Position
@@ -19,18 +20,7 @@ from adjudicator.games.dos_de_mayo.state import Position
 ACCEPTED, REJECTED, IGNORED = LineStatus.ACCEPTED, LineStatus.REJECTED, LineStatus.IGNORED
 
 
-def position(**data: Any) -> Position:
-    read = read_position({"turn": 4, **data})
-    assert not isinstance(read, list), read
-    return read
-
-
-MIDGAME = position(
-    areas={"16": [3, 0], "14": [1, 1], "1": [2, 0], "6": [2, 0], "9": [0, 2], "4": [0, 1]},
-    off_map={"OFF1": 5, "OFF6": 5},
-    hands={"france": ["F-MAM", "F-COR"], "spain": ["S-BAR", "S-RIS"]},
-    in_play=["F-ART"],
-)
+MIDGAME = dos_de_mayo_midgame("S-BAR", "S-RIS")
 
 
 def parse(text: str, seat: str = "france", state: Position = MIDGAME) -> OrderReport:

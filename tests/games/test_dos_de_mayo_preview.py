@@ -3,22 +3,18 @@ maps draw (arrows, card and hold tags), nothing resolved and nothing hidden draw
 
 from __future__ import annotations
 
+from builders.games import preview_facts
 from tiny_game import GAME as TINY
 
 from adjudicator.core.chance import Chance
 from adjudicator.games import registry
-from adjudicator.services import checker
+from adjudicator.services.reading import checker
 
 RULES = registry.games()["2demayo"]
 
 
 def facts_of(seat: str, text: str) -> dict:
-    state = checker.opening(RULES)
-    report = RULES.parse_orders(state, seat, text)
-    assert report.orders is not None and not report.rejected, report
-    found = RULES.preview_facts(state, seat, report.orders)
-    assert found is not None
-    return dict(found)
+    return preview_facts(RULES, checker.opening(RULES), seat, text)
 
 
 def test_moves_are_drawn_as_ordered_with_their_units() -> None:

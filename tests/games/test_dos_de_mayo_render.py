@@ -386,9 +386,8 @@ LONGEST_HAND = [
 ]
 
 
-def test_the_longest_texts_are_drawn_whole() -> None:
-    from adjudicator.core import picture as kit
-
+def longest_view() -> dict[str, Any]:
+    """The finished game seen by Spain, with the longest cards in play, played and in hand."""
     view = finished_view()
     view.update(
         {
@@ -396,9 +395,16 @@ def test_the_longest_texts_are_drawn_whole() -> None:
             "cards_in_play": LONGEST_CARDS,
             "cards_played_last_turn": LONGEST_PLAYED[:2],
             "hand": LONGEST_HAND,
-            "end_reason": max(words.END_WORDS, key=lambda key: len(words.END_WORDS[key])),
         }
     )
+    return view
+
+
+def test_the_longest_texts_are_drawn_whole() -> None:
+    from adjudicator.core import picture as kit
+
+    view = longest_view()
+    view["end_reason"] = max(words.END_WORDS, key=lambda key: len(words.END_WORDS[key]))
     picture.layer.cache_clear()  # the area names are drawn once, into the base layer
     with kit.recording() as drawn:
         image = draw(view)

@@ -11,9 +11,9 @@ from PIL import Image
 from test_dos_de_mayo_render import (
     LONGEST_CARDS,
     LONGEST_HAND,
-    LONGEST_PLAYED,
     decode,
     finished_view,
+    longest_view,
     midgame_view,
 )
 
@@ -125,16 +125,7 @@ def test_every_translation_fits_its_place(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["es", "ru"])
 def test_the_longest_cards_are_drawn_whole_in_every_language(lang: str) -> None:
-    view = finished_view()
-    view.update(
-        {
-            "seat": "spain",
-            "cards_in_play": LONGEST_CARDS,
-            "cards_played_last_turn": LONGEST_PLAYED[:2],
-            "hand": LONGEST_HAND,
-        }
-    )
-    texts, _ = drawn_in(lang, view)
+    texts, _ = drawn_in(lang, longest_view())
     said = " ".join(texts)
     with i18n.speaking(lang):
         wanted = [words.card_words({**card, "side": None}) for card in LONGEST_CARDS]

@@ -10,6 +10,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from builders.games import problem_codes
 
 from adjudicator.games.musket_and_pike.rules import hexes
 from adjudicator.games.musket_and_pike.rules.data import (
@@ -40,19 +41,11 @@ def raw_scenario(name: str = "skirmish") -> dict[str, Any]:
 
 
 def rule_codes(raw: dict[str, Any]) -> set[str]:
-    parsed = parse_ruleset(raw)
-    assert isinstance(parsed, list), "the broken ruleset was accepted"
-    found = {problem.code for problem in parsed}
-    assert found <= set(RULESET_CODES)
-    return found
+    return problem_codes(parse_ruleset(raw), RULESET_CODES, "ruleset")
 
 
 def scenario_codes(raw: dict[str, Any]) -> set[str]:
-    parsed = parse_scenario("broken", raw)
-    assert isinstance(parsed, list), "the broken scenario was accepted"
-    found = {problem.code for problem in parsed}
-    assert found <= set(SCENARIO_CODES)
-    return found
+    return problem_codes(parse_scenario("broken", raw), SCENARIO_CODES, "scenario")
 
 
 # --- ruleset ------------------------------------------------------------------------------------

@@ -9,9 +9,10 @@ import random
 from typing import Any
 
 import pytest
+from builders.games import check_play_out, play_out
 
 from adjudicator.core.chance import Chance, commitment
-from adjudicator.core.contract import Outcome, Resolution
+from adjudicator.core.contract import Resolution
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.game import MusketAndPike
 from adjudicator.games.musket_and_pike.rules import standing
@@ -26,22 +27,7 @@ History = list[tuple[Position, Resolution[Position]]]
 
 def play(seed: bytes, choose: random.Random, options: dict[str, str] = OPTIONS) -> History:
     """A random legal play-out to the end: every (state before, resolution) pair."""
-    stream = "conformance-musketpike"
-    state = GAME.new_game(options, Chance(seed, stream, turn=0))
-    history: History = []
-    for turn in range(1, MAX_STEPS):
-        pending = GAME.pending(state)
-        if not pending:
-            break
-        orders = {
-            seat: choose.choice(list(GAME.legal_orders(state, seat))) for seat in sorted(pending)
-        }
-        resolution = GAME.resolve(state, orders, Chance(seed, stream, turn=turn))
-        history.append((state, resolution))
-        state = resolution.state
-    else:
-        pytest.fail(f"no end after {MAX_STEPS} steps")
-    return history
+    return play_out(GAME, seed, choose, options, MAX_STEPS)
 
 
 @pytest.fixture(scope="module")
@@ -65,27 +51,9 @@ def test_metadata_and_options() -> None:
 def test_random_playouts_end_and_round_trip(histories: list[History]) -> None:
     fought = 0
     for history in histories:
-        assert history
-        for state, resolution in history:
-            for snapshot in (state, resolution.state):
-                data = GAME.dump(snapshot)
-                assert json.loads(json.dumps(data)) == data
-                assert GAME.dump(GAME.load(json.loads(json.dumps(data)))) == data
-            json.dumps(resolution.facts)
-            assert resolution.outcomes and all(o.code and o.detail for o in resolution.outcomes)
+        check_play_out(GAME, history)
+        for _, resolution in history:
             fought += sum(1 for d in resolution.facts["dice"] if "fire" in str(d["purpose"]))
-            for seat, decision in GAME.pending(state).items():
-                legal = list(GAME.legal_orders(state, seat))
-                assert GAME.default_orders(state, seat) in legal
-                parsed = GAME.parse_orders(state, seat, decision.default)
-                assert parsed.orders == GAME.default_orders(state, seat), decision.default
-        final = history[-1][1].state
-        outcome = GAME.outcome(final)
-        assert isinstance(outcome, Outcome) and outcome.finished and outcome.summary
-        assert set(outcome.winners) <= set(GAME.seats)
-        assert GAME.pending(final) == {}
-        for seat in GAME.seats:
-            assert list(GAME.legal_orders(final, seat)) == []
     assert fought, "random play-outs should fire at least once"
 
 

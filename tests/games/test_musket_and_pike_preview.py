@@ -4,35 +4,25 @@ rally, wing orders asked at set-up in the panel), nothing resolved and nothing h
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
+from builders.games import preview_facts, rgb
 from games.test_musket_and_pike_orders import GAME, opened
-from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.games.musket_and_pike.pictures import preview
 from adjudicator.games.musket_and_pike.pictures.look import colour, layout
 from adjudicator.games.musket_and_pike.rules.scenario import scenario
 from adjudicator.games.musket_and_pike.rules.state import Position
-from adjudicator.services import checker
+from adjudicator.services.reading import checker
 
 CHARGE = "keep order\nR-CAV-1 charge 1.3 1.2 P-CAV-1\nR-HI-1 move 2.3 face n"
 FIRE = "keep order\nR-ART-1 fire P-HI-1\nR-HI-1 move 2.3"
 
 
 def facts_of(state: Position, seat: str, text: str) -> dict[str, Any]:
-    report = GAME.parse_orders(state, seat, text)
-    assert report.orders is not None and not report.rejected, report
-    found = GAME.preview_facts(state, seat, report.orders)
-    assert found is not None
-    return dict(found)
-
-
-def rgb(png: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB")
+    return preview_facts(GAME, state, seat, text)
 
 
 def activated() -> Position:

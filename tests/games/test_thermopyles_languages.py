@@ -20,10 +20,10 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from adjudicator import i18n
-from adjudicator.core import picture, said
+from adjudicator.core import picture, said, stamps
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus
-from adjudicator.games.thermopyles import GAME, grammar, render, stamps, strategy
+from adjudicator.games.thermopyles import GAME, grammar, render, strategy
 from adjudicator.games.thermopyles.state import SEAT, Position
 
 # Words of an English sentence the game writes: none may be left in a Russian or Spanish text

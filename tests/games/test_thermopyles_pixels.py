@@ -30,9 +30,9 @@ from PIL import Image, ImageFont, features
 from adjudicator import i18n
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
+from adjudicator.core.stamps import StampCanvas, Stamps
 from adjudicator.games.thermopyles import GAME, render, strategy
 from adjudicator.games.thermopyles.render import font
-from adjudicator.games.thermopyles.stamps import StampCanvas, Stamps
 
 DIGESTS = Path(__file__).parent / "data" / "thermopyles_pixels.json"
 SEEDS = (b"render", b"pixels")

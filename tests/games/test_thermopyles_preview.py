@@ -5,34 +5,23 @@ the marker's step back), nothing resolved and nothing hidden drawn."""
 from __future__ import annotations
 
 import base64
-import io
 from dataclasses import replace
 from typing import Any
 
-from PIL import Image
+from builders.games import preview_facts, rgb
 
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import preview, render
-from adjudicator.services import checker
+from adjudicator.services.reading import checker
 
 RULES = registry.games()["thermopyles"]
 SEAT = "spartans"
 
 
 def facts_of(text: str) -> dict[str, Any]:
-    state = checker.opening(RULES)
-    report = RULES.parse_orders(state, SEAT, text)
-    assert report.orders is not None and not report.rejected, report
-    found = RULES.preview_facts(state, SEAT, report.orders)
-    assert found is not None
-    return dict(found)
-
-
-def rgb(png: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGB")
+    return preview_facts(RULES, checker.opening(RULES), SEAT, text)
 
 
 def test_a_fight_names_its_strength_and_the_cards_it_meets() -> None:

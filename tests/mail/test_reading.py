@@ -307,44 +307,41 @@ def test_recipients_come_from_to_cc_delivered_to_and_x_original_to() -> None:
     )
 
 
-def test_plain_text_is_preferred_over_html() -> None:
-    raw = (
-        b"From: a@example.com\nMIME-Version: 1.0\n"
-        b'Content-Type: multipart/alternative; boundary="b"\n\n'
-        b"--b\nContent-Type: text/plain; charset=utf-8\n\nfrom the plain part\n"
-        b"--b\nContent-Type: text/html; charset=utf-8\n\n<p>from the html part</p>\n"
-        b"--b--\n"
-    )
+PLAIN = b"Content-Type: text/plain; charset=utf-8\n"
+HTML = b"Content-Type: text/html; charset=utf-8\n"
+
+
+def multipart_text(kind: str, *parts: bytes) -> str:
+    """The text read from a multipart mail of ``kind`` (alternative, mixed) made of ``parts``,
+    each its headers, a blank line and its body."""
+    head = f'From: a@example.com\nMIME-Version: 1.0\nContent-Type: multipart/{kind}; boundary="b"\n'
+    raw = head.encode() + b"\n" + b"".join(b"--b\n" + part for part in parts) + b"--b--\n"
     mail = read(raw)
     assert isinstance(mail, MailIn)
-    assert mail.text.strip() == "from the plain part"
+    return mail.text
+
+
+def test_plain_text_is_preferred_over_html() -> None:
+    text = multipart_text(
+        "alternative",
+        PLAIN + b"\nfrom the plain part\n",
+        HTML + b"\n<p>from the html part</p>\n",
+    )
+    assert text.strip() == "from the plain part"
 
 
 def test_empty_plain_part_falls_back_to_html() -> None:
-    raw = (
-        b"From: a@example.com\nMIME-Version: 1.0\n"
-        b'Content-Type: multipart/alternative; boundary="b"\n\n'
-        b"--b\nContent-Type: text/plain; charset=utf-8\n\n\n"
-        b"--b\nContent-Type: text/html; charset=utf-8\n\n<p>A Sparta hold</p>\n"
-        b"--b--\n"
-    )
-    mail = read(raw)
-    assert isinstance(mail, MailIn)
-    assert mail.text == "A Sparta hold"
+    text = multipart_text("alternative", PLAIN + b"\n\n", HTML + b"\n<p>A Sparta hold</p>\n")
+    assert text == "A Sparta hold"
 
 
 def test_attachments_are_not_the_body() -> None:
-    raw = (
-        b"From: a@example.com\nMIME-Version: 1.0\n"
-        b'Content-Type: multipart/mixed; boundary="b"\n\n'
-        b"--b\nContent-Type: text/plain; charset=utf-8\n"
-        b'Content-Disposition: attachment; filename="notes.txt"\n\nnot the orders\n'
-        b"--b\nContent-Type: text/plain; charset=utf-8\n\nA Sparta hold\n"
-        b"--b--\n"
+    text = multipart_text(
+        "mixed",
+        PLAIN + b'Content-Disposition: attachment; filename="notes.txt"\n\nnot the orders\n',
+        PLAIN + b"\nA Sparta hold\n",
     )
-    mail = read(raw)
-    assert isinstance(mail, MailIn)
-    assert mail.text.strip() == "A Sparta hold"
+    assert text.strip() == "A Sparta hold"
 
 
 @pytest.mark.parametrize(

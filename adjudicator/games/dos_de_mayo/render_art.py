@@ -13,6 +13,7 @@ from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.picture import Colour, Font, Point
+from adjudicator.core.stamps import StampCanvas
 from adjudicator.games.dos_de_mayo.describe import art
 
 Rect = tuple[float, float, float, float]
@@ -113,7 +114,8 @@ class Painter:
 
     def __init__(self, image: Image.Image, look: Art, scale: int = 1) -> None:
         self.image = image
-        self.draw = picture.Canvas(image, scale)
+        # Text stamped: the names, counts and labels come back picture after picture.
+        self.draw: picture.Canvas = StampCanvas(image, scale)
         self.art = look
         self.colour = look.colours
 

@@ -24,8 +24,8 @@ from PIL import Image
 from adjudicator.core import picture, said
 from adjudicator.core.picture import Colour, Font
 from adjudicator.core.said import N_, _, ngettext
+from adjudicator.core.stamps import StampCanvas
 from adjudicator.games.thermopyles.describe import TITLES, end_words, result_lines, standing
-from adjudicator.games.thermopyles.stamps import StampCanvas
 
 WIDTH, HEIGHT = 720, 600
 MARGIN = 16
@@ -100,7 +100,7 @@ class Brush:
     def __init__(self, image: Image.Image, scale: int = 1) -> None:
         self.image = image
         self.scale = scale
-        # Text stamped: the same words come back picture after picture (stamps.py).
+        # Text stamped: the same words come back picture after picture (core/stamps.py).
         self.draw: picture.Canvas = StampCanvas(image, scale)
 
     def text(
@@ -362,7 +362,7 @@ def draw(
 def encode(image: Image.Image, options: Mapping[str, Any] = picture.QUICK) -> bytes:
     """The PNG of ``image`` on the fixed palette (no dithering: flat fills stay flat). ``QUICK``:
     every action mail draws two pictures, and zlib's search for the smallest file would save
-    some 5 KB of 19 for 20 ms each (bench/bench_thermopyles_render.py weighs the levels)."""
+    some 3.5 KB of 21.5 for 8 ms more each (bench/bench_thermopyles_render.py weighs the levels)."""
     return picture.png(picture.on_palette(image, palette()), options)
 
 

@@ -273,9 +273,10 @@ def draw(
 
 def encode(image: Image.Image) -> bytes:
     """The PNG of a map: every art colour has its own palette entry (so sides, terrain and marks
-    stay true); the picture's own anti-aliasing shades fill the rest. zlib level 8
-    (``BALANCED``): on the Braddock Down map some 68 ms and 0.9% more bytes than the smallest
-    file's 152 ms, the most of a map's cost (bench/bench_musket_and_pike_render.py prints both)."""
+    stay true); the picture's own anti-aliasing shades fill the rest. zlib level 6
+    (``BALANCED``, the rows deflated whole by ``core.picture``): on the Braddock Down map a fifth
+    of the time of Pillow's level 8 before for 3% more bytes, a quarter of the smallest file's
+    (4% smaller; bench/bench_musket_and_pike_render.py prints all three)."""
     return picture.png(picture.keeping(image, _art_colours()), picture.BALANCED)
 
 
