@@ -30,7 +30,7 @@ from calibration import Yardstick
 
 from adjudicator.games.dos_de_mayo import codec as dos_codec
 from adjudicator.games.dos_de_mayo.board import board
-from adjudicator.games.musket_and_pike import state as mp_state
+from adjudicator.games.musket_and_pike.rules import state as mp_state
 from adjudicator.games.thermopyles import state as th_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ BASELINE = "90e2e89"  # the last commit before the games shared one codec
 STORED = json.loads((ROOT / "tests/core/data/stored_positions.json").read_text())
 FILES = {
     "2demayo": "adjudicator/games/dos_de_mayo/codec.py",
-    "musketpike": "adjudicator/games/musket_and_pike/state.py",
+    "musketpike": "adjudicator/games/musket_and_pike/rules/state.py",
     "thermopyles": "adjudicator/games/thermopyles/state.py",
 }
 Codecs = tuple[Callable[[Any], Any], Callable[[Any], Any]]  # (load, dump)

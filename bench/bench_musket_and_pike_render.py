@@ -30,9 +30,9 @@ from PIL import Image
 
 from adjudicator.core import picture
 from adjudicator.core.chance import Chance
-from adjudicator.games.musket_and_pike import render as drawing
-from adjudicator.games.musket_and_pike import standing
 from adjudicator.games.musket_and_pike.game import MusketAndPike
+from adjudicator.games.musket_and_pike.pictures import render as drawing
+from adjudicator.games.musket_and_pike.rules import standing
 
 GAME = MusketAndPike()
 SEED = b"bench-musket-and-pike-render-32b"

@@ -18,7 +18,7 @@ from playbymail import compose, deliver_mail, drain, gm_command, reply_to, sent,
 from sqlalchemy import select
 
 from adjudicator.core.chance import Chance, Contribution
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.games.registry import get
 from adjudicator.models import Game, Submission, Turn, utcnow
 from adjudicator.services.record import dice, play

@@ -9,7 +9,7 @@ from dataclasses import replace
 from playbymail import compose, deliver_mail, sent, sent_count, text_of
 from test_musket_and_pike_by_mail import PARLIAMENT, RULES, owed, stage, started
 
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.services.record.runtime import Runtime
 
 # P-A (Receive Charge) tries for Charge and sends its unit actions along: P-HI-1 two hexes

@@ -15,8 +15,10 @@ from playbymail import compose, deliver_mail, sent, sent_count, text_of
 from sqlalchemy import select
 
 from adjudicator.games.musket_and_pike import game as game_module
-from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.rules import titles as titles_module
+from adjudicator.games.musket_and_pike.rules.data import LAST_TURN_WORDS
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.words import help as help_module
 from adjudicator.games.registry import get
 from adjudicator.models import Game
 from adjudicator.services.record import play
@@ -58,7 +60,10 @@ def test_every_text_states_the_scenarios_rule_after_the_last_turn(
         battle = packaged(ident)
         return replace(battle, last_turn_rule=rule)
 
-    monkeypatch.setattr(game_module, "scenario", changed)
+    # Every module that reads a scenario's rule by name: the game (a new game's opening), the
+    # help (each scenario's rule) and the scenario lookup the engine and the end words share.
+    for module in (game_module, help_module, titles_module):
+        monkeypatch.setattr(module, "scenario", changed)
     words = LAST_TURN_WORDS[rule]
     others = [w for r, w in LAST_TURN_WORDS.items() if r != rule]
 

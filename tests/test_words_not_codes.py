@@ -42,9 +42,9 @@ from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo import checks as dos_checks
 from adjudicator.games.dos_de_mayo.adjudicate import ending as dos_ending
 from adjudicator.games.dos_de_mayo.cards import card_data
-from adjudicator.games.musket_and_pike import outcomes as mp_outcomes
-from adjudicator.games.musket_and_pike import receipts as mp_receipts
-from adjudicator.games.musket_and_pike import state as mp_state
+from adjudicator.games.musket_and_pike.rules import state as mp_state
+from adjudicator.games.musket_and_pike.words import outcomes as mp_outcomes
+from adjudicator.games.musket_and_pike.words import receipts as mp_receipts
 from adjudicator.games.thermopyles import orders as th_orders
 from adjudicator.games.thermopyles import rules as th_rules
 from adjudicator.games.thermopyles import strategy

@@ -127,6 +127,13 @@ def joined(parts: Sequence[str], separator: str = "; ") -> str:
     return _("%(first)s; %(rest)s", first=first, rest=rest)
 
 
+def words_of(table: Mapping[str, str], code: Any) -> str:
+    """``code``'s words from ``table`` (messages marked with ``N_``) in the reader's language; a
+    code the table lacks, as it is. Every game words its codes (orders, phases, states) so."""
+    found = table.get(str(code))
+    return _(found) if found is not None else str(code)
+
+
 def N_(message: str) -> str:
     """``message`` marked for extraction, translated where it is used (``_(constant)``)."""
     return message

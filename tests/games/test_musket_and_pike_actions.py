@@ -8,20 +8,20 @@ from typing import Any
 
 from adjudicator.core.chance import Chance, ChanceEvent, verify
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.combat import (
+from adjudicator.games.musket_and_pike.rules.actions import resolve_activation
+from adjudicator.games.musket_and_pike.rules.combat import (
     close_combat,
     close_combat_modifiers,
     fire_row,
-    retreat,
 )
-from adjudicator.games.musket_and_pike.data import ruleset
-from adjudicator.games.musket_and_pike.field import Event, field_for, unit
-from adjudicator.games.musket_and_pike.hexes import Hex, distance
-from adjudicator.games.musket_and_pike.movement import allowance, legal_moves, path_cost
-from adjudicator.games.musket_and_pike.rout import resolve_rout
-from adjudicator.games.musket_and_pike.scenario import scenario
-from adjudicator.games.musket_and_pike.state import Position, Unit
+from adjudicator.games.musket_and_pike.rules.data import ruleset
+from adjudicator.games.musket_and_pike.rules.field import Event, field_for, unit
+from adjudicator.games.musket_and_pike.rules.hexes import Hex, distance
+from adjudicator.games.musket_and_pike.rules.movement import allowance, legal_moves, path_cost
+from adjudicator.games.musket_and_pike.rules.retreat import retreat
+from adjudicator.games.musket_and_pike.rules.rout import resolve_rout
+from adjudicator.games.musket_and_pike.rules.scenario import scenario
+from adjudicator.games.musket_and_pike.rules.state import Position, Unit
 
 SEED = b"musket-and-pike-test-seed-000000"
 

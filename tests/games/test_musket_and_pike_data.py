@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from builders.games import problem_codes
 
-from adjudicator.games.musket_and_pike import hexes
-from adjudicator.games.musket_and_pike.data import (
+from adjudicator.games.musket_and_pike.rules import hexes
+from adjudicator.games.musket_and_pike.rules.data import (
     LAST_TURN_RULES,
     RULESET_CODES,
     DataError,
@@ -21,7 +21,7 @@ from adjudicator.games.musket_and_pike.data import (
     parse_ruleset,
     ruleset,
 )
-from adjudicator.games.musket_and_pike.scenario import (
+from adjudicator.games.musket_and_pike.rules.scenario import (
     SCENARIO_CODES,
     parse_scenario,
     scenario,
@@ -254,7 +254,7 @@ def test_line_of_sight() -> None:
 
 
 def test_the_help_page_prints_the_tables_the_rules_use() -> None:
-    from adjudicator.games.musket_and_pike.tables import tables_text
+    from adjudicator.games.musket_and_pike.words.tables import tables_text
     from adjudicator.games.registry import get
 
     rules = ruleset()

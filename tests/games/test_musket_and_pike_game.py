@@ -14,9 +14,9 @@ from builders.games import check_play_out, play_out
 from adjudicator.core.chance import Chance, commitment
 from adjudicator.core.contract import Resolution
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike import standing
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules import standing
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 GAME = MusketAndPike()
 OPTIONS = {"scenario": "skirmish"}

@@ -16,7 +16,7 @@ from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus
 from adjudicator.core.said import anew
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 GAME = MusketAndPike()
 OPTIONS = {"scenario": "skirmish"}
@@ -354,8 +354,8 @@ def test_the_help_is_in_the_readers_language_with_its_words(
     assert GAME.help_text(options) == shown  # the cache keeps each language apart
     for word in words:
         assert word in translated and word not in shown
-    from adjudicator.games.musket_and_pike.data import ruleset
-    from adjudicator.games.musket_and_pike.tables import tables_text
+    from adjudicator.games.musket_and_pike.rules.data import ruleset
+    from adjudicator.games.musket_and_pike.words.tables import tables_text
 
     written = translated.split(tables_text(ruleset()))[0]
     # The order forms' slots (<hex>, <dir>) are the canonical forms' own.
@@ -453,7 +453,7 @@ def test_a_game_by_mail_in_russian_with_spanish_order_words(runtime: Any) -> Non
 
 
 def test_the_maps_words_are_in_the_readers_language_and_cached_apart() -> None:
-    from adjudicator.games.musket_and_pike import preview
+    from adjudicator.games.musket_and_pike.pictures import preview
 
     history = played(40)
     state, facts = history[-1][1].state, history[-1][1].facts
@@ -468,8 +468,8 @@ def test_the_maps_words_are_in_the_readers_language_and_cached_apart() -> None:
 
 
 def test_each_scenario_side_has_a_title_in_each_language_its_commander_kept() -> None:
-    from adjudicator.games.musket_and_pike.describe import side_names
-    from adjudicator.games.musket_and_pike.scenario import scenario, scenario_names
+    from adjudicator.games.musket_and_pike.rules.scenario import scenario, scenario_names
+    from adjudicator.games.musket_and_pike.words.describe import side_names
 
     for ident in scenario_names():
         battle = scenario(ident)

@@ -13,8 +13,8 @@ import pytest
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import LineStatus, OrderReport
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.receipts import CODES
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules.state import Position
+from adjudicator.games.musket_and_pike.words.receipts import CODES
 
 GAME = MusketAndPike()
 SEED = b"script" * 4
@@ -248,7 +248,7 @@ def test_every_legal_answer_reads_back_when_both_sides_choose_their_paths() -> N
     decision, every legal answer written as mail reads back to itself. (A rout off the top edge,
     4.-1, and a router with nowhere to run, HOLD, once did not.) The seeds are fixed, so the
     retreat and rout questions asked are the same at every run."""
-    from adjudicator.games.musket_and_pike import standing
+    from adjudicator.games.musket_and_pike.rules import standing
 
     asked: Counter[str] = Counter()
     for number in range(24):

@@ -11,10 +11,10 @@ from builders.games import preview_facts, rgb
 from games.test_musket_and_pike_orders import GAME, opened
 
 from adjudicator.core import picture
-from adjudicator.games.musket_and_pike import preview
-from adjudicator.games.musket_and_pike.look import colour, layout
-from adjudicator.games.musket_and_pike.scenario import scenario
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.pictures import preview
+from adjudicator.games.musket_and_pike.pictures.look import colour, layout
+from adjudicator.games.musket_and_pike.rules.scenario import scenario
+from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.services.reading import checker
 
 CHARGE = "keep order\nR-CAV-1 charge 1.3 1.2 P-CAV-1\nR-HI-1 move 2.3 face n"

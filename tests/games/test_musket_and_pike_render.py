@@ -15,10 +15,8 @@ from adjudicator.core import picture as kit
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
-from adjudicator.games.musket_and_pike import legend
-from adjudicator.games.musket_and_pike.actions import resolve_activation
-from adjudicator.games.musket_and_pike.data import ruleset
-from adjudicator.games.musket_and_pike.look import (
+from adjudicator.games.musket_and_pike.pictures import legend
+from adjudicator.games.musket_and_pike.pictures.look import (
     art,
     colour,
     font,
@@ -26,9 +24,11 @@ from adjudicator.games.musket_and_pike.look import (
     layout,
     side_colour,
 )
-from adjudicator.games.musket_and_pike.render import render
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.pictures.render import render
+from adjudicator.games.musket_and_pike.rules.actions import resolve_activation
+from adjudicator.games.musket_and_pike.rules.data import ruleset
+from adjudicator.games.musket_and_pike.rules.scenario import Scenario, scenario
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 PNG_BUDGET = 150_000
 # The narrowest place a player reads the map: the mail shows it with max-width:100% inside a
@@ -157,8 +157,8 @@ def test_both_sides_maps_of_a_step_are_one_drawing_though_their_views_differ() -
     the game draws a step once for both sides' mails; drawn directly, each side's own view gives
     the very same bytes, so sharing the drawing shows neither side anything of the other's."""
     from adjudicator.games.musket_and_pike import game as module
-    from adjudicator.games.musket_and_pike import standing
-    from adjudicator.games.musket_and_pike.state import load
+    from adjudicator.games.musket_and_pike.rules import standing
+    from adjudicator.games.musket_and_pike.rules.state import load
 
     rules = module.MusketAndPike()
     start = scenario("skirmish").opening

@@ -9,8 +9,8 @@ import re
 from test_musket_and_pike_game import GAME, History, histories  # noqa: F401 (fixture)
 
 from adjudicator.core.chance import Chance
-from adjudicator.games.musket_and_pike.outcomes import OUTCOME_CODES
-from adjudicator.games.musket_and_pike.report import die_words
+from adjudicator.games.musket_and_pike.words.outcomes import OUTCOME_CODES
+from adjudicator.games.musket_and_pike.words.report import die_words
 
 
 def test_a_command_roll_adds_its_modifiers_and_is_judged_against_its_target() -> None:
@@ -186,7 +186,7 @@ def test_every_step_with_events_has_a_summary_of_what_happened(
 def test_a_step_that_ends_asking_for_a_retreat_is_summed_up_by_its_fight() -> None:
     from dataclasses import replace
 
-    from adjudicator.games.musket_and_pike import standing
+    from adjudicator.games.musket_and_pike.rules import standing
 
     state = GAME.new_game({"scenario": "skirmish"}, Chance(b"r" * 32, "report", 0))
     units = tuple(replace(u, hex=(1, 3)) if u.id == "P-LI-1" else u for u in state.units)
@@ -244,7 +244,7 @@ def test_no_heading_of_a_step_report_stands_with_nothing_under_it(
 
 
 def test_a_unit_that_only_turns_is_said_to_turn() -> None:
-    from adjudicator.games.musket_and_pike.report import record_words
+    from adjudicator.games.musket_and_pike.words.report import record_words
 
     turned = {"type": "move", "unit": "R-CAV-1", "path": [[1, 4]], "facing": 1}
     assert record_words(turned) == "R-CAV-1 turns to face NE"

@@ -12,10 +12,10 @@ from test_musket_and_pike_actions import SEED, Loaded, opening, piece, place
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike import standing
-from adjudicator.games.musket_and_pike.actions import resolve_activation, resolve_retreat
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.state import Position, dump, load
+from adjudicator.games.musket_and_pike.rules import standing
+from adjudicator.games.musket_and_pike.rules.actions import resolve_activation, resolve_retreat
+from adjudicator.games.musket_and_pike.rules.state import Position, dump, load
 
 GAME = MusketAndPike()
 CAVALRY_CHARGE = {"unit": "R-CAV-1", "action": "charge", "target": "P-LI-1"}

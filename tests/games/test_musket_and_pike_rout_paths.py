@@ -11,13 +11,13 @@ from test_musket_and_pike_actions import SEED, alone, boxed_in, opening, piece, 
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike import standing
-from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.game import MusketAndPike
-from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
-from adjudicator.games.musket_and_pike.rout import resolve_rout, rout_side
-from adjudicator.games.musket_and_pike.sequence import answer, pending
-from adjudicator.games.musket_and_pike.state import Position
+from adjudicator.games.musket_and_pike.rules import standing
+from adjudicator.games.musket_and_pike.rules.data import ruleset
+from adjudicator.games.musket_and_pike.rules.resolvers import command_rules, unit_resolvers
+from adjudicator.games.musket_and_pike.rules.rout import resolve_rout, rout_side
+from adjudicator.games.musket_and_pike.rules.sequence import answer, pending
+from adjudicator.games.musket_and_pike.rules.state import Position
 
 GAME = MusketAndPike()
 RULES = command_rules(ruleset())

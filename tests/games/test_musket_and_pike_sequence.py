@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 
 from adjudicator.core.chance import Chance, ChanceEvent, verify
 from adjudicator.core.refusal import Refusal
-from adjudicator.games.musket_and_pike import sequence
-from adjudicator.games.musket_and_pike.command import CommandRules, CommandTable
-from adjudicator.games.musket_and_pike.data import ruleset
-from adjudicator.games.musket_and_pike.decisions import text
-from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
-from adjudicator.games.musket_and_pike.scenario import scenario
-from adjudicator.games.musket_and_pike.state import (
+from adjudicator.games.musket_and_pike.rules import sequence
+from adjudicator.games.musket_and_pike.rules.command import CommandRules, CommandTable
+from adjudicator.games.musket_and_pike.rules.data import ruleset
+from adjudicator.games.musket_and_pike.rules.decisions import text
+from adjudicator.games.musket_and_pike.rules.resolvers import command_rules, unit_resolvers
+from adjudicator.games.musket_and_pike.rules.scenario import scenario
+from adjudicator.games.musket_and_pike.rules.state import (
     ORDERS,
     Event,
     Leader,

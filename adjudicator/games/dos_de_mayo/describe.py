@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.core.said import N_, _, ngettext
+from adjudicator.core.said import N_, _, ngettext, words_of
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.sides import title
 
@@ -193,7 +193,7 @@ def move_words(move: Mapping[str, Any]) -> str:
     steps = "-".join(str(node) for node in path)
     two = _(" (2 steps)") if len(path) > 2 else ""
     code = move["result"]
-    result = _(RESULT_WORDS[code]) if code in RESULT_WORDS else code
+    result = words_of(RESULT_WORDS, code)
     return f"{side_name(move['side'])} {steps} x{move['units']}{two}: {result}."
 
 

@@ -23,7 +23,15 @@ from adjudicator.games.dos_de_mayo import vocabulary
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.orders import Add, Aim, Draw, Hold, Item, Move, Play, Take
-from adjudicator.games.dos_de_mayo.text import fold, plain
+from adjudicator.games.dos_de_mayo.places import (
+    FUZZY_CUTOFF,
+    area_like,
+    move_like,
+    read_move,
+    read_ref,
+    split_count,
+)
+from adjudicator.games.dos_de_mayo.text import plain
 from adjudicator.games.dos_de_mayo.wording import did_you_mean
 
 # A complaint's codes here: unknown-order | malformed | unknown-area | unknown-card | not-own-gate
@@ -40,40 +48,17 @@ NEGATIONS = vocabulary.every("negations")
 DRAW_WORDS = vocabulary.canonical()  # robar -> draw, недобор -> nodraw
 DRAW_VOCABULARY = vocabulary.every("draw_filler") | NEGATIONS | DRAW_WORDS.keys()
 KEYWORDS = ("play", "take", "draw", "nodraw", "enter", "hold", "move", "add")
-# A misspelt word must be this close (``suggest.closest``) to be suggested: "paly" is 0.75.
-FUZZY_CUTOFF = 0.7
 # A card's name must come closer to be suggested: "mamlukes" is 0.94 from "mamelukes".
 CARD_CUTOFF = 0.75
-UNIT_WORDS = "(?:{})".format(
-    "|".join(re.escape(word) for word in sorted(vocabulary.every("units"), key=len, reverse=True))
-)
 
 _DASHES = re.compile(r"\s*(?:[=-]+>|>|→|—|–|−|-)\s*")
 _TO = re.compile(r"\s+to\s+")
 _STACK = re.compile(r"\boff\s*[-_]?\s*(\d+)")
 _TIMES = re.compile(r"[×*]\s*(\d+)")
 _BULLET = re.compile(r"^(?:[*•]\s*|\d+[.)]\s+)")
-_COUNT = re.compile(
-    rf"^(?P<body>.*?)\s*(?:x\s*(?P<a>\d+)|(?P<b>\d+)\s*x|\((?P<c>\d+)\)|(?P<d>\d+)\s*{UNIT_WORDS}"
-    r"|(?<=\d)\s+(?P<e>\d+)|\s+all)$"
-)
-_TWO_NUMBERS = re.compile(r"^(off\d+|\d+)\s+(\d+)\b(.*)$")
 _WORD = re.compile(r"[a-z0-9]+")
 # A move exactly as the canonical form writes it ("16-14 x2", "OFF1-1 x5"): read directly.
 _CANONICAL_MOVE = re.compile(r"((?:OFF|off)?[1-9][0-9]?)-([1-9][0-9]?)(?: x([1-9][0-9]?))?")
-# Leading words a player may leave out of an area's name: "Sol" for "Puerta del Sol".
-_AREA_PREFIXES = (
-    "puerta de ",
-    "puerta del ",
-    "calle de ",
-    "paseo del ",
-    "carrera de ",
-    "parque de ",
-    "red de ",
-    "palacio ",
-    "el ",
-    "plaza de ",
-)
 
 
 def normalize(line: str) -> str:
@@ -88,77 +73,6 @@ def normalize(line: str) -> str:
     return " ".join(text.strip(" .;:!?").split())
 
 
-@functools.cache
-def area_names() -> Mapping[str, str]:
-    """Folded area names (full, and without 'Puerta de' and the like) -> area id."""
-    names: dict[str, str] = {}
-    for area, name in board().names.items():
-        full = fold(name)
-        names[full] = area
-        for prefix in _AREA_PREFIXES:
-            if full.startswith(prefix):
-                names.setdefault(full[len(prefix) :], area)
-    return names
-
-
-def _nearest(wanted: int, choices: tuple[str, ...]) -> str | None:
-    numbers = [c for c in choices if c.isdigit()]
-    return min(numbers, key=lambda c: (abs(int(c) - wanted), int(c)), default=None)
-
-
-def read_ref(text: str, origin: str | None = None) -> str | Complaint:
-    """An area id ("14"), a stack id ("OFF1"), or why the words name neither."""
-    the_board = board()
-    text = text.strip()
-    if text.isdigit():
-        if text.lstrip("0") in the_board.index:
-            return text.lstrip("0")
-        near = _nearest(int(text), the_board.neighbours[origin] if origin else the_board.areas)
-        hint = did_you_mean(near) if near else None
-        count = len(the_board.areas)
-        why = _("there is no area %(area)s: areas are 1-%(count)s", area=text, count=count)
-        return Complaint("unknown-area", why, hint)
-    if text.startswith("off") and text[3:].isdigit():
-        stack = f"OFF{int(text[3:])}"
-        if stack in the_board.stack_gate:
-            return stack
-        stacks = ", ".join(the_board.stacks)
-        why = _("there is no stack %(stack)s: stacks are %(stacks)s", stack=stack, stacks=stacks)
-        return Complaint("unknown-area", why)
-    folded = fold(text)
-    names = area_names()
-    if folded in names:
-        return names[folded]
-    close = suggest.closest(folded, names, cutoff=FUZZY_CUTOFF)
-    hint = None if close is None else did_you_mean(the_board.label(names[close]))
-    return Complaint(
-        "unknown-area", _("%(words)s is not an area name or number", words=repr(text)), hint
-    )
-
-
-def _area_like(text: str) -> bool:
-    """Whether ``text`` names an area or stack, or comes close to a name (a typo worth a "did you
-    mean"): a number always does; a word of chat does not."""
-    text = text.strip()
-    if not text:
-        return False
-    if text.isdigit() or (text.startswith("off") and text[3:].isdigit()):
-        return True
-    folded = fold(text)
-    names = area_names()
-    return folded in names or suggest.near(folded, names, cutoff=FUZZY_CUTOFF)
-
-
-def move_like(text: str) -> bool:
-    """A move standing alone: every part between the dashes names an area (a count may end it),
-    or two bare numbers ("9 14")."""
-    if "-" not in text and _TWO_NUMBERS.fullmatch(text.strip()):
-        return True
-    body, _ = _split_count(text.strip())
-    parts = body.split("-")
-    return len(parts) >= 2 and all(_area_like(part) for part in parts)
-
-
 def _card_like(rest: str) -> bool:
     """Whether ``rest`` starts with a card's name, or one misspelt closely enough to suggest (a
     short word only exactly: "care" is not "charge")."""
@@ -171,37 +85,6 @@ def _card_like(rest: str) -> bool:
         if len(key) >= 5 and suggest.near(key, aliases, cutoff=CARD_CUTOFF):
             return True
     return False
-
-
-def _split_count(text: str) -> tuple[str, int | None]:
-    match = _COUNT.match(text)
-    if match is None:
-        return text, None
-    for key in "abcde":
-        if match.group(key):
-            return match.group("body"), int(match.group(key))
-    return match.group("body"), None  # "all"
-
-
-def read_move(text: str) -> Move | Complaint:
-    """'16-12 x2', '9 14', 'sol-plaza mayor': a move with its path and optional count."""
-    text = text.strip()
-    two = _TWO_NUMBERS.match(text)
-    if two and "-" not in text:  # "9 14" and "16 12 x2": two bare numbers are a move
-        text = f"{two.group(1)}-{two.group(2)}{two.group(3)}"
-    body, units = _split_count(text)
-    parts = [part.strip() for part in body.split("-")]
-    if len(parts) < 2 or any(not part for part in parts):
-        return Complaint("malformed", _("a move is written origin-destination, e.g. 9-14"))
-    path: list[str] = []
-    for part in parts:
-        ref = read_ref(part, path[-1] if path and not path[-1].startswith("OFF") else None)
-        if isinstance(ref, Complaint):
-            return ref
-        path.append(ref)
-    if units is not None and units < 1:
-        return Complaint("malformed", _("a count must be 1 or more, e.g. 16-12 x2"))
-    return Move(tuple(path), units)
 
 
 def _card_words(rest: str) -> tuple[list[str], list[int]]:
@@ -265,7 +148,7 @@ def _read_play(rest: str) -> Reading:
 def _read_entry(args: str, card_id: str | None) -> Reading:
     """ENTER 6 x5, PLAY PROCLAMATION OFF6-6 x5 (or OFF6, or 6): a stack into its gate."""
     the_board = board()
-    body, units = _split_count(args.strip())
+    body, units = split_count(args.strip())
     parts = [part for part in body.split("-") if part.strip()]
     if not parts:
         return Complaint("malformed", _("name the gate or stack, e.g. ENTER 6 x5"))
@@ -373,7 +256,7 @@ def read_line(line: str) -> Reading | None:
     draw = _read_draw(words) if len(words) <= 4 else None
     if draw is not None:
         return draw
-    if first in card_data().aims and (not rest or _area_like(rest)):
+    if first in card_data().aims and (not rest or area_like(rest)):
         if not rest:
             aim = first.upper()
             hint = _("%(aim)s 14, or PLAY %(aim)s to put the card in play", aim=aim)
@@ -383,7 +266,7 @@ def read_line(line: str) -> Reading | None:
     if first in ENTER_WORDS:
         return _read_entry(rest, None)
     held = rest if first in HOLD_WORDS else first if len(words) == 2 else ""
-    if (first in HOLD_WORDS or (len(words) == 2 and words[1] in HOLD_WORDS)) and _area_like(held):
+    if (first in HOLD_WORDS or (len(words) == 2 and words[1] in HOLD_WORDS)) and area_like(held):
         area = read_ref(held)
         return area if isinstance(area, Complaint) else Hold(area)
     if first in MOVE_WORDS and rest:
@@ -427,7 +310,7 @@ def _takes(keyword: str, rest: str) -> bool:
     if keyword in ("play", "take"):
         return _card_like(rest)
     if keyword == "hold":
-        return _area_like(rest)
+        return area_like(rest)
     if keyword in ("move", "enter"):
-        return move_like(rest) or (keyword == "enter" and _area_like(rest))
+        return move_like(rest) or (keyword == "enter" and area_like(rest))
     return not rest  # draw, nodraw, add take nothing

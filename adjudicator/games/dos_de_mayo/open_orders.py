@@ -14,11 +14,8 @@ from dataclasses import dataclass
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import Card, card_data
-from adjudicator.games.dos_de_mayo.checks import (
-    check_items,
-    france_group_limit,
-    france_limit_set_by,
-)
+from adjudicator.games.dos_de_mayo.checks import check_items
+from adjudicator.games.dos_de_mayo.move_checks import france_group_limit, france_limit_set_by
 from adjudicator.games.dos_de_mayo.orders import Aim, Draw, Item, Move, Play, Take
 from adjudicator.games.dos_de_mayo.sides import FRANCE, Side
 from adjudicator.games.dos_de_mayo.state import Position

@@ -5,7 +5,7 @@ decision at a time, except the secret set-up orders, owed by both. An order set 
 
     {"step": <the step it answers>, "answer": <decision text | list of unit actions | None>,
      "actions": [...]        # only at the order change: the activation's unit actions after it
-     "standing": {kind: value}}   # standing instructions to keep (see standing.py)
+     "standing": {kind: value}}   # standing instructions to keep (see rules/standing.py)
 
 After each answer, the decisions a standing instruction covers are answered at once.
 """
@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import functools
 import json
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from importlib import resources
 
 from adjudicator.core.chance import Chance
 from adjudicator.core.contract import (
@@ -32,39 +30,33 @@ from adjudicator.core.contract import (
 )
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import SOURCE, _, joined, language, ngettext, spoken
-from adjudicator.games.musket_and_pike import (
-    decisions,
-    gist,
-    grammar,
-    preview,
-    receipts,
-    report,
-    sequence,
-    standing,
-)
-from adjudicator.games.musket_and_pike.command import CommandRules
-from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS, ruleset
-from adjudicator.games.musket_and_pike.decisions import Actions, Answer
-from adjudicator.games.musket_and_pike.describe import end_words
-from adjudicator.games.musket_and_pike.dry_run import (
+from adjudicator.games.musket_and_pike.pictures import preview
+from adjudicator.games.musket_and_pike.rules import decisions, sequence, standing
+from adjudicator.games.musket_and_pike.rules.command import CommandRules
+from adjudicator.games.musket_and_pike.rules.data import ruleset
+from adjudicator.games.musket_and_pike.rules.decisions import Actions, Answer
+from adjudicator.games.musket_and_pike.rules.dry_run import (
     action_sets,
     check_actions,
     written_retreat,
     written_routs,
 )
-from adjudicator.games.musket_and_pike.outcomes import (
+from adjudicator.games.musket_and_pike.rules.resolvers import command_rules, unit_resolvers
+from adjudicator.games.musket_and_pike.rules.scenario import scenario, scenario_names
+from adjudicator.games.musket_and_pike.rules.state import SCHEMA, Event, Position, dump, load
+from adjudicator.games.musket_and_pike.rules.titles import battle_of, side_title
+from adjudicator.games.musket_and_pike.rules.view import GAME_KEY, scramble_hidden, view, visible
+from adjudicator.games.musket_and_pike.words import gist, grammar, receipts, report
+from adjudicator.games.musket_and_pike.words.battle_end import battle_outcome
+from adjudicator.games.musket_and_pike.words.changes import changes
+from adjudicator.games.musket_and_pike.words.forms import order_forms
+from adjudicator.games.musket_and_pike.words.help import help_text, last_turn_rule_text
+from adjudicator.games.musket_and_pike.words.outcomes import (
     not_done,
     outcome_of,
     public_event,
 )
-from adjudicator.games.musket_and_pike.phrases import number_of
-from adjudicator.games.musket_and_pike.resolvers import command_rules, unit_resolvers
-from adjudicator.games.musket_and_pike.scenario import Scenario, scenario, scenario_names
-from adjudicator.games.musket_and_pike.standing_words import MEANING
-from adjudicator.games.musket_and_pike.state import SCHEMA, Event, Position, dump, load
-from adjudicator.games.musket_and_pike.tables import tables_text
-from adjudicator.games.musket_and_pike.titles import in_words, side_title
-from adjudicator.games.musket_and_pike.view import GAME_KEY, scramble_hidden, view, visible
+from adjudicator.games.musket_and_pike.words.standing_words import MEANING
 
 DEFAULT_SCENARIO = "braddock-down"
 # The tiny field the tests play on: a game master may still name it, players are never offered it.
@@ -78,29 +70,7 @@ MAX_STANDING_STEPS = 50
 
 def _rules(position: Position) -> CommandRules:
     """The ruleset as the sequence reads it, with the end rule of the position's scenario."""
-    return command_rules(ruleset(), _battle(position.scenario))
-
-
-def _battle(ident: str) -> Scenario | None:
-    """A packaged scenario by id; None for a position of none (tests and tools build those)."""
-    return scenario(ident) if ident in scenario_names() else None
-
-
-def last_turn_rule_text(options: Mapping[str, str] | None) -> str:
-    """What decides a battle whose last turn ends with both armies in the field, as that game
-    plays it (its scenario's rule), or, without a game, as each scenario plays it; wrapped and
-    indented for the help."""
-    if options is not None and options.get("scenario") in scenario_names():
-        words = _(LAST_TURN_WORDS[scenario(options["scenario"]).last_turn_rule])
-        rule = _("After the last turn, with both armies still in the field, %(rule)s.", rule=words)
-        return textwrap.fill(rule, 76, initial_indent="  ", subsequent_indent="  ")
-    lead = _("After the last turn, with both armies still in the field, the scenario decides:")
-    lines = [textwrap.fill(lead, 76, initial_indent="  ")]
-    for name in _options()[0].offered:
-        battle = scenario(name)
-        said = f"{in_words(battle, battle.title)}: {_(LAST_TURN_WORDS[battle.last_turn_rule])}."
-        lines.append(textwrap.fill(said, 76, initial_indent="  - ", subsequent_indent="    "))
-    return "\n".join(lines)
+    return command_rules(ruleset(), battle_of(position.scenario))
 
 
 def _seats() -> tuple[str, ...]:
@@ -188,7 +158,7 @@ class MusketAndPike(Game[Position]):
                 prompt=decision.prompt,
             )
             default = grammar.orders_text(self.default_orders(state, seat)) or ""
-            forms = tuple(decisions.in_words(form) for form in _forms(state, seat, decision))
+            forms = tuple(decisions.in_words(form) for form in order_forms(state, seat, decision))
             out[seat] = Decision(seat, prompt, forms, default, decision.brief)
         return out
 
@@ -262,7 +232,7 @@ class MusketAndPike(Game[Position]):
             "last_turn": state.last_turn,
             "events": [public_event(e) for e in events],
             "dice": report.dice(events),
-            "changes": report.changes(state, position),
+            "changes": changes(state, position),
         }
         return Resolution(position, tuple(outcomes), tuple(chance.events), facts)
 
@@ -334,53 +304,7 @@ class MusketAndPike(Game[Position]):
         return position
 
     def outcome(self, state: Position) -> Outcome:
-        first, second = state.sides
-        losses = joined(
-            [
-                ngettext(
-                    "%(side)s lost %(lost)s of %(break_level)s SP",
-                    "%(side)s lost %(lost)s of %(break_level)s SP",
-                    number_of(side_title(state.scenario, side)),
-                    side=side_title(state.scenario, side),
-                    lost=state.lost(side),
-                    break_level=state.break_level(side),
-                )
-                for side in state.sides
-            ],
-            ", ",
-        )
-        if state.phase != "over":
-            summary = _(
-                "Turn %(turn)s of %(last)s: %(losses)s.",
-                turn=state.turn,
-                last=state.last_turn,
-                losses=losses,
-            )
-            return Outcome(False, summary=summary)
-        winners = (state.winner,) if state.winner else ()
-        reason = end_words(state.end_reason or "")
-        battle = _battle(state.scenario)
-        if state.end_reason == "last turn played" and battle is not None:
-            # The final report says which rule decided, as the help and the opening mail did.
-            reason = _(
-                "%(reason)s: after it %(rule)s",
-                reason=reason,
-                rule=_(LAST_TURN_WORDS[battle.last_turn_rule]),
-            )
-        score = (1 if state.winner == first else 0, state.lost(second), -state.lost(first))
-        if state.winner:
-            title = side_title(state.scenario, state.winner)
-            summary = ngettext(
-                "%(side)s wins (%(reason)s); %(losses)s.",
-                "%(side)s win (%(reason)s); %(losses)s.",
-                number_of(title),
-                side=title,
-                reason=reason,
-                losses=losses,
-            )
-        else:
-            summary = _("No winner (%(reason)s); %(losses)s.", reason=reason, losses=losses)
-        return Outcome(True, winners, summary, score)
+        return battle_outcome(state)
 
     # --- showing ------------------------------------------------------------------------------
 
@@ -411,15 +335,15 @@ class MusketAndPike(Game[Position]):
         return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
-        from adjudicator.games.musket_and_pike.describe import describe as words
+        from adjudicator.games.musket_and_pike.words.describe import describe as words
 
         return words(view)
 
     def help_text(self, options: Mapping[str, str] | None = None) -> str:
-        return help_text().replace(END_RULE_MARK, last_turn_rule_text(options))
+        return help_text(options, self.options[0].offered)
 
     def variant_text(self, options: Mapping[str, str]) -> str:
-        return " ".join(last_turn_rule_text(options).split())
+        return " ".join(last_turn_rule_text(options, self.options[0].offered).split())
 
     def step_report(self, facts: Mapping[str, JSON]) -> str:
         return report.step_report(facts)
@@ -431,70 +355,12 @@ class MusketAndPike(Game[Position]):
         return grammar.orders_text(orders)
 
 
-# Where help.txt states the rule after the last turn; it comes from the scenario data.
-END_RULE_MARK = "{last_turn_rule}"
-
-
-def help_text() -> str:
-    """help.txt (help.es.txt, help.ru.txt in the reader's language, with that language's order
-    words), then the unit reference and our tables written out from ruleset.toml (what the
-    rules use); the rule after the last turn is filled in per game (``END_RULE_MARK``)."""
-    return _help_text(language())
-
-
-@functools.cache
-def _help_text(lang: str) -> str:
-    package = resources.files("adjudicator.games.musket_and_pike")
-    translated = package.joinpath(f"help.{lang}.txt")
-    source = translated if translated.is_file() else package.joinpath("help.txt")
-    written = source.read_text(encoding="utf-8")
-    return written.rstrip("\n") + "\n\n" + tables_text(ruleset()) + "\n"
-
-
-def _forms(state: Position, seat: str, decision: Decision) -> tuple[str, ...]:
-    """The order forms open now, short enough for a mail: the set-up's and the activation's are
-    patterns, the others the answers themselves."""
-    if state.step == "setup_orders":
-        wings = " ".join(f"{w.id}=<order>" for w in state.wings if w.side == seat)
-        return (f"ORDERS {wings}", "<order>: CHARGE | MAKE READY | RECEIVE CHARGE | RALLY")
-    if state.step == "actions" and state.current is not None:
-        units = [u.id for u in state.units if u.wing == state.current and u.hex is not None]
-        return (
-            _(
-                "<unit> MOVE <hex> <hex> ... [FACE <dir>]   units: %(units)s",
-                units=", ".join(units),
-            ),
-            "<unit> FIRE | SALVO | CHARGE <enemy unit>",
-            "<unit> PISTOL [<hex> ...] <enemy unit>",
-            "<unit> RALLY | REFORM | HOLD",
-            "NO ACTIONS",
-        )
-    if state.step == "rout_paths":
-        running = ", ".join(state.routers(seat))
-        return (
-            _("<unit> ROUT <hex> <hex> ...   routed: %(units)s", units=running),
-            _("DEFAULT ROUTS   (every router runs away from the nearest enemy)"),
-        )
-    if state.step == "retreat_path" and state.retreats:
-        unit_id, hexes = state.retreats[0]
-        return (
-            ngettext(
-                "%(unit)s RETREAT <hex> ...   (%(num)s hex, each farther from the enemy)",
-                "%(unit)s RETREAT <hex> ...   (%(num)s hexes, each farther from the enemy)",
-                hexes,
-                unit=unit_id,
-            ),
-            _("DEFAULT RETREAT   (it falls back away from the nearest enemy)"),
-        )
-    return decision.legal
-
-
 @functools.lru_cache(maxsize=16)
 def _drawing(shown: str, scale: int, lang: str) -> bytes:
     """The PNG of a position and its events, given as JSON text (the cache's key, with the
     reader's language ``lang`` the panel's words are written in)."""
     # Imported here so the rules load without the imaging library.
-    from adjudicator.games.musket_and_pike.render import render as picture
+    from adjudicator.games.musket_and_pike.pictures.render import render as picture
 
     position, records = json.loads(shown)
     return picture(load(position), records, scale=scale)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
-from adjudicator.games.dos_de_mayo.checks import stays
+from adjudicator.games.dos_de_mayo.move_checks import stays
 from adjudicator.games.dos_de_mayo.orders import Move
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, title
 from adjudicator.games.dos_de_mayo.state import MoveRecord
