@@ -32,8 +32,9 @@ from adjudicator.models import Game, OutboxMessage, Player, Turn
 from adjudicator.services import deadlines, inbox, pipeline, reasons
 from adjudicator.services.runtime import Runtime
 
-# Round trips at most, per order mail and per turn.
-BUDGET = 14
+# Round trips at most, per order mail and per turn (one of them the game's row locked before it
+# is read with its seats, play.locked_game).
+BUDGET = 15
 
 
 @dataclass
