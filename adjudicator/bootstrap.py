@@ -7,7 +7,7 @@ import logging
 from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 def runtime(config: configuration.Config | None = None, upgrade: bool = True) -> Runtime:

@@ -14,7 +14,7 @@ from adjudicator import config as configuration
 from adjudicator.core.refusal import Refusal
 
 if TYPE_CHECKING:
-    from adjudicator.services.runtime import Runtime
+    from adjudicator.services.record.runtime import Runtime
 
 # Each command imports what it uses, when it runs: the database, the migrations, Celery and the
 # games' rules cost a second to load, which `pbem mail parse` and `pbem adjudicate` never touch
@@ -52,7 +52,7 @@ def smtp() -> None:
 @main.command()
 def tick() -> None:
     """Run one tick now: queue pending work, reveal ended challenges, close idle games."""
-    from adjudicator.services import ticks
+    from adjudicator.services.turns import ticks
 
     report = ticks.tick(_runtime())
     click.echo(json.dumps(report.counts()))
@@ -79,7 +79,7 @@ def ops() -> None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, as /healthz gives it.")
 def ops_status(as_json: bool) -> None:
     """Database and broker reachable? Mail and turns waiting, and for how long. Exit 1 if down."""
-    from adjudicator.services import operations
+    from adjudicator.services.reading import operations
 
     found = operations.report(_runtime())
     summary = found.to_json()
@@ -133,7 +133,8 @@ def mail() -> None:
 @click.option("--wait/--no-wait", default=True, help="Process it now and print the verdict.")
 def mail_inject(file: BinaryIO, recipients: tuple[str, ...], wait: bool) -> None:
     """Store a raw message FILE (- for stdin) as if it had arrived, then process it."""
-    from adjudicator.services import delivery, inbox, pipeline
+    from adjudicator.services.inbound import inbox, pipeline
+    from adjudicator.services.outbound import delivery
 
     runtime = _runtime()
     raw = file.read()
@@ -169,7 +170,7 @@ def mail_parse(file: BinaryIO, recipients: tuple[str, ...]) -> None:
 @click.option("--limit", default=30)
 def mail_list(status: str | None, limit: int) -> None:
     """Inbound messages, newest first, with what became of each."""
-    from adjudicator.services import queries
+    from adjudicator.services.reading import queries
 
     runtime = _runtime()
     with runtime.db.session() as session:
@@ -246,7 +247,7 @@ def mail_show(inbound_id: int, raw: bool) -> None:
 def mail_retry(inbound_id: int) -> None:
     """Process a failed message again (after a fix)."""
     from adjudicator.models import InboundMessage
-    from adjudicator.services import pipeline
+    from adjudicator.services.inbound import pipeline
     from adjudicator.statuses import InboundStatus
 
     runtime = _runtime()
@@ -323,7 +324,7 @@ def game_new(
 
     The settings are read by the same rules as the lines under a NEW mail."""
     from adjudicator import console
-    from adjudicator.services import lifecycle
+    from adjudicator.services.turns import lifecycle
 
     def pairs(items: tuple[str, ...], what: str) -> dict[str, str]:
         if any("=" not in item for item in items):
@@ -358,7 +359,7 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
 
     from adjudicator import console
     from adjudicator.models import Game, utcnow
-    from adjudicator.services import gm
+    from adjudicator.services.game_master import gm
 
     runtime, queued = console.working(_runtime())
     with runtime.db.session() as session:
@@ -376,7 +377,7 @@ def game_command(game_id: int, lines: tuple[str, ...]) -> None:
 
 @game.command("list")
 def game_list() -> None:
-    from adjudicator.services import listing
+    from adjudicator.services.reading import listing
 
     runtime = _runtime()
     with runtime.db.session() as session:
@@ -392,7 +393,8 @@ def game_list() -> None:
 @click.argument("game_id", type=int)
 def game_show(game_id: int) -> None:
     from adjudicator.models import Game
-    from adjudicator.services import play, queries
+    from adjudicator.services.reading import queries
+    from adjudicator.services.record import play
 
     runtime = _runtime()
     with runtime.db.session() as session:

@@ -37,7 +37,7 @@ def verify(game_id: int | None, force: bool, record: BinaryIO | None) -> None:
     if game_id is None:
         raise click.UsageError("name a GAME, or give its fairness record with --file")
     from adjudicator import bootstrap  # looked up when called: tests replace bootstrap.runtime
-    from adjudicator.services import verification
+    from adjudicator.services.reading import verification
 
     result = verification.verify_game(bootstrap.runtime(), game_id, force=force)
     if isinstance(result, Refusal):

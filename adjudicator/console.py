@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import click
 
-from adjudicator.services import deadlines, delivery, pipeline
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.inbound import due_turn, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record.runtime import Runtime, Task
 
 Queued = list[tuple[str, list[int]]]
 
@@ -36,7 +37,7 @@ def do(runtime: Runtime, queued: Queued) -> None:
             if task in (Task.SEND_OUTBOX, Task.SEND_OUTBOXES):
                 delivery.deliver_written(runtime, record_ids)  # new mails, never tried
             elif task == Task.ADJUDICATE:
-                deadlines.adjudicate(runtime, record_ids[0])
+                due_turn.run(runtime, record_ids[0])
             elif task == Task.PROCESS_INBOUND:
                 pipeline.process(runtime, record_ids[0])
         except Exception as error:  # committed already: the tick finds it pending

@@ -19,9 +19,10 @@ from sqlalchemy import select
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game
-from adjudicator.services import lifecycle, play
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import lifecycle
+from adjudicator.services.turns.lifecycle import GameSettings
 from adjudicator.statuses import GameStatus
 
 log = logging.getLogger(__name__)

@@ -173,13 +173,14 @@ class Game(Base):
     # A worker's lease on the due turn; an expired lease (a dead worker) is claimed again.
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # When the tick last queued adjudicate for the due turn: not again until that task is presumed
-    # lost (services.ticks).
+    # lost (services.turns.ticks).
     queued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # When the game master asked for the turn to be processed at once (PROCESS NOW), until it is:
     # recorded so that the tick queues it again whatever became of the task.
     forced_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # When the game master last rolled a turn back: the sets on file from before it stand at the
-    # deadline, but only a set sent after it makes the replayed turn early (services.on_file).
+    # deadline, but only a set sent after it makes the replayed turn early
+    # (services.record.on_file).
     rolled_back_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # The game master, who made the game and may move deadlines, pause, force or end it.
     gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
@@ -248,16 +249,16 @@ class Turn(Base):
 
 
 class GameEvent(Base):
-    """One change in a game's life that players are told of (services/transitions.py): paused,
-    resumed, a deadline moved, a turn rolled back, a player replaced or resigned, the game ended.
-    A turn played is its own row in ``turns``. The notices a change sends are keyed by its id,
-    so a change made twice (a second rollback of the same turn) is told twice, and never once
+    """One change in a game's life that players are told of (services/record/transitions.py):
+    paused, resumed, a deadline moved, a turn rolled back, a player replaced or resigned, the game
+    ended. A turn played is its own row in ``turns``. The notices a change sends are keyed by its
+    id, so a change made twice (a second rollback of the same turn) is told twice, and never once
     more when the same mail is processed again."""
 
     __tablename__ = "game_events"
     id: Mapped[int] = mapped_column(ID, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    # A kind of services.transitions.TABLE: "paused", "rolled-back", ...
+    # A kind of services.record.transitions.TABLE: "paused", "rolled-back", ...
     kind: Mapped[str] = mapped_column(String(32))
     # The turn it concerns (rolled back; the turn being ordered for the others).
     turn: Mapped[int] = mapped_column(Integer, default=0)
@@ -291,7 +292,7 @@ class InboundMessage(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # Mail to a seat's (or game master's) own reply address, with a token that checks out, from
-    # the address holding it: the only mail no sender limit applies to (services.safety).
+    # the address holding it: the only mail no sender limit applies to (services.access.safety).
     authenticated: Mapped[bool] = mapped_column(default=False)
     # Indexed for the service-wide limit, which counts the last hour's mail.
     received_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
@@ -339,7 +340,7 @@ class OutboxMessage(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # When the tick last queued send_outbox for the mail: not again until that task has run (a
-    # later claim) or is presumed lost (services.ticks).
+    # later claim) or is presumed lost (services.turns.ticks).
     queued_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     # What the returned delivery status notification said, when it bounced.

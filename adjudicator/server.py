@@ -19,8 +19,9 @@ from werkzeug.serving import make_server
 
 from adjudicator import demo, smtp
 from adjudicator.models import Game, InboundMessage, Seat
-from adjudicator.services import inbox, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import InboundStatus
 from adjudicator.web import create_app
 

@@ -16,8 +16,8 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.mail import recipients
-from adjudicator.services import inbox
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -40,9 +40,9 @@ from adjudicator import config as configuration
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.models import Game, OutboxMessage, Turn
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import lifecycle
+from adjudicator.services.turns.lifecycle import GameSettings
 
 GAMES = int(os.environ.get("BENCH_GAMES", "1000"))
 WORKERS = 2  # processes, --concurrency 1 each

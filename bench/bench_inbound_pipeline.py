@@ -36,9 +36,11 @@ from adjudicator.db import Database  # noqa: E402
 from adjudicator.games import registry  # noqa: E402
 from adjudicator.mail.addresses import reply_address, seat_token  # noqa: E402
 from adjudicator.models import Game, OutboxMessage  # noqa: E402
-from adjudicator.services import inbox, lifecycle, pipeline, play  # noqa: E402
-from adjudicator.services.lifecycle import GameSettings  # noqa: E402
-from adjudicator.services.runtime import Runtime  # noqa: E402
+from adjudicator.services.inbound import inbox, pipeline  # noqa: E402
+from adjudicator.services.record import play  # noqa: E402
+from adjudicator.services.record.runtime import Runtime  # noqa: E402
+from adjudicator.services.turns import lifecycle  # noqa: E402
+from adjudicator.services.turns.lifecycle import GameSettings  # noqa: E402
 
 CORPUS = ROOT / "tests" / "mail" / "corpus"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))

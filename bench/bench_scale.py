@@ -361,9 +361,11 @@ def make_games(job: tuple[dict[str, str], str, list[int]]) -> list[list[SeatAddr
     from adjudicator.db import Database
     from adjudicator.games import registry
     from adjudicator.models import Game
-    from adjudicator.services import lifecycle, play, reports
-    from adjudicator.services.lifecycle import GameSettings
-    from adjudicator.services.runtime import Runtime
+    from adjudicator.services.outbound import reports
+    from adjudicator.services.record import play
+    from adjudicator.services.record.runtime import Runtime
+    from adjudicator.services.turns import lifecycle
+    from adjudicator.services.turns.lifecycle import GameSettings
 
     reports.game_started = _no_welcome
     config = configuration.load(environ=env)

@@ -60,9 +60,12 @@ from adjudicator.core.chance import Chance  # noqa: E402
 from adjudicator.db import Database  # noqa: E402
 from adjudicator.games import registry  # noqa: E402
 from adjudicator.models import Game  # noqa: E402
-from adjudicator.services import deadlines, delivery, inbox, lifecycle, pipeline, play  # noqa: E402
-from adjudicator.services.lifecycle import GameSettings  # noqa: E402
-from adjudicator.services.runtime import Runtime  # noqa: E402
+from adjudicator.services.inbound import inbox, pipeline  # noqa: E402
+from adjudicator.services.outbound import delivery  # noqa: E402
+from adjudicator.services.record import play  # noqa: E402
+from adjudicator.services.record.runtime import Runtime  # noqa: E402
+from adjudicator.services.turns import deadlines, lifecycle  # noqa: E402
+from adjudicator.services.turns.lifecycle import GameSettings  # noqa: E402
 
 PG_ADMIN = os.environ.get("PBEM_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/test")
 PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]

@@ -7,8 +7,9 @@ palette of 48 shades chosen for the picture (Pillow's median cut) and zlib's sea
 smallest file (``optimize=True``). Now: the base layer, the cards and each text drawn once
 (cached; ``stamps.py``), the fixed palette of ``art.toml`` and ``picture.QUICK``.
 An action resolved on receipt draws two pictures: the player's, with the action's result, for
-the report mail (``services.reports``), and the public one stored with the turn for the archive
-(``services.play``); their sum is what an action costs in pictures.
+the report mail (``services.outbound.reports``), and the public one stored with the turn for the
+archive
+(``services.record.play``); their sum is what an action costs in pictures.
 
 Then the PNG settings side by side on the same fixed-palette picture (bytes against encode
 time), how true each palette keeps the drawing (mean difference per channel, of 255), and the

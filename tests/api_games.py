@@ -13,7 +13,7 @@ from playbymail import compose, deliver_mail, gm_command, sent
 from sqlalchemy import select
 
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 NEW = "new@pbem.localhost"
 CHALLENGE = "api-cup"

@@ -19,8 +19,8 @@ from adjudicator import config as configuration
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.mail import dkim
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_CONFIG = ROOT / "config" / "test.toml"

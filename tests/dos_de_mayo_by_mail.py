@@ -11,9 +11,10 @@ from playbymail import compose, deliver_mail, drain, reply_addresses, sent_count
 
 from adjudicator.games import registry
 from adjudicator.models import Game
-from adjudicator.services import lifecycle, play
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import lifecycle
+from adjudicator.services.turns.lifecycle import GameSettings
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 DOS = registry.games()["2demayo"]

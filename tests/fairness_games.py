@@ -13,8 +13,8 @@ from sqlalchemy import select
 from adjudicator.core.chance import Contribution
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
 LEONIDAS = "leonidas@example.com"

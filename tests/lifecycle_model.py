@@ -24,7 +24,7 @@ from sqlalchemy import delete, select
 
 from adjudicator import models
 from adjudicator.models import Base, OutboxMessage, Submission, UTCDateTime
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 class Clock:

@@ -12,7 +12,7 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 

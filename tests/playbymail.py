@@ -14,8 +14,11 @@ from typing import Any
 from sqlalchemy import func, select
 
 from adjudicator.models import Base, Game, utcnow
-from adjudicator.services import deadlines, delivery, gm, inbox, pipeline
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.game_master import gm
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
 
 def compose(

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from adjudicator import cli
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 

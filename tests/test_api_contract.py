@@ -24,8 +24,8 @@ from schemathesis.config import SchemathesisConfig
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.games import registry
-from adjudicator.services.listing import STATUS_FILTERS
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading.listing import STATUS_FILTERS
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import api, create_app
 
 # A rule's parameter (<name>, <converter:name>) as OpenAPI writes it ({name}).

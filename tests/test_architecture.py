@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from adjudicator.services import NEIGHBOURHOODS
+
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = (
     "flask",
@@ -293,4 +295,42 @@ def test_the_status_check_can_fail() -> None:
         (5, "finished"),
         (6, "sent"),
         (7, "pending"),
+    ]
+
+
+def uphill(graph: dict[str, set[str]], order: tuple[str, ...]) -> list[str]:
+    """Each import of a services module that climbs: from a neighbourhood to one after it in
+    ``order``, or from a module left loose at the services root."""
+    rank = {hood: place for place, hood in enumerate(order)}
+    found = []
+    for name, targets in sorted(graph.items()):
+        parts = name.split(".")
+        if parts[:2] != ["adjudicator", "services"] or len(parts) < 3:
+            continue
+        if parts[2] not in rank:
+            found.append(f"{name} stands outside every neighbourhood")
+            continue
+        for target in sorted(targets):
+            other = target.split(".")
+            climbs = len(other) > 2 and rank.get(other[2], len(order)) > rank[parts[2]]
+            if other[:2] == ["adjudicator", "services"] and climbs:
+                found.append(f"{name} imports {target}")
+    return found
+
+
+def test_services_import_one_way_down_their_neighbourhoods() -> None:
+    assert uphill(module_graph(), NEIGHBOURHOODS) == []
+    folders = {p.name for p in (ROOT / "adjudicator/services").iterdir() if p.is_dir()}
+    assert folders - {"__pycache__"} == set(NEIGHBOURHOODS)
+
+
+def test_the_direction_check_can_fail() -> None:
+    graph = {
+        "adjudicator.services.record.play": {"adjudicator.services.inbound.pipeline"},
+        "adjudicator.services.inbound.pipeline": {"adjudicator.services.record.play"},
+        "adjudicator.services.loose": set(),
+    }
+    assert uphill(graph, NEIGHBOURHOODS) == [
+        "adjudicator.services.loose stands outside every neighbourhood",
+        "adjudicator.services.record.play imports adjudicator.services.inbound.pipeline",
     ]

@@ -21,8 +21,9 @@ from sqlalchemy import select
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 DOS = registry.games()["2demayo"]
@@ -138,7 +139,7 @@ def test_the_game_page_shows_players_deadline_submissions_and_every_turn(
     # Every turn as one line: its picture small, what was decided and lost, a link to its page.
     for number in (0, 1):
         assert f'id="turn-{number}"' in page and f'href="/games/{game_id}/turns/{number}"' in page
-        # At the address of what it shows (services/turn_pictures.py).
+        # At the address of what it shows (services/outbound/turn_pictures.py).
         assert re.search(rf'src="/games/{game_id}/turns/{number}/[0-9a-f]{{20}}\.png"', page)
         assert f"<pre>{public[number]}</pre>" not in page
     assert "France: 16-14 x1, DRAW; Spain: 9-14, NODRAW." in page

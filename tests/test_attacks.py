@@ -60,8 +60,8 @@ from adjudicator.games import registry
 from adjudicator.games.thermopyles import strategy
 from adjudicator.mail import addresses, sns
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Player, Submission, Turn
-from adjudicator.services import inbox
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 from adjudicator.web import providers as provider_views
 

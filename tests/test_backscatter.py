@@ -16,7 +16,7 @@ from sqlalchemy import select
 from adjudicator import smtp
 from adjudicator.mail import addresses, bounces
 from adjudicator.models import InboundMessage
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 DOMAIN = "pbem.localhost"

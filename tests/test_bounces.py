@@ -22,8 +22,9 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.mail import bounces
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import InboundMessage, OutboxMessage
-from adjudicator.services import delivery, inbox, pipeline
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record.runtime import Runtime
 
 FIXTURES = Path(__file__).parent / "mail" / "fixtures"
 SECRET, DOMAIN = "test-secret-key", "pbem.localhost"

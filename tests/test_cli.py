@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from adjudicator import bootstrap, cli
 from adjudicator.models import Game, Turn
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 @pytest.fixture

@@ -21,8 +21,8 @@ from sqlalchemy import func, select
 
 from adjudicator.games import registry
 from adjudicator.models import Game, Submission
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 
 TEMPLATES = Path(__file__).parent / "mail" / "corpus" / "templates"
 PLAYER = "dienekes@lakedaimon.example"

@@ -12,8 +12,9 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, Player, Submission
-from adjudicator.services import deadlines, gm_letters, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.outbound import gm_letters
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, ticks
 
 LEONIDAS = "leonidas@example.com"
 
@@ -129,7 +130,7 @@ def test_help_in_a_game_and_help_for_one_game_at_help(runtime: Runtime) -> None:
     assert "THERMOPYLES - ORDERS BY MAIL" not in text
     assert "COMMANDS (one per line" in text and "VACATION UNTIL 2027-01-03" in text
     assert "FORMAT TEXT" in text and "ORDERS " in text
-    # What a player is told of their game's life, in words (services/transitions.py).
+    # What a player is told of their game's life, in words (services/record/transitions.py).
     told = text.split("WHAT YOU ARE TOLD\n", 1)[1]
     assert told.startswith("One mail for each change of your game, and only one")
     deliver_mail(runtime, compose(LEONIDAS, "help@pbem.localhost", "help 2 de mayo\nSTATUS"))

@@ -17,8 +17,8 @@ from playbymail import outbox_files, parsed, sent
 from test_serve_e2e import Service, launch
 
 from adjudicator import bootstrap, cli
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 # Well under the claim lease (2 minutes) after which the service's tick would send a mail

@@ -13,8 +13,9 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, OutboxMessage, Turn, utcnow
-from adjudicator.services import deadlines, on_file, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import on_file
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, ticks
 from adjudicator.web import create_app
 
 
@@ -249,7 +250,8 @@ def test_a_new_set_replaces_and_add_merges(runtime: Runtime) -> None:
 
 
 def test_orders_stored_in_time_but_not_yet_processed_are_used(runtime: Runtime) -> None:
-    from adjudicator.services import inbox
+    """A due turn as a worker runs it (``due_turn``) reads the game's waiting mail first."""
+    from adjudicator.services.inbound import due_turn, inbox
 
     game_id, addresses = new_game(runtime, early=False)
     # Stored before the deadline, but its processing task never ran (a broker outage, say).
@@ -259,7 +261,7 @@ def test_orders_stored_in_time_but_not_yet_processed_are_used(runtime: Runtime) 
     with runtime.db.session() as session:
         deadline = session.get_one(Game, game_id).deadline
     assert deadline is not None
-    result = deadlines.adjudicate(runtime, game_id, now=deadline)
+    result = due_turn.run(runtime, game_id, now=deadline)
     assert isinstance(result, deadlines.Adjudicated)
     assert result.defaulted == ("france",)  # Spain's orders were in time and are in the turn
     with runtime.db.session() as session:
@@ -271,7 +273,7 @@ def test_orders_arriving_while_their_turn_is_resolved_are_answered_too_late(
     runtime: Runtime,
 ) -> None:
     from adjudicator.models import InboundMessage
-    from adjudicator.services import inbox, pipeline
+    from adjudicator.services.inbound import inbox, pipeline
 
     game_id, addresses = new_game(runtime, early=False)
     with runtime.db.session() as session:

@@ -14,8 +14,10 @@ from playbymail import compose, deliver_mail, drain, sent
 from sqlalchemy import select, update
 
 from adjudicator.models import OutboxMessage, utcnow
-from adjudicator.services import delivery, inbox, pipeline, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import ticks
 
 
 @dataclass

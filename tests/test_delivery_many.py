@@ -13,9 +13,10 @@ from conftest import smtp_server
 from sqlalchemy import select, update
 
 from adjudicator.models import Game, OutboxMessage
-from adjudicator.services import delivery, lifecycle, relay, ticks
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.outbound import delivery, relay
+from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.services.turns import lifecycle, ticks
+from adjudicator.services.turns.lifecycle import GameSettings
 
 PLAYERS = {"france": "a@example.com", "spain": "b@example.com"}
 OTHERS = {"france": "c@example.com", "spain": "d@example.com"}

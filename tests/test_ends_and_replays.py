@@ -17,8 +17,9 @@ from playbymail import compose, deliver_mail, html_of, reply_to, sent, sent_coun
 from sqlalchemy import select
 
 from adjudicator.models import Game, Player
-from adjudicator.services import gm_letters, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.outbound import gm_letters
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"

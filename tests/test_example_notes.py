@@ -16,8 +16,8 @@ from test_help_pages import check
 from adjudicator import i18n
 from adjudicator.core import datafile, said
 from adjudicator.games import registry
-from adjudicator.services import checker
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import checker
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GAMES = ("2demayo", "musketpike", "thermopyles")

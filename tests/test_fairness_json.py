@@ -19,8 +19,9 @@ from adjudicator.core.chance import ChanceEvent, Contribution, chance_key, recom
 from adjudicator.core.fairness_record import SPEC, RecordCheck, read_record
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, verification
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import verification
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 

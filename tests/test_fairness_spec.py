@@ -21,7 +21,7 @@ from test_mail_as_players_read_it import (  # the same three games, played by ma
 )
 
 from adjudicator.models import Game, Turn
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 # -- the verifier, as docs/fairness.md specifies it ---------------------------------------------
 

@@ -39,9 +39,11 @@ from sqlalchemy import func, select, update
 from adjudicator import config as configuration
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
-from adjudicator.services import inbox, lifecycle, play
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.services.turns import lifecycle
+from adjudicator.services.turns.lifecycle import GameSettings
 
 pytestmark = pytest.mark.slow
 

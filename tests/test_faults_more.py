@@ -48,9 +48,12 @@ from werkzeug.serving import make_server
 from adjudicator import schedule
 from adjudicator.db import changed
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn, utcnow
-from adjudicator.services import deadlines, delivery, inbox, lifecycle, pipeline, play, ticks
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, lifecycle, ticks
+from adjudicator.services.turns.lifecycle import GameSettings
 from adjudicator.web import create_app
 
 pytestmark = pytest.mark.slow

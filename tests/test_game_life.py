@@ -1,5 +1,5 @@
-"""A game's life on record (services/transitions.py) and on the game master's panel page: every
-change with who was told of it and when, and what the service will do next; each change's
+"""A game's life on record (services/record/transitions.py) and on the game master's panel page:
+every change with who was told of it and when, and what the service will do next; each change's
 notices keyed by the change itself, so the same command made twice is told twice."""
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from sqlalchemy import select
 from test_panel import press_open
 
 from adjudicator.models import Game, GameEvent, OutboxMessage
-from adjudicator.services import commands, on_file, play, ticks, transitions
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import on_file, play, transitions
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import ticks
+from adjudicator.services.words import commands
 from adjudicator.web import create_app
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"

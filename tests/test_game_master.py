@@ -13,9 +13,9 @@ from sqlalchemy import func, select
 from adjudicator import bootstrap, cli
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, lifecycle, ticks
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, lifecycle, ticks
+from adjudicator.services.turns.lifecycle import GameSettings
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 NEW = f"""Hello,
@@ -227,7 +227,8 @@ def test_reminders_only_to_seats_without_orders_once_per_deadline(runtime: Runti
 
 def test_sides_by_lot_are_dealt_once_all_have_joined_and_verifiable(runtime: Runtime) -> None:
     from adjudicator.core.chance import Chance
-    from adjudicator.services import dice, verification
+    from adjudicator.services.reading import verification
+    from adjudicator.services.record import dice
 
     body = f"NEW 2DEMAYO\nPLAYERS {FRANCE}, me\nSCHEDULE 48h"
     deliver_mail(runtime, compose(GM, "new@pbem.localhost", body))
@@ -299,7 +300,7 @@ def test_rollback_keeps_the_turn_on_record_and_never_rerolls(runtime: Runtime) -
         assert again.state == first_state and again.events == first_events
         rows = session.scalar(select(func.count()).select_from(Turn).where(Turn.game_id == game_id))
         assert rows == 3  # the opening, the rolled-back turn 1, and turn 1 again
-    from adjudicator.services import verification
+    from adjudicator.services.reading import verification
 
     checked = verification.verify_game(runtime, game_id, force=True)
     assert not isinstance(checked, Refusal) and not checked.problems

@@ -14,8 +14,9 @@ from sqlalchemy import select
 
 from adjudicator import bootstrap, cli
 from adjudicator.models import Game, Turn, utcnow
-from adjudicator.services import deadlines, inbox, pipeline, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, ticks
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 NEW = f"NEW 2DEMAYO\nFRANCE {FRANCE}\nSPAIN {SPAIN}\nSCHEDULE 48h\nTIMEZONE Europe/Madrid\n"

@@ -15,8 +15,9 @@ from sqlalchemy import select
 from test_game_master import FRANCE, GM, NEW, SPAIN, formed, last_to, started
 
 from adjudicator.models import Game
-from adjudicator.services import commands, gm
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.game_master import gm
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.words import commands
 from adjudicator.web import create_app
 
 ANA = f"Ana Gómez <{GM}>"

@@ -12,8 +12,9 @@ from test_operations import FRANCE, SPAIN, start_2demayo
 
 from adjudicator.games.registry import get
 from adjudicator.models import Game
-from adjudicator.services import deadlines, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
 
 def test_the_last_turns_mail_says_the_game_is_over_in_words(runtime: Runtime) -> None:

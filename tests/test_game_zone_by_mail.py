@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from adjudicator import schedule
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 

@@ -16,8 +16,8 @@ from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.cards import card_data as dos_cards
 from adjudicator.games.musket_and_pike.data import ruleset
 from adjudicator.games.musket_and_pike.state import KINDS
-from adjudicator.services import checker
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import checker
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GAMES = sorted(registry.games())

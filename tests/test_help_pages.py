@@ -23,8 +23,10 @@ from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.cards import card_data as dos_cards
 from adjudicator.games.thermopyles.cards import card_data as thermopyles_cards
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Seat, Submission, Turn
-from adjudicator.services import checker, commands, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import checker
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.words import commands
 from adjudicator.web import create_app, csrf
 
 GAMES = registry.games()

@@ -32,7 +32,7 @@ from adjudicator.games import registry
 from adjudicator.mail import extract
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import Game, InboundMessage, Player
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 HUGE = "9" * 5000  # past int()'s 4,300 digits

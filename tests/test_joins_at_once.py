@@ -22,8 +22,8 @@ from sqlalchemy import select
 
 from adjudicator.db import Database
 from adjudicator.models import Game
-from adjudicator.services import inbox, pipeline
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.record.runtime import Runtime
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 

@@ -15,8 +15,8 @@ from test_panel import FRANCE, SPAIN, last_to, logged_in, page, reply_to, starte
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, InboundMessage, utcnow
-from adjudicator.services import panel_links
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import panel_links
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 NEW_KEY = "the-new-secret-key-after-rotation"

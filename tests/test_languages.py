@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from adjudicator import i18n
 from adjudicator.models import Game, Player
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -47,7 +47,10 @@ def test_every_marked_sentence_is_translated_with_its_placeholders() -> None:
             f"templates/email/{template}.txt" in files
             and f"templates/email/{template}.html" in files
         )
-    assert {"adjudicator/services/asks.py", "adjudicator/services/seat_mail.py"} <= files
+    assert {
+        "adjudicator/services/outbound/asks.py",
+        "adjudicator/services/inbound/seat_mail.py",
+    } <= files
     assert set(i18n.languages()) >= {"en", "es", "ru"}
     for lang in i18n.languages()[1:]:
         path = ROOT / "adjudicator" / "locale" / lang / "LC_MESSAGES" / "messages.po"

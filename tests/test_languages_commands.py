@@ -15,8 +15,8 @@ from test_languages import FRANCE, GM, NEW_GAME, SPAIN, in_language, last_to, re
 
 from adjudicator.core import datafile
 from adjudicator.models import Game, Player
-from adjudicator.services import command_words, commands
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.words import command_words, commands
 
 ENGLISH_GAME = NEW_GAME.replace("LANGUAGE ru\n", "")
 
@@ -245,7 +245,7 @@ def test_a_shared_deals_results_are_in_each_entrants_language(runtime: Runtime) 
     from playbymail import drain
 
     from adjudicator.models import Challenge, utcnow
-    from adjudicator.services import ticks
+    from adjudicator.services.turns import ticks
 
     first = compose("ana@example.com", "new@pbem.localhost", "NUEVA THERMOPYLES COMPARTIDA cup")
     deliver_mail(runtime, first)

@@ -25,8 +25,9 @@ from adjudicator.core.chance import Chance
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.thermopyles import GAME, strategy
 from adjudicator.models import Game, Player
-from adjudicator.services import deadlines, play, positions
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play, positions
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.statuses import GameStatus
 
 GAMES = Path(__file__).resolve().parent.parent / "adjudicator" / "games"

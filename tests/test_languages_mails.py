@@ -18,8 +18,8 @@ from sqlalchemy import select
 from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game
-from adjudicator.services import deadlines, idle
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, idle
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"
 STRANGER = "godoy@example.com"
@@ -292,7 +292,8 @@ def test_the_games_sentences_the_service_shows_are_written_anew_for_each_reader(
     games' sentences here.)"""
     from adjudicator.core import said
     from adjudicator.core.contract import Decision, LineReport, LineStatus, OrderReport
-    from adjudicator.services import positions, replies, subjects
+    from adjudicator.services.outbound import replies
+    from adjudicator.services.record import positions, subjects
 
     line = LineReport(4, "99-98", LineStatus.REJECTED, reason=said._("no such game"))
     report = OrderReport((line,), None, missing=(said._("send orders"),))

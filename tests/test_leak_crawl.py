@@ -25,8 +25,10 @@ from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Player, Turn, utcnow
-from adjudicator.services import deadlines, gm, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.game_master import gm
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 LEONIDAS = "leonidas@example.com"

@@ -61,8 +61,10 @@ from sqlalchemy.orm import Session
 
 from adjudicator.games import registry
 from adjudicator.models import Game, OutboxMessage, Seat, Turn
-from adjudicator.services import deadlines, play, preferences, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, ticks
+from adjudicator.services.words import preferences
 from adjudicator.web import create_app
 
 GM = "gm@example.com"

@@ -12,8 +12,8 @@ from sqlalchemy import select, update
 
 from adjudicator import bootstrap, cli
 from adjudicator.models import Game, InboundMessage, Turn, utcnow
-from adjudicator.services import ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import ticks
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from adjudicator import smtp
 from adjudicator.models import InboundMessage
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 @pytest.fixture

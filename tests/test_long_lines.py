@@ -19,8 +19,8 @@ from adjudicator.core import said
 from adjudicator.mail import bounces, extract
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import InboundMessage
-from adjudicator.services import inbox
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app, csrf
 
 RETREATS = " ".join(["RETREAT"] * 2400)  # 19,199 characters

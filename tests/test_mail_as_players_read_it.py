@@ -24,8 +24,8 @@ from test_words_not_codes import Hunt, recorded_codes, source_codes, table_codes
 from adjudicator import smtp
 from adjudicator.games import registry
 from adjudicator.models import Game
-from adjudicator.services import play, subjects
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play, subjects
+from adjudicator.services.record.runtime import Runtime
 
 GM = "Gonzalo O'Farrill <gm@example.com>"
 PLAYERS = {
@@ -37,7 +37,7 @@ PLAYERS = {
 }
 GREETINGS = ("Hola,", "Saludos, Luis", "Bonjour !", "Hi all", "Привет!", "Ciao,", "Olá")
 SIGN_OFFS = ("Un abrazo", "Cheers", "À bientôt", "Mit freundlichen Grüßen", "Пока")
-# What a first line says: the reader owes something, or nothing is owed (services/asks.py).
+# What a first line says: the reader owes something, or nothing is owed (services/outbound/asks.py).
 ASKS = re.compile(
     r"^(You owe |Your decision: |Your move: |Reply JOIN |Nothing (more )?is owed|"
     r"Your orders for turn \d+ are on file: nothing more is owed)"

@@ -32,7 +32,7 @@ from sqlalchemy import func, select
 
 from adjudicator import smtp
 from adjudicator.models import InboundMessage, OutboxMessage
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 LIMIT = 48 * 1024  # the configured size limit: small, so that mail at it and past it is quick

@@ -12,7 +12,7 @@ from dos_de_mayo_by_mail import DOS, FRANCE, SPAIN, position, start_dos_de_mayo
 from playbymail import compose, deliver_mail, outbox_files, parsed, sent_count, text_of
 
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 # A turn's mail was about 118 KB with the map in the receipt too, then 69-75 KB with the map in
 # the report only; it is 55-61 KB now (the map on a palette of 16 static shades, saved at zlib's

@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 from adjudicator.games.registry import get
 from adjudicator.models import Game
-from adjudicator.services import deadlines, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"
 ROYALIST, PARLIAMENT = "hopton@example.com", "ruthin@example.com"
@@ -177,7 +178,7 @@ def test_one_decision_at_a_time_names_the_step_and_who_owes_it(runtime: Runtime)
 
 
 def test_a_subject_says_how_the_game_ended_in_words() -> None:
-    from adjudicator.services import subjects
+    from adjudicator.services.record import subjects
 
     assert subjects.short_result("royalist wins (last turn played); x lost 3 of 9 SP.") == (
         "royalist wins"

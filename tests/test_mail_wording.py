@@ -7,7 +7,7 @@ from dos_de_mayo_by_mail import SPAIN, start_dos_de_mayo
 from playbymail import compose, deliver_mail, sent, text_of
 
 from adjudicator.core.words import counted, listed
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 def test_counts_and_lists_read_as_prose() -> None:

@@ -20,8 +20,9 @@ from adjudicator.core.chance import Chance, Contribution
 from adjudicator.games.musket_and_pike.state import Position
 from adjudicator.games.registry import get
 from adjudicator.models import Game, Submission, Turn, utcnow
-from adjudicator.services import deadlines, dice, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import dice, play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"

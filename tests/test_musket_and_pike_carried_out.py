@@ -12,8 +12,8 @@ from test_musket_and_pike_by_mail import PARLIAMENT, PLAYERS, RULES, fix_dice, o
 
 from adjudicator.games.musket_and_pike.state import Position
 from adjudicator.models import Game
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 
 # P-A (Receive Charge) tries for Charge and sends its unit actions along: P-HI-1 two hexes
 # forward, which Receive Charge does not allow.

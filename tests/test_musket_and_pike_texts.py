@@ -19,8 +19,8 @@ from adjudicator.games.musket_and_pike.data import LAST_TURN_WORDS
 from adjudicator.games.musket_and_pike.scenario import Scenario, scenario
 from adjudicator.games.registry import get
 from adjudicator.models import Game
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"

@@ -10,7 +10,7 @@ from test_help_pages import plain
 
 from adjudicator.mail import addresses
 from adjudicator.models import Game, Seat
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 

@@ -17,8 +17,8 @@ from sqlalchemy import select
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.models import Game, Player
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"

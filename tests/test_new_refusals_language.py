@@ -13,8 +13,8 @@ from test_languages import in_language
 from test_panel import formed
 
 from adjudicator.models import Game, InboundMessage, utcnow
-from adjudicator.services import panel_links
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import panel_links
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM = "gm@example.com"

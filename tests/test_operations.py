@@ -25,8 +25,12 @@ from adjudicator import bootstrap, cli, logs, migrate
 from adjudicator import config as configuration
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import deadlines, delivery, inbox, operations, pipeline, play
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.reading import operations
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 OPS_REDIS = redis_url("operations")
@@ -114,7 +118,7 @@ def test_json_log_lines_carry_the_ids(
     ]
     assert len(processed) == 1, lines
     assert processed[0]["game_id"] == game_id and processed[0]["level"] == "INFO"
-    assert processed[0]["logger"] == "adjudicator.services.pipeline"
+    assert processed[0]["logger"] == "adjudicator.services.inbound.pipeline"
     sent = {line["outbox_id"]: line for line in lines if line.get("status") == "sent"}
     assert set(sent) == set(outbox_ids)
     assert all(line["game_id"] == game_id for line in sent.values())

@@ -19,7 +19,7 @@ from adjudicator import i18n
 from adjudicator.core import datafile, said
 from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo import board
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GAMES = ("2demayo", "musketpike", "thermopyles")

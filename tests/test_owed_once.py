@@ -14,8 +14,10 @@ from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select
 
 from adjudicator.models import Game, utcnow
-from adjudicator.services import deadlines, on_file, panel, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.game_master import panel
+from adjudicator.services.record import on_file, play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"

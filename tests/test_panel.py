@@ -18,8 +18,8 @@ from werkzeug.test import TestResponse
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Game, OutboxMessage, PanelLink, Player, Turn, utcnow
-from adjudicator.services import panel_links
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import panel_links
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 GM, FRANCE, SPAIN = "gm@example.com", "murat@example.com", "daoiz@example.com"

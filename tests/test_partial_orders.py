@@ -12,8 +12,9 @@ from playbymail import compose, deliver_mail, drain, sent, sent_count, text_of
 from test_operations import FRANCE, SPAIN, seat_address, start_2demayo
 
 from adjudicator.models import Game, utcnow
-from adjudicator.services import deadlines, on_file, play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import on_file, play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
 
 def turn_played(runtime: Runtime, game_id: int) -> tuple[int, str]:

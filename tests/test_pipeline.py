@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 from adjudicator.core.chance import commitment
 from adjudicator.games import registry
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission, Turn
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime, Task
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime, Task
 
 PLAYER = "leonidas@example.com"
 THERMOPYLES = registry.games()["thermopyles"]
@@ -208,7 +208,7 @@ def test_a_duplicate_task_processes_nothing_twice(runtime: Runtime) -> None:
     game_id, reply_to = start(runtime)
     raw = compose(PLAYER, reply_to, "RETREAT")
     inbound_id = deliver_mail(runtime, raw)
-    from adjudicator.services import pipeline
+    from adjudicator.services.inbound import pipeline
 
     again = pipeline.process(runtime, inbound_id)
     assert again.reason == "already processed"
@@ -271,7 +271,7 @@ def test_queued_work_is_only_dispatched_after_commit(runtime: Runtime) -> None:
 def test_mails_for_one_game_processed_at_once_make_consecutive_turns(runtime: Runtime) -> None:
     import threading
 
-    from adjudicator.services import inbox, pipeline
+    from adjudicator.services.inbound import inbox, pipeline
 
     game_id, reply_to = start(runtime)
     ids = []
@@ -296,7 +296,7 @@ def test_mails_for_one_game_processed_at_once_make_consecutive_turns(runtime: Ru
 
 
 def test_stored_mail_knows_its_game_before_it_is_read(runtime: Runtime) -> None:
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     game_id, reply_to = start(runtime)
     local, domain = reply_to.split("@")

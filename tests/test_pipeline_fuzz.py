@@ -24,8 +24,8 @@ from sqlalchemy import select
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import InboundMessage
-from adjudicator.services import inbox, pipeline
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.record.runtime import Runtime
 
 DOMAIN = "pbem.localhost"
 FINAL = {"done", "ignored", "rejected", "failed"}

@@ -8,9 +8,11 @@ from sqlalchemy import select
 
 from adjudicator.core.chance import Chance, Contribution, chance_key
 from adjudicator.models import Game, Turn
-from adjudicator.services import commands, dice, lifecycle
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import dice
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import lifecycle
+from adjudicator.services.turns.lifecycle import GameSettings
+from adjudicator.services.words import commands
 from adjudicator.web import create_app
 
 FRANCE, SPAIN, GM = "murat@example.com", "daoiz@example.com", "gm@example.com"

@@ -148,7 +148,7 @@ def test_a_full_2_de_mayo_game_by_mail_at_scale(deployment: Deployment) -> None:
     from adjudicator import config as configuration
     from adjudicator.demo import ScriptedPlayers
     from adjudicator.models import Game, Turn
-    from adjudicator.services.runtime import Runtime
+    from adjudicator.services.record.runtime import Runtime
 
     config = configuration.load(environ=deployment.env)
     runtime = Runtime(config, Database(config.database_url))

@@ -31,8 +31,8 @@ from sqlalchemy import select
 from adjudicator.db import Database
 from adjudicator.mail import sns
 from adjudicator.models import Base, InboundMessage, WebhookToken
-from adjudicator.services import webhook_tokens
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import webhook_tokens
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app, ses
 
 FIXTURES = Path(__file__).resolve().parent / "providers"

@@ -8,7 +8,7 @@ from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
 from playbymail import compose, deliver_mail, sent
 from test_help_pages import mail_reply, plain, start_thermopyles
 
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 def test_a_good_line_of_a_mail_refused_as_a_whole_is_not_accepted(runtime: Runtime) -> None:

@@ -14,8 +14,9 @@ from test_musket_and_pike_by_mail import start as skirmish
 
 from adjudicator.games.registry import get
 from adjudicator.models import Game, OutboxMessage, utcnow
-from adjudicator.services import deadlines, play, ticks
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, ticks
 
 GM, ROYALIST, PARLIAMENT = "gm@example.com", "hopton@example.com", "ruthin@example.com"
 PLAYERS = {"royalist": ROYALIST, "parliament": PARLIAMENT}

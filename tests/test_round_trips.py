@@ -29,12 +29,13 @@ from sqlalchemy import event, select, text, update
 
 from adjudicator import db
 from adjudicator.models import Game, OutboxMessage, Player, Turn
-from adjudicator.services import deadlines, inbox, pipeline, reasons
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox, pipeline
+from adjudicator.services.record import reasons
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 
-# Round trips at most, per order mail and per turn (one of them the game's row locked before it
-# is read with its seats, play.locked_game).
-BUDGET = 15
+# Round trips at most, per order mail and per turn.
+BUDGET = 14
 
 
 @dataclass

@@ -12,7 +12,7 @@ from playbymail import compose, deliver_mail, reply_to, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 STRANGER = "spammer@elsewhere.example"
 HELP = "help@pbem.localhost"

@@ -14,7 +14,7 @@ from test_musket_and_pike_by_mail import PLAYERS, ROYALIST, RULES, owed, start
 from test_safety import row, with_config
 
 from adjudicator.models import Game, InboundMessage, OutboxMessage, Submission
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 HELP = "help@pbem.localhost"
 OLD_LIMIT = 60  # what one address could send an hour, seat mail included, before

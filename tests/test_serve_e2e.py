@@ -136,7 +136,7 @@ def test_a_whole_game_by_smtp(service: Service) -> None:
     assert last_turn is not None
     page = requests.get(f"http://127.0.0.1:{service.web_port}/games/{game_id.group(1)}", timeout=10)
     assert page.status_code == 200 and "<strong>finished</strong>" in page.text
-    # Each turn's picture at the address of what it shows (services/turn_pictures.py).
+    # Each turn's picture at the address of what it shows (services/outbound/turn_pictures.py).
     found = re.findall(rf"/games/{game_id.group(1)}/turns/(\d+)/[0-9a-f]{{20}}\.png", page.text)
     shown = {int(n) for n in found}
     assert shown == set(range(int(last_turn.group(1)) + 1))

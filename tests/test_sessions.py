@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 
 from adjudicator.mail import addresses
 from adjudicator.models import PanelLink, Seat
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app, privacy
 
 SITE = "http://localhost"  # the test client's own origin

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from test_attacks import FRANCE, STRANGER, assert_one_polite_reply, dos_game, row
 
 from adjudicator.models import Player
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 
 def answer(runtime: Runtime, raw: bytes, to: str, address: str) -> str:

@@ -12,8 +12,8 @@ from sqlalchemy import select
 from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Turn
-from adjudicator.services.positions import snapshot
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.positions import snapshot
+from adjudicator.services.record.runtime import Runtime
 
 SHARED = "The map is the one every player sees; your own cards are given in words below."
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.services import steps
+from adjudicator.services.record import steps
 
 
 def test_the_steps_run_in_order_until_one_answers() -> None:

@@ -15,8 +15,8 @@ from sqlalchemy.exc import IntegrityError, StatementError
 
 from adjudicator.core.refusal import Refusal
 from adjudicator.models import Base, Game, InboundMessage, OutboxMessage, Turn
-from adjudicator.services import inbox
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus, InboundStatus, OutboxStatus
 
 

@@ -26,8 +26,8 @@ from adjudicator.core import said
 from adjudicator.games import registry
 from adjudicator.games.dos_de_mayo.state import PlayRecord, RemovedRecord
 from adjudicator.models import Game, Turn
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 # Each player's mail program says their language: the royalist reads Russian, parliament Spanish.

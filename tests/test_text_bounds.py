@@ -20,8 +20,8 @@ from adjudicator import limits
 from adjudicator.core import picture
 from adjudicator.mail.reading import MailIn, read
 from adjudicator.models import Game, Player, Turn
-from adjudicator.services import queries
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import queries
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import charts, create_app
 
 LEONIDAS = "leonidas@example.com"

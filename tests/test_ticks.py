@@ -10,9 +10,9 @@ from playbymail import compose, deliver_mail, drain, html_of, sent, text_of
 from sqlalchemy import select, update
 
 from adjudicator.models import Challenge, Game, InboundMessage, OutboxMessage, utcnow
-from adjudicator.services import lifecycle, ticks
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import lifecycle, ticks
+from adjudicator.services.turns.lifecycle import GameSettings
 from adjudicator.web import create_app
 
 
@@ -94,7 +94,7 @@ def test_idle_games_are_warned_then_closed(runtime: Runtime) -> None:
 def test_work_left_behind_is_queued_again(runtime: Runtime) -> None:
     deliver_mail(runtime, compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES"))
     raw = compose("a@example.com", "new@pbem.localhost", "NEW THERMOPYLES")
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     stored = inbox.store(runtime, raw, "test")
     assert isinstance(stored, inbox.Stored)
@@ -117,7 +117,7 @@ def test_work_still_waiting_is_queued_again_once_per_lease_not_at_every_tick(
     """A backlog must not fill the queue with copies: a row whose task is presumably still waiting
     is left alone, and queued again only once its last queueing is older than the lease for a
     queue that is not empty (or of unknown depth, as here)."""
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
     stored = inbox.store(
@@ -177,7 +177,8 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
     """A deep outbox (a deadline storm) must not be queued again in full at every tick: a mail
     never tried is left to the task queued when it was stored, until the lease says that task is
     lost; a mail whose retry is due after a failed try is queued at once, and once."""
-    from adjudicator.services import delivery, inbox, pipeline
+    from adjudicator.services.inbound import inbox, pipeline
+    from adjudicator.services.outbound import delivery
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
     stored = inbox.store(
@@ -222,7 +223,7 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
 def test_an_empty_queue_holds_no_task_so_the_claim_lease_is_the_wait(runtime: Runtime) -> None:
     """Where the broker says the queue is empty, no task for the row waits there: it is queued
     again once a worker would have claimed it (the claim lease), not after the long wait."""
-    from adjudicator.services import deadlines
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 0
     game_id, deadline = due_game(runtime)
@@ -239,7 +240,7 @@ def test_a_turn_claimed_by_a_worker_that_died_is_queued_once_its_claim_runs_out(
 ) -> None:
     """The claim spends the tick's queueing (games.queued_at), so a deep queue does not make a
     turn whose adjudication died wait for the long lease."""
-    from adjudicator.services import deadlines
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 5000  # a burst: the queue is deep
     game_id, deadline = due_game(runtime)
@@ -275,8 +276,8 @@ def test_the_tick_asks_redis_how_deep_each_queue_is(runtime: Runtime) -> None:
 
     import redis as redis_client
 
-    from adjudicator.services import deadlines
-    from adjudicator.services.runtime import PRIORITY_SEPARATOR
+    from adjudicator.services.record.runtime import PRIORITY_SEPARATOR
+    from adjudicator.services.turns import deadlines
 
     url = REDIS_URL
     runtime.config = runtime.config.with_overrides(broker_url=url)
@@ -303,7 +304,7 @@ def test_of_rows_queued_those_older_than_the_queue_is_deep_were_taken(runtime: R
     """The queue is first in, first out: with one task left in it, only the newest row queued
     can still be waiting; an older one was taken by a worker, and unclaimed after the claim
     lease it is lost with that worker (killed before it began), queued again at once."""
-    from adjudicator.services import deadlines
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 1
     first, deadline = due_game(runtime)
@@ -321,7 +322,8 @@ def test_of_rows_queued_those_older_than_the_queue_is_deep_were_taken(runtime: R
 def test_inbound_mail_taken_from_the_queue_and_never_processed_is_queued_again(
     runtime: Runtime,
 ) -> None:
-    from adjudicator.services import deadlines, inbox
+    from adjudicator.services.inbound import inbox
+    from adjudicator.services.turns import deadlines
 
     runtime.measure = lambda queue: 1
     stored = [

@@ -13,7 +13,7 @@ from typing import Any
 
 from fairness_games import contributions, finished_thermopyles, tamper_one_die
 
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 PBEM = Path(sys.executable).with_name("pbem")  # the console script pip installed beside Python

@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from adjudicator.games import registry
 from adjudicator.models import Game, InboundMessage, Turn
-from adjudicator.services import play
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 THERMOPYLES = registry.games()["thermopyles"]
@@ -54,7 +54,7 @@ def test_archive_lists_games_and_shows_every_turn(runtime: Runtime) -> None:
     assert f'href="/games/{game.id}"' in index and "Thermopyles" in index
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert "Opening position" in page and "After turn 1" in page
-    # Each turn's picture at the address of what it shows (services/turn_pictures.py).
+    # Each turn's picture at the address of what it shows (services/outbound/turn_pictures.py).
     addresses = {
         number: re.search(rf"/games/{game.id}/turns/{number}/[0-9a-f]{{20}}\.png", page)
         for number in (0, 1)

@@ -22,8 +22,10 @@ from test_musket_and_pike_by_mail import start as start_musket_and_pike
 from adjudicator import i18n
 from adjudicator.games import registry
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, play, turn_pictures
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.outbound import turn_pictures
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app, pictures
 
 LEONIDAS = "leonidas@example.com"

@@ -23,7 +23,7 @@ from test_providers import (
 )
 
 from adjudicator.models import InboundMessage
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 
 BEYOND_ID = 2**63  # one past the largest 64-bit record id

@@ -42,8 +42,10 @@ import workers.app
 from adjudicator.games import registry
 from adjudicator.mail import sns
 from adjudicator.models import Game, InboundMessage, utcnow
-from adjudicator.services import panel, panel_links, play, private_links
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import panel_links, private_links
+from adjudicator.services.game_master import panel
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import create_app
 from workers import tasks
 

@@ -20,8 +20,8 @@ from test_panel import csrf_of, logged_in, post, started
 from test_web import new_game
 from werkzeug.test import TestResponse
 
-from adjudicator.services import deadlines
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines
 from adjudicator.web import create_app, csrf
 
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
@@ -38,7 +38,7 @@ SAID = {
 }
 
 
-PAGE_SERVICES = ("adjudicator/services/asks.py", "adjudicator/services/queries.py")
+PAGE_SERVICES = ("adjudicator/services/outbound/asks.py", "adjudicator/services/reading/queries.py")
 
 
 @cache

@@ -40,8 +40,8 @@ from adjudicator.games.thermopyles import orders as th_orders
 from adjudicator.games.thermopyles import rules as th_rules
 from adjudicator.games.thermopyles import strategy
 from adjudicator.models import Game, Turn
-from adjudicator.services import deadlines, idle
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.turns import deadlines, idle
 from adjudicator.web import create_app
 
 LEONIDAS = "leonidas@example.com"

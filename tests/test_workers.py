@@ -15,9 +15,9 @@ from sqlalchemy import update
 from adjudicator import migrate
 from adjudicator.db import Database
 from adjudicator.models import Game, InboundMessage, utcnow
-from adjudicator.services import lifecycle
-from adjudicator.services.lifecycle import GameSettings
-from adjudicator.services.runtime import QUEUES, Runtime
+from adjudicator.services.record.runtime import QUEUES, Runtime
+from adjudicator.services.turns import lifecycle
+from adjudicator.services.turns.lifecycle import GameSettings
 from adjudicator.web import create_app
 from workers import app as celery_app
 from workers.embedded import worker_thread
@@ -68,7 +68,7 @@ def test_webhook_mail_is_processed_by_the_worker(worker_runtime: Runtime) -> Non
 
 
 def test_tick_task_requeues_work_left_behind(worker_runtime: Runtime) -> None:
-    from adjudicator.services import inbox
+    from adjudicator.services.inbound import inbox
 
     # Stored while no queue is attached (as if the broker had lost it): the tick finds it.
     enqueue, worker_runtime.enqueue = worker_runtime.enqueue, lambda task, record_id: None

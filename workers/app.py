@@ -12,7 +12,7 @@ from kombu.entity import Queue
 from adjudicator import config as configuration
 from adjudicator import logs
 from adjudicator.db import Database
-from adjudicator.services.runtime import QUEUE_OF, QUEUES, Runtime, Task
+from adjudicator.services.record.runtime import QUEUE_OF, QUEUES, Runtime, Task
 
 celery = Celery("pbem", include=["workers.tasks"])
 _runtime: Runtime | None = None

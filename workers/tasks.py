@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import deadlines, delivery, pipeline, ticks
+from adjudicator.services.inbound import due_turn, pipeline
+from adjudicator.services.outbound import delivery
+from adjudicator.services.turns import ticks
 from workers.app import celery, runtime
 
 
@@ -25,7 +27,7 @@ def send_outboxes(outbox_ids: list[int]) -> list[str]:
 
 @celery.task(name="pbem.adjudicate")
 def adjudicate(game_id: int) -> str:
-    result = deadlines.adjudicate(runtime(), game_id)
+    result = due_turn.run(runtime(), game_id)
     return result.reason if isinstance(result, Refusal) else f"turn {result.turn} ({result.why})"
 
 
@@ -33,7 +35,7 @@ def adjudicate(game_id: int) -> str:
 def force(game_id: int) -> str:
     """PROCESS NOW, as queued before it was recorded on the game (Game.forced_at), which
     ``adjudicate`` now reads: kept for tasks still in a queue from then."""
-    result = deadlines.adjudicate(runtime(), game_id, force=True)
+    result = due_turn.run(runtime(), game_id, force=True)
     return result.reason if isinstance(result, Refusal) else f"turn {result.turn} (forced)"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.templating import TEMPLATES
 from adjudicator.web import converters, languages, privacy
 

@@ -16,8 +16,9 @@ from werkzeug.exceptions import HTTPException
 from adjudicator import jsondata
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
-from adjudicator.services import listing, queries, settings_shown, verification
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.outbound import settings_shown
+from adjudicator.services.reading import listing, queries, verification
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import languages
 

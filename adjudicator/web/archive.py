@@ -1,6 +1,6 @@
 """The public archive: games, every turn's picture and results, feeds, fairness, charts.
 
-Every page reads through ``services.queries``, which gives only what the public may see.
+Every page reads through ``services.reading.queries``, which gives only what the public may see.
 """
 
 from __future__ import annotations
@@ -29,15 +29,10 @@ from adjudicator.core import said
 from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail import addresses
-from adjudicator.services import (
-    listing,
-    play,
-    queries,
-    settings_shown,
-    turn_pictures,
-    verification,
-)
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.outbound import settings_shown, turn_pictures
+from adjudicator.services.reading import listing, queries, verification
+from adjudicator.services.record import play
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.web import charts, fairness_words, feeds, languages, pictures
 

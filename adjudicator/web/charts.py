@@ -1,7 +1,7 @@
 """Charts for the archive, drawn server-side with Pillow as PNG, and their numbers in words.
 
 Each chart comes with ``*_alt``: the same numbers as a sentence, for the ``alt`` text, so that
-nothing is only in the picture. The drawing takes plain values from ``services.queries``.
+nothing is only in the picture. The drawing takes plain values from ``services.reading.queries``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from adjudicator.core import picture, said
 from adjudicator.core.picture import Colour, Point, font
-from adjudicator.services.queries import Leaderboard, RankedEntry, SideStrength
+from adjudicator.services.reading.queries import Leaderboard, RankedEntry, SideStrength
 from adjudicator.web import languages
 
 # Charts ask ``font`` for no font files, so they get Pillow's own scalable font: present wherever

@@ -48,7 +48,7 @@ class Language(BaseConverter):
 
 class Digest(BaseConverter):
     """``<digest:...>``: the digest of what a turn's picture shows, as its address carries it
-    (``services.turn_pictures``): lower-case hex of a fixed length, nothing else."""
+    (``services.outbound.turn_pictures``): lower-case hex of a fixed length, nothing else."""
 
     regex = "[0-9a-f]{20}"
 

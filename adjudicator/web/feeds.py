@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from xml.etree import ElementTree as ET
 
-from adjudicator.services.queries import GamePage
+from adjudicator.services.reading.queries import GamePage
 from adjudicator.statuses import GameStatus
 
 # A game in one of these is over: its feed ends with an entry saying how.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
-from adjudicator.services import operations
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import operations
+from adjudicator.services.record.runtime import Runtime
 
 blueprint = Blueprint("health", __name__)
 

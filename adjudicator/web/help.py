@@ -7,7 +7,7 @@ syntax, examples (the game's own examples.toml, each checked against the parser 
 its cards and the mail commands.
 ``/help/<key>/check`` reads orders against a public opening position; the private
 ``/games/<id>/check/<seat>/<sig>`` reads them against a real game's current position for one
-seat. Both answer with the receipt the mail would give (``services.checker``) and the orders
+seat. Both answer with the receipt the mail would give (``services.reading.checker``) and the orders
 drawn on the map, and store nothing.
 """
 
@@ -23,8 +23,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from adjudicator import i18n
 from adjudicator.core.contract import Game as Rules
 from adjudicator.games import registry
-from adjudicator.services import checker
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import checker
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 from adjudicator.templating import in_language, text_environment
 from adjudicator.web import csrf, languages, pictures

@@ -8,8 +8,8 @@ from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import inbox
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record.runtime import Runtime
 
 blueprint = Blueprint("inbound", __name__)
 

@@ -39,7 +39,7 @@ STATUS_WORDS = {
     "finished": i18n.N_("finished"),
     "closed": i18n.N_("closed"),
 }
-# Why a turn was resolved (services.reasons.TURN_REASONS), as the pages show it.
+# Why a turn was resolved (services.record.reasons.TURN_REASONS), as the pages show it.
 TURN_REASONS = (
     i18n.N_("the game began"),
     i18n.N_("the orders arrived"),

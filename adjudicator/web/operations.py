@@ -13,8 +13,8 @@ import hmac
 from flask import Blueprint, abort, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 
-from adjudicator.services import operations
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.reading import operations
+from adjudicator.services.record.runtime import Runtime
 
 blueprint = Blueprint("operations", __name__)
 

@@ -28,8 +28,9 @@ from flask.typing import ResponseReturnValue
 
 from adjudicator.core import numbers, said
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import game_life, panel, panel_links
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import panel_links
+from adjudicator.services.game_master import game_life, panel
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import csrf, languages
 from adjudicator.web.converters import ID_MAX
 

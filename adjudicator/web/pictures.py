@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable
 
 from adjudicator import i18n
 from adjudicator.games import registry
-from adjudicator.services import positions
+from adjudicator.services.record import positions
 
 ZOOM = 2  # the web's second picture: twice the width and height of the mail's
 KEPT = 48  # pictures kept drawn, a few hundred KB each at most: a few MB a process at most

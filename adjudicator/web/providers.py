@@ -27,8 +27,9 @@ from adjudicator import jsondata
 from adjudicator.config import Config
 from adjudicator.core import numbers
 from adjudicator.core.refusal import Refusal
-from adjudicator.services import inbox, webhook_tokens
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.access import webhook_tokens
+from adjudicator.services.inbound import inbox
+from adjudicator.services.record.runtime import Runtime
 from adjudicator.web import formdata
 
 blueprint = Blueprint("providers", __name__)

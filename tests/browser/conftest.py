@@ -31,7 +31,7 @@ from playwright.sync_api import (
 from werkzeug.serving import make_server
 
 from adjudicator.models import Base
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium"))

@@ -9,7 +9,7 @@ from playbymail import compose, deliver_mail, sent
 from sqlalchemy import select
 
 from adjudicator.models import Game
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 NEW = "new@pbem.localhost"
 # Script payloads, as a player might put them in a name, an order, a subject or a reason.

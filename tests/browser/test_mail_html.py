@@ -14,7 +14,7 @@ from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
 from playbymail import compose, deliver_mail, html_of, sent
 from playwright.sync_api import Page
 
-from adjudicator.services.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime
 
 Shot = Callable[[Page, str], Path]
 ASK = r"You owe your orders for turn \d|Your orders for turn 1 are on file"

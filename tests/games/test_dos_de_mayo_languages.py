@@ -19,7 +19,7 @@ from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.codec import read_position
 from adjudicator.games.dos_de_mayo.state import Position
-from adjudicator.services import play
+from adjudicator.services.record import play
 
 REJECTED = LineStatus.REJECTED
 

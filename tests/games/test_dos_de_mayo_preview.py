@@ -7,7 +7,7 @@ from tiny_game import GAME as TINY
 
 from adjudicator.core.chance import Chance
 from adjudicator.games import registry
-from adjudicator.services import checker
+from adjudicator.services.reading import checker
 
 RULES = registry.games()["2demayo"]
 

@@ -16,7 +16,7 @@ from adjudicator.games.musket_and_pike import preview
 from adjudicator.games.musket_and_pike.look import colour, layout
 from adjudicator.games.musket_and_pike.scenario import scenario
 from adjudicator.games.musket_and_pike.state import Position
-from adjudicator.services import checker
+from adjudicator.services.reading import checker
 
 CHARGE = "keep order\nR-CAV-1 charge 1.3 1.2 P-CAV-1\nR-HI-1 move 2.3 face n"
 FIRE = "keep order\nR-ART-1 fire P-HI-1\nR-HI-1 move 2.3"

@@ -15,7 +15,7 @@ from adjudicator.core import picture
 from adjudicator.core.chance import Chance
 from adjudicator.games import registry
 from adjudicator.games.thermopyles import preview, render
-from adjudicator.services import checker
+from adjudicator.services.reading import checker
 
 RULES = registry.games()["thermopyles"]
 SEAT = "spartans"

@@ -75,7 +75,7 @@ class DosDeMayo(Game[Position]):
     schema_version = codec.SCHEMA
     resolves_on_receipt = False
     # The seats' maps differ from the public one in the hand panel alone: every player is shown
-    # the turn's stored public map, and their own hand in words (services/positions.py).
+    # the turn's stored public map, and their own hand in words (services/record/positions.py).
     shared_picture = True
 
     def new_game(self, options: Mapping[str, str], chance: Chance) -> Position:
