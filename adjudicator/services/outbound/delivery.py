@@ -133,11 +133,7 @@ def _outcome(sending: _Sending) -> tuple[str, dict[str, object]]:
         log.info(
             "outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": OutboxStatus.SENT}
         )
-        return OutboxStatus.SENT, {
-            "status": OutboxStatus.SENT,
-            "sent_at": utcnow(),
-            "last_error": "",
-        }
+        return OutboxStatus.SENT, _sent_values()
     refused = permanent_refusal(error)
     if refused is not None:
         log.warning(
@@ -195,7 +191,7 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
     for sending in sendings:
         _return_path(sending)
     if runtime.config.smtp_url:
-        _relay_all(runtime.config.smtp_url, sendings)
+        _relay_all(runtime, sendings)
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     if sendings:
@@ -247,7 +243,7 @@ def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
     if len(sendings) == 1:
         _send(sendings[0])  # as ``deliver`` sends one: a Maildir file takes one fsync
     elif runtime.config.smtp_url:
-        _relay_all(runtime.config.smtp_url, sendings)
+        _relay_all(runtime, sendings)
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     _record_all(runtime, sendings, outcome)
@@ -318,17 +314,31 @@ def _claim_many(
     return sendings
 
 
-def _relay_all(url: str, sendings: list[_Sending]) -> None:
-    """Hand the mails to the relay over one connection (``relay.Relay``)."""
-    connection = relay.Relay(url)
+def _relay_all(runtime: Runtime, sendings: list[_Sending]) -> None:
+    """Hand the mails to the relay over one connection (``relay.Relay``), each recorded sent as
+    soon as the relay has taken it: a worker that dies halfway leaves "sending" only the mail it
+    was handing over, to be sent again after sending_lease_seconds, and not every mail of the
+    task the relay had taken already. The caller's record of the task leaves those as they are."""
+    connection = relay.Relay(runtime.config.smtp_url)
     try:
         for sending in sendings:
             try:
                 connection.send(sending.sender, sending.to_address, sending.raw)
             except Exception as error:  # this mail's failure: kept for the record, go on
                 sending.error = error
+                continue
+            try:
+                with runtime.db.autocommit() as session:
+                    _record(session, sending.outbox_id, _sent_values())
+            except Exception as error:  # the caller's record of the task tries again
+                log.warning("outbox %s sent, not yet recorded: %s", sending.outbox_id, error)
     finally:
         connection.close()
+
+
+def _sent_values() -> dict[str, object]:
+    """A sent mail's row, as its record writes it."""
+    return {"status": OutboxStatus.SENT, "sent_at": utcnow(), "last_error": ""}
 
 
 def _file_all(folder: Path, sendings: list[_Sending]) -> None:
