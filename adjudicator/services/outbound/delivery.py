@@ -51,6 +51,7 @@ class _Sending:
     ids: dict[str, int | None] = field(default_factory=dict)
     sender: str = ""
     error: Exception | None = None
+    recorded: bool = False  # recorded sent as soon as the relay took it (``_relay_all``)
 
 
 def _claimed(runtime: Runtime, row: Any, now: datetime | None) -> _Sending:
@@ -198,7 +199,8 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
         with runtime.db.session() as session:
             for sending in sendings:
                 status, values = _outcome(sending)
-                _record(session, sending.outbox_id, values)
+                if not sending.recorded:
+                    _record(session, sending.outbox_id, values)
                 outcome[sending.outbox_id] = status
     return [outcome[outbox_id] for outbox_id in outbox_ids]
 
@@ -206,7 +208,8 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
 def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
     """Send the mails a task's transaction has just written, from that task, right after its
     commit (``Runtime.sent_here``): no send_outbox task is queued for them. The same claim and
-    record as ``deliver``, each one statement committed by itself: these mails are new, never
+    record as ``deliver``, each one statement committed by itself (over SMTP, each mail's record
+    as soon as the relay took it, ``_relay_all``): these mails are new, never
     tried, so there is no backoff to read first, and the claim returns what sending needs. A
     mail already claimed (by the tick's sweep) is left to its claimer; one whose sending failed
     is pending again, and the tick queues its retry when it is due. What happened to each, in
@@ -240,10 +243,10 @@ def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
     sendings = [_claimed(runtime, row, None) for row in sorted(rows, key=lambda row: int(row.id))]
     for sending in sendings:
         _return_path(sending)
-    if len(sendings) == 1:
-        _send(sendings[0])  # as ``deliver`` sends one: a Maildir file takes one fsync
-    elif runtime.config.smtp_url:
+    if runtime.config.smtp_url:
         _relay_all(runtime, sendings)
+    elif len(sendings) == 1:
+        _send(sendings[0])  # as ``deliver`` sends one: a Maildir file takes one fsync
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     _record_all(runtime, sendings, outcome)
@@ -260,10 +263,12 @@ def _record_all(runtime: Runtime, sendings: list[_Sending], outcome: dict[int, s
     for sending in sendings:
         status, values = _outcome(sending)
         outcome[sending.outbox_id] = status
-        if status == OutboxStatus.SENT:
-            sent.append(sending.outbox_id)
-        else:
+        if status != OutboxStatus.SENT:
             others.append((sending.outbox_id, values))
+        elif not sending.recorded:
+            sent.append(sending.outbox_id)
+    if not sent and not others:
+        return
     with runtime.db.autocommit() as session:
         if sent:
             session.execute(
@@ -318,7 +323,8 @@ def _relay_all(runtime: Runtime, sendings: list[_Sending]) -> None:
     """Hand the mails to the relay over one connection (``relay.Relay``), each recorded sent as
     soon as the relay has taken it: a worker that dies halfway leaves "sending" only the mail it
     was handing over, to be sent again after sending_lease_seconds, and not every mail of the
-    task the relay had taken already. The caller's record of the task leaves those as they are."""
+    task the relay had taken already; and the record comes before the connection's QUIT. The
+    caller's record of the task writes only the others."""
     connection = relay.Relay(runtime.config.smtp_url)
     try:
         for sending in sendings:
@@ -330,6 +336,7 @@ def _relay_all(runtime: Runtime, sendings: list[_Sending]) -> None:
             try:
                 with runtime.db.autocommit() as session:
                     _record(session, sending.outbox_id, _sent_values())
+                sending.recorded = True
             except Exception as error:  # the caller's record of the task tries again
                 log.warning("outbox %s sent, not yet recorded: %s", sending.outbox_id, error)
     finally:
