@@ -107,6 +107,8 @@ class Host:
     web_port: int
     smtp_port: int = 0
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    read_to: dict[str, int] = field(default_factory=dict)  # how far in_flight read each log
+    taken: dict[str, dict[str, str]] = field(default_factory=dict)  # task id -> name, per log
 
     @property
     def web(self) -> str:
@@ -127,9 +129,16 @@ class Host:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def in_flight(self, role: str = "worker") -> Counter[str]:
-        """The tasks the worker has taken and not finished, by name, from its log."""
-        taken: dict[str, str] = {}
-        for task, task_id, what in TASK_LINE.findall(self.log(role)):
+        """The tasks the worker has taken and not finished, by name, from its log (read on from
+        where the last call stopped, each line once)."""
+        path = self.folder / f"{role}.log"
+        with path.open("rb") as handle:
+            handle.seek(self.read_to.get(role, 0))
+            text = handle.read()
+        whole = text.rfind(b"\n") + 1
+        self.read_to[role] = self.read_to.get(role, 0) + whole
+        taken = self.taken.setdefault(role, {})
+        for task, task_id, what in TASK_LINE.findall(text[:whole].decode(errors="replace")):
             if what == "received":
                 taken[task_id] = task
             else:
