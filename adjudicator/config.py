@@ -39,6 +39,8 @@ class Config:
     claim_lease_seconds: int
     # How long a queued task may wait in a non-empty queue before the tick queues it again.
     queued_lease_seconds: int
+    # How long a worker's claim on a mail it is handing to the relay lasts.
+    sending_lease_seconds: int
     demo_pace_seconds: int
     idle_close_days: int
     idle_warning_days: int

@@ -111,6 +111,20 @@ def test_maildir_delivery_never_duplicates(runtime: Runtime) -> None:
     assert list((runtime.config.outbox_dir / "tmp").iterdir()) == []
 
 
+def test_a_claim_left_by_a_dead_worker_is_sent_again_after_the_sending_lease(
+    runtime: Runtime,
+) -> None:
+    runtime.config = runtime.config.with_overrides(sending_lease_seconds=30)
+    outbox_id = unsent_welcome(runtime)
+    claimed = utcnow()
+    with runtime.db.session() as session:  # claimed by a worker that died before it sent it
+        session.execute(update(OutboxMessage).values(status="sending", claimed_at=claimed))
+    assert retries.pending_ids(runtime, now=claimed + timedelta(seconds=29)) == []
+    assert retries.pending_ids(runtime, now=claimed + timedelta(seconds=31)) == [outbox_id]
+    assert delivery.deliver(runtime, outbox_id) == "sent"
+    assert len(sent(runtime)) == 1
+
+
 class Refusing:
     """A relay that refuses every recipient for good, as one that knows the mailbox is gone."""
 

@@ -98,6 +98,33 @@ def test_a_turns_mails_go_out_over_one_connection(runtime: Runtime, sink: tuple[
     assert len(handler.received) == 4
 
 
+@dataclass
+class Watching(Sink):
+    """A relay that looks, as each mail comes, at what the outbox says of every mail."""
+
+    runtime: Runtime | None = None
+    seen: list[list[str]] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        assert self.runtime is not None
+        self.seen.append(statuses(self.runtime))
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_each_mail_the_relay_took_is_recorded_sent_before_the_next_is_handed_over(
+    runtime: Runtime,
+) -> None:
+    """A worker that dies halfway through a task leaves only the mail it was handing over to be
+    sent again, not those the relay had taken before it."""
+    handler = Watching(runtime=runtime)
+    with smtp_server(handler) as port:
+        runtime.config = runtime.config.with_overrides(smtp_url=f"smtp://127.0.0.1:{port}")
+        ids = outbox_ids(runtime) + outbox_ids(runtime, OTHERS)
+        assert delivery.deliver_many(runtime, ids) == ["sent"] * 4
+    assert handler.seen == [["sent"] * n + ["sending"] * (4 - n) for n in range(4)]
+    assert statuses(runtime) == ["sent"] * 4
+
+
 def test_a_dropped_connection_is_opened_again_once_and_nothing_is_lost_or_doubled(
     runtime: Runtime, sink: tuple[Sink, int]
 ) -> None:

@@ -45,6 +45,7 @@ class _Sending:
     ids: dict[str, int | None] = field(default_factory=dict)
     sender: str = ""
     error: Exception | None = None
+    recorded: bool = False  # recorded sent as soon as the relay took it (``_relay_all``)
 
 
 def _claimed(runtime: Runtime, row: Any, now: datetime | None) -> _Sending:
@@ -127,11 +128,7 @@ def _outcome(sending: _Sending) -> tuple[str, dict[str, object]]:
         log.info(
             "outbox %s sent", sending.outbox_id, extra={**sending.ids, "status": OutboxStatus.SENT}
         )
-        return OutboxStatus.SENT, {
-            "status": OutboxStatus.SENT,
-            "sent_at": utcnow(),
-            "last_error": "",
-        }
+        return OutboxStatus.SENT, _sent_values()
     refused = relay.permanent_refusal(error)
     if refused is not None:
         log.warning(
@@ -191,14 +188,15 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
     for sending in sendings:
         _return_path(sending)
     if runtime.config.smtp_url:
-        _relay_all(runtime.config.smtp_url, sendings)
+        _relay_all(runtime, sendings)
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     if sendings:
         with runtime.db.session() as session:
             for sending in sendings:
                 status, values = _outcome(sending)
-                _record(session, sending.outbox_id, values)
+                if not sending.recorded:
+                    _record(session, sending.outbox_id, values)
                 outcome[sending.outbox_id] = status
     return [outcome[outbox_id] for outbox_id in outbox_ids]
 
@@ -206,7 +204,8 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
 def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
     """Send the mails a task's transaction has just written, from that task, right after its
     commit (``Runtime.sent_here``): no send_outbox task is queued for them. The same claim and
-    record as ``deliver``, each one statement committed by itself: these mails are new, never
+    record as ``deliver``, each one statement committed by itself (over SMTP, each mail's record
+    as soon as the relay took it, ``_relay_all``): these mails are new, never
     tried, so there is no backoff to read first, and the claim returns what sending needs. A
     mail already claimed (by the tick's sweep) is left to its claimer; one whose sending failed
     is pending again, and the tick queues its retry when it is due. What happened to each, in
@@ -240,10 +239,10 @@ def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
     sendings = [_claimed(runtime, row, None) for row in sorted(rows, key=lambda row: int(row.id))]
     for sending in sendings:
         _return_path(sending)
-    if len(sendings) == 1:
+    if runtime.config.smtp_url:
+        _relay_all(runtime, sendings)
+    elif len(sendings) == 1:
         _send(sendings[0])  # as ``deliver`` sends one: a Maildir file takes one fsync
-    elif runtime.config.smtp_url:
-        _relay_all(runtime.config.smtp_url, sendings)
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     _record_all(runtime, sendings, outcome)
@@ -277,10 +276,12 @@ def _record_all(runtime: Runtime, sendings: list[_Sending], outcome: dict[int, s
     for sending in sendings:
         status, values = _outcome(sending)
         outcome[sending.outbox_id] = status
-        if status == OutboxStatus.SENT:
-            sent.append(sending.outbox_id)
-        else:
+        if status != OutboxStatus.SENT:
             others.append((sending.outbox_id, values))
+        elif not sending.recorded:
+            sent.append(sending.outbox_id)
+    if not sent and not others:
+        return
     with runtime.db.autocommit() as session:
         if sent:
             session.execute(
@@ -331,17 +332,33 @@ def _claim_many(
     return sendings
 
 
-def _relay_all(url: str, sendings: list[_Sending]) -> None:
-    """Hand the mails to the relay over one connection (``relay.Relay``)."""
-    connection = relay.Relay(url)
+def _relay_all(runtime: Runtime, sendings: list[_Sending]) -> None:
+    """Hand the mails to the relay over one connection (``relay.Relay``), each recorded sent as
+    soon as the relay has taken it: a worker that dies halfway leaves "sending" only the mail it
+    was handing over, to be sent again after sending_lease_seconds, and not every mail of the
+    task the relay had taken already; and the record comes before the connection's QUIT. The
+    caller's record of the task writes only the others."""
+    connection = relay.Relay(runtime.config.smtp_url)
     try:
         for sending in sendings:
             try:
                 connection.send(sending.sender, sending.to_address, sending.raw)
             except Exception as error:  # this mail's failure: kept for the record, go on
                 sending.error = error
+                continue
+            try:
+                with runtime.db.autocommit() as session:
+                    _record(session, sending.outbox_id, _sent_values())
+                sending.recorded = True
+            except Exception as error:  # the caller's record of the task tries again
+                log.warning("outbox %s sent, not yet recorded: %s", sending.outbox_id, error)
     finally:
         connection.close()
+
+
+def _sent_values() -> dict[str, object]:
+    """A sent mail's row, as its record writes it."""
+    return {"status": OutboxStatus.SENT, "sent_at": utcnow(), "last_error": ""}
 
 
 def _file_all(folder: Path, sendings: list[_Sending]) -> None:

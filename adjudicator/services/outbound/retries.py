@@ -18,13 +18,16 @@ EARLIEST = datetime.min.replace(tzinfo=UTC)
 
 def pending_ids(
     runtime: Runtime,
-    stale_after: timedelta = timedelta(minutes=10),
+    stale_after: timedelta | None = None,
     now: datetime | None = None,
 ) -> list[int]:
-    """Outbox rows that may be sent now: pending ones, and claims a dead worker left behind. A
-    row that failed is due again only once its retry is (``next_attempt_at``). Which of them
-    need a task queued again is the tick's to say (``ticks.tick``)."""
+    """Outbox rows that may be sent now: pending ones, and claims a dead worker left behind
+    (older than ``stale_after``, by default sending_lease_seconds). A row that failed is due
+    again only once its retry is (``next_attempt_at``). Which of them need a task queued again
+    is the tick's to say (``ticks.tick``)."""
     now = now or utcnow()
+    if stale_after is None:
+        stale_after = timedelta(seconds=runtime.config.sending_lease_seconds)
     with runtime.db.session() as session:
         session.execute(
             update(OutboxMessage)

@@ -130,8 +130,8 @@ def submissions(session: Session, game_id: int, turn_number: int) -> list[Submis
 
 def locked_game(session: Session, runtime: Runtime, game_id: int) -> Game | None:
     """The game with its seats and their players, in one query; on PostgreSQL its row locked
-    for update (one resolution at a time per game). Read afresh even when this session has
-    read the game before: what counts is the row as it is under the lock."""
+    for update before (one resolution at a time per game). Read afresh even when this session
+    has read the game before: what counts is the rows as they are under the lock."""
     query = (
         select(Game)
         .where(Game.id == game_id)
@@ -139,7 +139,11 @@ def locked_game(session: Session, runtime: Runtime, game_id: int) -> Game | None
         .execution_options(populate_existing=True)
     )
     if runtime.db.is_postgres:
-        query = query.with_for_update(of=Game)
+        # The lock first, then the read, in a statement of its own: a statement that waited
+        # for the lock sees the locked row as it is now but the rows joined to it as they were
+        # when it began (READ COMMITTED re-reads only the locked row), so the other player's
+        # JOIN committed meanwhile would read as not yet made and the game never start.
+        session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
     return session.scalars(query).unique().one_or_none()
 
 
