@@ -58,7 +58,13 @@ def read_by_the_service(clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
         for column in table.columns:
             default = column.default
             if isinstance(column.type, UTCDateTime) and default is not None and default.is_callable:
+                # SQLAlchemy keeps what a column's default calls in a memo on the column, made at
+                # its first insert: made now from the real default (and restored so once the test
+                # ends), and dropped while the clock is patched in, so inserts read the clock and
+                # no later test keeps reading this stopped one.
+                _ = column._default_description_tuple
                 monkeypatch.setattr(default, "arg", lambda context: clock())
+                monkeypatch.delitem(column.__dict__, "_default_description_tuple")
 
 
 def empty(runtime: Runtime) -> None:

@@ -402,7 +402,11 @@ class GameLife(Checks, RuleBasedStateMachine):
         now, sequence = self.clock.now, game.deadline_sequence
         if now < deadline - LEAD:
             return
-        complete, _ = self.complete_sets(turn.number + 1)
+        # A game resolved on receipt has nothing on file for a decision still owed: an answer
+        # plays it at once. A set stored for that number is a rolled-back version's, and after
+        # a ROLLBACK the seat owes the decision again (the service reads none on file there).
+        on_receipt = self.rules.resolves_on_receipt
+        complete = {} if on_receipt else self.complete_sets(turn.number + 1)[0]
         with self.runtime.db.session() as session:
             for seat in session.query(Seat).filter(Seat.game_id == self.game_id):
                 told = self.told_at(session, seat.player.address) or self.opened[0]
