@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import smtplib
 import subprocess
@@ -38,8 +37,6 @@ BIN = Path(sys.executable).parent
 TOKEN = "multi-host-inbound-token"
 DOMAIN = "pbem.localhost"
 T = TypeVar("T")
-# Celery's INFO lines about a task: taken from the queue, then finished.
-TASK_LINE = re.compile(r"Task pbem\.(\w+)\[([0-9a-f-]+)\] (received|succeeded|raised|failed)")
 
 
 class Timeout(Exception):
@@ -107,8 +104,6 @@ class Host:
     web_port: int
     smtp_port: int = 0
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-    read_to: dict[str, int] = field(default_factory=dict)  # how far in_flight read each log
-    taken: dict[str, dict[str, str]] = field(default_factory=dict)  # task id -> name, per log
 
     @property
     def web(self) -> str:
@@ -128,22 +123,16 @@ class Host:
         path = self.folder / f"{role}.log"
         return path.read_text(errors="replace") if path.exists() else ""
 
-    def in_flight(self, role: str = "worker") -> Counter[str]:
-        """The tasks the worker has taken and not finished, by name, from its log (read on from
-        where the last call stopped, each line once)."""
-        path = self.folder / f"{role}.log"
-        with path.open("rb") as handle:
-            handle.seek(self.read_to.get(role, 0))
-            text = handle.read()
-        whole = text.rfind(b"\n") + 1
-        self.read_to[role] = self.read_to.get(role, 0) + whole
-        taken = self.taken.setdefault(role, {})
-        for task, task_id, what in TASK_LINE.findall(text[:whole].decode(errors="replace")):
-            if what == "received":
-                taken[task_id] = task
-            else:
-                taken.pop(task_id, None)
-        return Counter(taken.values())
+    def in_flight(self) -> Counter[str]:
+        """The tasks this host's worker is running at this moment, by name, as the worker itself
+        answers Celery's remote control (its log does not say: the per-task "received" line is
+        off below DEBUG). Nothing when the worker is gone."""
+        from celery import Celery
+
+        control = Celery(broker=self.env["PBEM_BROKER_URL"]).control
+        name = f"worker@{self.name}"
+        active = control.inspect(destination=[name], timeout=2.0).active() or {}
+        return Counter(task["name"].removeprefix("pbem.") for task in active.get(name, []))
 
     def kill(self, role: str) -> None:
         """As the machine dying would: SIGKILL to the process and its children at once."""

@@ -318,11 +318,12 @@ def kill_north_worker(deployment: Deployment) -> dict[str, Any]:
     """SIGKILL north's worker, and say what was under way at that moment: its tasks taken and
     not finished, the mails being handed to the relay (by either worker), the turns claimed and
     not played, the mails stored and not read."""
+    tasks = dict(deployment.north.in_flight())  # asked of the worker just before it dies
     deployment.north.kill("worker")
     deployment.killed.add("north:worker")
     sending = deployment.rows("SELECT message_id FROM outbox WHERE status = 'sending'")
     return {
-        "tasks": dict(deployment.north.in_flight()),
+        "tasks": tasks,
         "sending": {message_id for (message_id,) in sending},
         "claimed": deployment.value(
             "SELECT count(*) FROM games g WHERE claimed_at IS NOT NULL"
