@@ -18,15 +18,13 @@ import smtplib
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import requests
@@ -36,22 +34,6 @@ from conftest import free_port
 BIN = Path(sys.executable).parent
 TOKEN = "multi-host-inbound-token"
 DOMAIN = "pbem.localhost"
-T = TypeVar("T")
-
-
-class Timeout(Exception):
-    """A bounded wait ran out."""
-
-
-def wait_for(what: str, probe: Callable[[], T], timeout: float, every: float = 0.1) -> T:
-    limit = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value:
-            return value
-        if time.monotonic() > limit:
-            raise Timeout(f"{what}: not within {timeout:.0f} s")
-        time.sleep(every)
 
 
 @dataclass(frozen=True)

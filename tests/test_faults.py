@@ -20,13 +20,13 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import psycopg
 import pytest
@@ -35,6 +35,7 @@ from celery import Celery
 from conftest import free_port, fresh_database, redis_url
 from playbymail import compose
 from sqlalchemy import func, select, update
+from waiting import wait_for
 
 from adjudicator import config as configuration
 from adjudicator.db import Database
@@ -53,22 +54,6 @@ SHARED_REDIS = redis_url("faults")
 SEATS = ("france", "spain")
 ORDERS = {"france": "16-14 x1", "spain": "9-4"}
 _databases = itertools.count(1)
-T = TypeVar("T")
-
-
-class Timeout(Exception):
-    """A bounded wait ran out."""
-
-
-def wait_for(what: str, probe: Callable[[], T], timeout: float, every: float = 0.05) -> T:
-    limit = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value:
-            return value
-        if time.monotonic() > limit:
-            raise Timeout(f"{what}: not within {timeout:.0f} s")
-        time.sleep(every)
 
 
 def sleep_until(moment: datetime) -> None:

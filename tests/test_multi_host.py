@@ -37,7 +37,6 @@ from hosts import (
     Delivered,
     Host,
     Relay,
-    Timeout,
     compose,
     make_host,
     post_mail,
@@ -48,8 +47,8 @@ from hosts import (
     start_listener,
     start_web,
     start_worker,
-    wait_for,
 )
+from waiting import Timeout, wait_for
 
 pytestmark = pytest.mark.slow
 
