@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from adjudicator import limits
 from adjudicator.core.lines import ELLIPSIS
@@ -115,6 +116,17 @@ _SUBJECT_PREFIX = re.compile(
 )
 
 
+class Doubt(StrEnum):
+    """Why the reader cannot tell the player's new lines from old ones. A mail read in doubt
+    replaces nothing on file: its receipt shows the lines each reading would take and asks for
+    them again inside ``ORDERS`` ... ``END`` (or for which part to read)."""
+
+    # New-looking text both above and below a quoted mail that has no ">" marks.
+    ABOVE_AND_BELOW = "above-and-below"
+    # Order-like lines where the reader cannot say whether they are new or quoted history.
+    UNMARKED = "unmarked"
+
+
 @dataclass(frozen=True)
 class OwnText:
     """The lines the player wrote, and where reading stopped when the text was too long."""
@@ -123,6 +135,10 @@ class OwnText:
     # The number of the last line read, when the player's own text went on past it (a cut in
     # quoted history below it, or after a signature, loses nothing and is not reported).
     unread_after: int | None = None
+    # Set when the reader could not tell new text from old; ``lines`` is then its best guess and
+    # ``readings`` holds each candidate set of lines in the order they stand in the mail.
+    doubt: Doubt | None = None
+    readings: tuple[tuple[str, ...], ...] = field(default=())
 
 
 def order_lines(text: str) -> list[str]:
