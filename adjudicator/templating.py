@@ -57,11 +57,19 @@ def in_language(lang: str) -> dict[str, object]:
     }
 
 
+def is_mail_template(name: str) -> bool:
+    return name.startswith("email/")
+
+
+# The mail templates are compiled once per process and never looked at again (``auto_reload``
+# off): a render no longer asks the disk whether its template changed, since it never does while
+# the service runs.
 @cache
 def text_environment() -> Environment:
     return _installed(
         Environment(
             loader=FileSystemLoader(TEMPLATES),
+            auto_reload=False,
             autoescape=False,
             undefined=StrictUndefined,
             extensions=["jinja2.ext.i18n"],
@@ -77,6 +85,7 @@ def html_environment() -> Environment:
     return _installed(
         Environment(
             loader=FileSystemLoader(TEMPLATES),
+            auto_reload=False,
             autoescape=select_autoescape(default=True, default_for_string=True),
             undefined=StrictUndefined,
             extensions=["jinja2.ext.i18n"],

@@ -10,7 +10,7 @@ from celery import Celery, signals
 from kombu.entity import Queue
 
 from adjudicator import config as configuration
-from adjudicator import logs
+from adjudicator import logs, preload
 from adjudicator.db import Database
 from adjudicator.services.record.runtime import QUEUE_OF, QUEUES, Runtime, Task
 from workers import costs
@@ -125,6 +125,13 @@ def _log_format(logger: logging.Logger, **_: Any) -> None:
         logging.getLogger("celery.worker.strategy").setLevel(logging.WARNING)
 
 
+def _preload(**_: Any) -> None:
+    # In the worker's main process, before it forks its pool: each pool process starts with the
+    # rules, catalogs and templates loaded instead of loading them on its first task.
+    preload.preload()
+
+
+signals.worker_init.connect(_preload, weak=False)
 signals.after_setup_logger.connect(_log_format, weak=False)
 signals.after_setup_task_logger.connect(_log_format, weak=False)
 costs.watch()
