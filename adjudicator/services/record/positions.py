@@ -24,6 +24,12 @@ from adjudicator.services.record import subjects
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
 
+# What each seat owes at a position, kept by what the position is (its game and stored state,
+# never a row's id, which another database or a rollback gives another position) for the next
+# mail about the same turn: every receipt, status and report of a turn asks, the rules' answer
+# for a state never changes, and its prompts are worded when shown, in each reader's language.
+_OWED: Recent[tuple[str, bytes], dict[str, Decision]] = Recent(256)
+
 
 class Snapshot:
     """A turn's stored state as its rules load it, and what every seat owes after it (worked
@@ -36,7 +42,8 @@ class Snapshot:
 
     @functools.cached_property
     def owed(self) -> dict[str, Decision]:
-        return dict(self.rules.pending(self.state))
+        key = (self.rules.key, view_digest(self.turn.state))
+        return dict(_OWED.get(key, lambda: dict(self.rules.pending(self.state))))
 
     @functools.cached_property
     def finished(self) -> bool:
@@ -57,7 +64,8 @@ class Snapshot:
 
 def view_digest(view: Any) -> bytes:
     """A view's digest, the key a picture drawn from it is kept by: what it shows, never the
-    turn's row, which another database or a rollback gives another position."""
+    turn's row, which another database or a rollback gives another position. A stored state's
+    digest likewise keys what the rules make of it (``Snapshot.owed``)."""
     shown = json.dumps(view, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(shown.encode()).digest()
 
