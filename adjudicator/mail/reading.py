@@ -19,6 +19,7 @@ from adjudicator.mail import header_fields
 from adjudicator.mail.automatic import automatic_reason
 from adjudicator.mail.body import body_text
 from adjudicator.mail.header_bounds import short_headers
+from adjudicator.mail.header_classes import HeaderClasses
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class Unreadable:
 
 
 _RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+# The stdlib's default policy, each header parsed once (``header_classes``): reading a mail asks
+# for its Content-Type and its addresses many times over.
+POLICY = default_policy.clone(header_factory=HeaderClasses())
 # Lines that may open a MIME boundary. The standard library's parser spends about a millisecond
 # on each part and time growing with the square of the nesting depth, so a 300 KB mail of
 # 5000 empty parts (or 800 nested ones) would hold a worker for seconds; past this many such
@@ -81,7 +85,7 @@ def _read(raw: bytes) -> MailIn | Unreadable:
     header_block = re.split(rb"\r?\n\r?\n", bytes(raw), maxsplit=1)[0]
     if b"\x00" in header_block:
         return Unreadable("binary data, not a mail message")
-    msg = BytesParser(policy=default_policy).parsebytes(bounded(short_headers(bytes(raw))))
+    msg = BytesParser(policy=POLICY).parsebytes(bounded(short_headers(bytes(raw))))
     if not msg.keys():
         return Unreadable("no header block: not a mail message")
     senders = header_fields.sender(msg)

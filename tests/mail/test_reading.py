@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.mail import header_bounds
+from adjudicator.mail import header_bounds, header_classes, reading
 from adjudicator.mail.extract import order_lines
 from adjudicator.mail.flowed import unflow
 from adjudicator.mail.html_text import html_to_text
@@ -601,3 +601,17 @@ def test_a_huge_header_field_is_read_up_to_its_first_4000_bytes() -> None:
         "HELP\n",
     )
     assert header_bounds.short_headers(b"From: a@b\r\n\r\nbody") == b"From: a@b\r\n\r\nbody"
+
+
+def test_headers_are_parsed_once_per_value_and_the_memo_stays_bounded() -> None:
+    factory = reading.POLICY.header_factory
+    raw = b"From: Murat <murat@example.com>\r\nTo: g@pbem.example\r\nSubject: hi\r\n\r\nSTATUS\r\n"
+    first, again = reading.read(raw), reading.read(raw)
+    assert isinstance(first, reading.MailIn) and first == again
+    assert first.sender == "murat@example.com"
+    parsed = factory("From", "Murat <murat@example.com>")
+    assert factory("From", "Murat <murat@example.com>") is parsed
+    assert factory("From", "Daoiz <daoiz@example.com>") is not parsed
+    for n in range(3 * header_classes.HEADERS_KEPT):  # a flood of distinct values
+        reading.read(raw.replace(b"Subject: hi", f"Subject: hi {n}".encode()))
+    assert len(factory._parsed) <= header_classes.HEADERS_KEPT

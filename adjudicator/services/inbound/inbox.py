@@ -7,13 +7,12 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 
 from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.mail import addresses
+from adjudicator.mail import addresses, reading
 from adjudicator.mail.header_bounds import short_headers
 from adjudicator.models import Game, InboundMessage
 from adjudicator.services.record.runtime import Runtime, Task
@@ -36,7 +35,7 @@ def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int
     recipients = list(envelope_to)
     if not recipients:
         try:
-            headers = BytesHeaderParser(policy=default_policy).parsebytes(
+            headers = BytesHeaderParser(policy=reading.POLICY).parsebytes(
                 short_headers(raw[:65536])
             )
             fields = ("To", "Cc", "Delivered-To", "X-Original-To")
@@ -57,7 +56,7 @@ def routed_game(runtime: Runtime, raw: bytes, envelope_to: Sequence[str]) -> int
 def dedupe_key(raw: bytes) -> str:
     """The Message-ID when there is one (a resent copy collapses), else a hash of the bytes."""
     try:
-        headers = BytesHeaderParser(policy=default_policy).parsebytes(short_headers(raw[:65536]))
+        headers = BytesHeaderParser(policy=reading.POLICY).parsebytes(short_headers(raw[:65536]))
         message_id = str(headers.get("Message-ID", "") or "").strip()
     except Exception:  # not a mail at all: the hash still identifies it
         message_id = ""
