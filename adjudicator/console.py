@@ -35,7 +35,7 @@ def do(runtime: Runtime, queued: Queued) -> None:
         task, record_ids = queued.pop(0)
         try:
             if task in (Task.SEND_OUTBOX, Task.SEND_OUTBOXES):
-                delivery.deliver_written(runtime, record_ids)  # new mails, never tried
+                delivery.deliver_many(runtime, record_ids)
             elif task == Task.ADJUDICATE:
                 due_turn.run(runtime, record_ids[0])
             elif task == Task.PROCESS_INBOUND:

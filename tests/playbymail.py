@@ -78,13 +78,25 @@ def solo_game_by_mail(runtime: Runtime, player: str, body: str) -> tuple[int, st
 
 
 def unsent_welcome(runtime: Runtime, player: str = "a@example.com") -> int:
-    """A NEW mail processed, so that one welcome to ``player`` waits in the outbox, unsent: as if
-    the worker had died between the processing's commit and its sending of the welcome. The
-    welcome's outbox id."""
+    """A NEW mail processed by a caller that does not send its mail itself, so that one welcome to
+    ``player`` waits in the outbox, pending and never tried, with a send_outbox task queued for it
+    (as mail written outside a worker's task is). The welcome's outbox id."""
     stored = inbox.store(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES"), "test")
     assert isinstance(stored, inbox.Stored)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(delivery, "deliver_written", lambda runtime, outbox_ids: [])
+        patch.setattr(Runtime, "sent_here", lambda self, session: [])
+        pipeline.process(runtime, stored.id)
+    with runtime.db.session() as session:
+        return session.scalars(select(OutboxMessage.id)).one()
+
+
+def claimed_welcome(runtime: Runtime, player: str = "a@example.com") -> int:
+    """A NEW mail processed, and the worker gone between the processing's commit and its sending
+    of the welcome: the welcome waits in the outbox claimed for that worker. Its outbox id."""
+    stored = inbox.store(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES"), "test")
+    assert isinstance(stored, inbox.Stored)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(delivery, "deliver_written", lambda runtime, written: [])
         pipeline.process(runtime, stored.id)
     with runtime.db.session() as session:
         return session.scalars(select(OutboxMessage.id)).one()

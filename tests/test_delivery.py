@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port
-from playbymail import compose, deliver_mail, drain, sent, unsent_welcome
+from playbymail import claimed_welcome, compose, deliver_mail, drain, sent, unsent_welcome
 from sqlalchemy import select, update
 
 from adjudicator.models import OutboxMessage, utcnow
@@ -184,7 +184,6 @@ def test_the_processing_task_sends_its_reply_itself(
     assert queue == [], "no send_outbox task is queued for a mail sent in the task"
     # A second sender (a copy of a task, the tick's sweep) finds it claimed and sends nothing.
     assert delivery.deliver(runtime, row.id) == "not pending"
-    assert delivery.deliver_written(runtime, [row.id]) == ["not pending"]
     assert pipeline.process(runtime, inbound_id).reason == "already processed"
     assert len(sink.received) == 1
 
@@ -227,18 +226,22 @@ def test_a_worker_dying_between_commit_and_sending_leaves_the_reply_to_the_tick(
     runtime: Runtime,
 ) -> None:
     queue: list[tuple[str, object]] = runtime.enqueue.items  # type: ignore[attr-defined]
-    outbox_id = unsent_welcome(runtime)  # committed, and the worker gone before sending
+    outbox_id = claimed_welcome(runtime)  # committed, and the worker gone before sending
     assert [item for item in queue if item[0] == "send_outbox"] == []
     queue.clear()
     with runtime.db.session() as session:
         row = session.get_one(OutboxMessage, outbox_id)
-        assert (row.status, row.attempts, row.claimed_at) == ("pending", 0, None)
+        # Written claimed for the worker that was to send it: no other sender takes it.
+        assert (row.status, row.attempts, row.claimed_at) == ("sending", 1, row.created_at)
+    assert delivery.deliver(runtime, outbox_id) == "not pending"
     assert sent(runtime) == []
-    # Its own task is presumed lost after the lease: the tick queues it, once.
-    late = row.created_at + ticks.waiting_lease(runtime) + timedelta(seconds=1)
-    assert ticks.tick(runtime, now=row.created_at + timedelta(seconds=1)).requeued_outbox == []
-    assert ticks.tick(runtime, now=late).requeued_outbox == [outbox_id]
+    # Its claim is presumed lost once the sending lease is over: the tick queues it, once.
+    lease = timedelta(seconds=runtime.config.sending_lease_seconds)
+    assert ticks.tick(runtime, now=row.created_at + lease / 2).requeued_outbox == []
+    assert ticks.tick(
+        runtime, now=row.created_at + lease + timedelta(seconds=1)
+    ).requeued_outbox == [outbox_id]
     drain(runtime)
     assert len(sent(runtime)) == 1
-    assert delivery.deliver_written(runtime, [outbox_id]) == ["not pending"]
+    assert delivery.deliver(runtime, outbox_id) == "not pending"
     assert len(sent(runtime)) == 1

@@ -172,7 +172,7 @@ def test_outbox_mail_is_queued_again_once_per_lease_and_at_once_when_a_retry_is_
     from adjudicator.services.outbound import delivery, retries
 
     queue: list[tuple[str, int]] = runtime.enqueue.items  # type: ignore[attr-defined]
-    # A mail never tried: its writer died between the commit and sending it itself.
+    # A mail never tried, with the send_outbox task queued when it was stored.
     outbox_id = unsent_welcome(runtime)
     with runtime.db.session() as session:
         row = session.get_one(OutboxMessage, outbox_id)

@@ -32,7 +32,7 @@ from adjudicator.services.inbound.seat_mail import seat_mail, seat_reading
 from adjudicator.services.outbound import delivery, replies
 from adjudicator.services.outbound.mailer import Reply
 from adjudicator.services.record import steps
-from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime, Written
 from adjudicator.services.record.verdict import Verdict
 from adjudicator.statuses import InboundStatus
 
@@ -44,7 +44,7 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
     The mails its processing wrote (the reply) are sent from here, once it has committed.
 
     Raises, leaving the message to be retried, only when the database connection was lost."""
-    written: list[int] = []
+    written: list[Written] = []
     try:
         first = _read_first(runtime, inbound_id)
         if isinstance(first, Verdict):

@@ -17,7 +17,7 @@ from adjudicator.mail import bounces
 from adjudicator.models import OutboxMessage, utcnow
 from adjudicator.services.outbound import relay, retries
 from adjudicator.services.record import steps
-from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.services.record.runtime import Runtime, Written
 from adjudicator.statuses import OutboxStatus
 
 log = logging.getLogger(__name__)
@@ -201,42 +201,29 @@ def deliver_many(runtime: Runtime, outbox_ids: list[int], now: datetime | None =
     return [outcome[outbox_id] for outbox_id in outbox_ids]
 
 
-def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
+def deliver_written(runtime: Runtime, written: list[Written]) -> list[str]:
     """Send the mails a task's transaction has just written, from that task, right after its
-    commit (``Runtime.sent_here``): no send_outbox task is queued for them. The same claim and
-    record as ``deliver``, each one statement committed by itself (over SMTP, each mail's record
-    as soon as the relay took it, ``_relay_all``): these mails are new, never
-    tried, so there is no backoff to read first, and the claim returns what sending needs. A
-    mail already claimed (by the tick's sweep) is left to its claimer; one whose sending failed
-    is pending again, and the tick queues its retry when it is due. What happened to each, in
-    the order given."""
-    if not outbox_ids:
+    commit (``Runtime.sent_here``): no send_outbox task is queued for them, and nothing is
+    claimed nor read back, since each was written claimed for this task with what sending it
+    needs. Recorded as ``deliver`` records one (over SMTP, each mail's record as soon as the
+    relay took it, ``_relay_all``); one whose sending failed is pending again, and the tick
+    queues its retry when it is due. What happened to each, in the order given."""
+    if not written:
         return []
-    outcome = dict.fromkeys(outbox_ids, "not pending")
-    with runtime.db.autocommit() as session:
-        rows = session.execute(
-            update(OutboxMessage)
-            .where(
-                OutboxMessage.id.in_(outbox_ids),
-                OutboxMessage.status == OutboxStatus.PENDING,
-                OutboxMessage.last_error == "",  # never tried: a retry waits for its backoff
-            )
-            .values(
-                status=OutboxStatus.SENDING,
-                claimed_at=utcnow(),
-                attempts=OutboxMessage.attempts + 1,
-            )
-            .returning(
-                OutboxMessage.id,
-                OutboxMessage.raw,
-                OutboxMessage.to_address,
-                OutboxMessage.created_at,
-                OutboxMessage.attempts,
-                OutboxMessage.game_id,
-            )
-            .execution_options(synchronize_session=False)
-        ).all()
-    sendings = [_claimed(runtime, row, None) for row in sorted(rows, key=lambda row: int(row.id))]
+    outcome: dict[int, str] = {}
+    sendings = [
+        _Sending(
+            runtime,
+            mail.outbox_id,
+            None,
+            raw=mail.raw,
+            to_address=mail.to_address,
+            created_at=mail.created_at,
+            attempts=1,
+            ids={"outbox_id": mail.outbox_id, "game_id": mail.game_id},
+        )
+        for mail in written
+    ]
     for sending in sendings:
         _return_path(sending)
     if runtime.config.smtp_url:
@@ -246,24 +233,20 @@ def deliver_written(runtime: Runtime, outbox_ids: list[int]) -> list[str]:
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     _record_all(runtime, sendings, outcome)
-    return [outcome[outbox_id] for outbox_id in outbox_ids]
+    return [outcome[mail.outbox_id] for mail in written]
 
 
-def send_written(runtime: Runtime, written: list[int], what: str, ids: dict[str, int]) -> None:
+def send_written(runtime: Runtime, written: list[Written], what: str, ids: dict[str, int]) -> None:
     """Send the mails a task has just committed (``deliver_written``), for the task that wrote
-    them (``what``, ``ids``: its log line). Its work is done whatever happens here: should the
-    database fail us before the claim, the mails are queued for send_outbox tasks instead; a
-    mail claimed and not recorded waits for its claim to go stale (``retries.pending_ids``)."""
+    them (``what``, ``ids``: its log line). Its work is done whatever happens here: a mail
+    whose sending or record the database or the relay failed stays claimed until its claim
+    is stale, and the tick's sweep queues it then (``retries.pending_ids``)."""
     if not written:
         return
     try:
         deliver_written(runtime, written)
     except Exception:
-        log.exception("%s: its mails could not be sent at once; queued", what, extra=ids)
-        try:
-            runtime.queue_all(Task.SEND_OUTBOXES, written)
-        except Exception:  # the broker down too: the tick's sweep of the outbox finds them
-            log.exception("could not queue %s", written)
+        log.exception("%s: its mails could not be sent at once; the tick will", what, extra=ids)
 
 
 def _record_all(runtime: Runtime, sendings: list[_Sending], outcome: dict[int, str]) -> None:

@@ -19,8 +19,9 @@ from adjudicator.mail.building import (
     mint_message_id,
 )
 from adjudicator.mail.reading import MailIn
-from adjudicator.models import Game, OutboxMessage, Player
-from adjudicator.services.record.runtime import Runtime, Task
+from adjudicator.models import Game, OutboxMessage, Player, utcnow
+from adjudicator.services.record.runtime import Runtime, Task, Written
+from adjudicator.statuses import OutboxStatus
 from adjudicator.templating import render_pair
 
 
@@ -93,7 +94,7 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
         pictures=letter.pictures,
         attachments=letter.attachments,
     )
-    row = {
+    row: dict[str, object] = {
         "key": letter.key,
         "game_id": game.id if game is not None else None,
         "kind": letter.kind,
@@ -102,6 +103,10 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
         "message_id": message_id,
         "raw": raw,
     }
+    here = runtime.sending_here(session)
+    now = utcnow()
+    if here is not None:  # claimed for the caller, who sends it once committed
+        row.update(created_at=now, status=OutboxStatus.SENDING, claimed_at=now, attempts=1)
     # One round trip: a mail already queued under this key (its mail processed again) is
     # left as it is, and none is queued twice.
     insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else postgresql_insert
@@ -115,7 +120,10 @@ def queue(session: Session, runtime: Runtime, letter: Letter, game: Game | None 
         existing = session.scalar(select(OutboxMessage.id).where(OutboxMessage.key == letter.key))
         assert existing is not None
         return existing
-    runtime.later(session, Task.SEND_OUTBOX, added)
+    if here is None:
+        runtime.later(session, Task.SEND_OUTBOX, added)
+    else:
+        here.append(Written(int(added), raw, letter.to, now, game.id if game else None))
     return int(added)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 
 import redis
@@ -59,6 +60,19 @@ Depth = Callable[[str], int | None]
 _SENT_HERE = "sent_here"
 
 
+@dataclass(frozen=True)
+class Written:
+    """A mail a session wrote for its caller to send once committed (``Runtime.sent_here``),
+    claimed for that caller as it was written (status "sending", one attempt): what sending it
+    needs, so that nothing is claimed nor read back from the database to send it."""
+
+    outbox_id: int
+    raw: bytes
+    to_address: str
+    created_at: datetime
+    game_id: int | None
+
+
 def _no_queue(task: Task, record_id: int) -> None:
     log.debug("no queue configured; %s(%s) waits for the tick", task, record_id)
 
@@ -78,24 +92,26 @@ class Runtime:
     _redis: redis.Redis | None = field(default=None, init=False, repr=False, compare=False)
 
     def later(self, session: Session, task: Task, record_id: int) -> None:
-        """Queue ``task(record_id)`` once ``session`` has committed (never for rolled-back work).
-        A mail to send goes instead to the list ``sent_here`` gave out, if it gave one."""
-        kept: list[int] | None = session.info.get(_SENT_HERE)
-        if task == Task.SEND_OUTBOX and kept is not None:
-            kept.append(record_id)
-            return
+        """Queue ``task(record_id)`` once ``session`` has committed (never for rolled-back work)."""
         pending: list[tuple[Task, int]] = session.info.setdefault("after_commit", [])
         pending.append((task, record_id))
         session.info["runtime"] = self
 
-    def sent_here(self, session: Session) -> list[int]:
-        """The outbox ids of the mails ``session`` writes from now on, which are then not queued
-        for a send_outbox task: its caller sends them itself right after the commit
-        (``delivery.deliver_written``), sparing a task, its two transactions and a queue round
-        trip per mail. A caller that dies before it sends them leaves them pending and never
-        queued, and the tick's sweep of the outbox queues them (``ticks._requeue_outbox``). The
-        list is emptied if the session rolls back."""
-        kept: list[int] = session.info.setdefault(_SENT_HERE, [])
+    def sent_here(self, session: Session) -> list[Written]:
+        """The mails ``session`` writes from now on, which are then not queued for a send_outbox
+        task: its caller sends them itself right after the commit (``delivery.deliver_written``),
+        sparing a task, a claim and a queue round trip per mail. Each is written claimed for that
+        caller; one that dies before sending them leaves them claimed, and the tick's sweep of
+        the outbox queues them once the claim is stale (``sending_lease_seconds``,
+        ``retries.pending_ids``). The list is emptied if the session rolls back."""
+        kept: list[Written] = session.info.setdefault(_SENT_HERE, [])
+        return kept
+
+    @staticmethod
+    def sending_here(session: Session) -> list[Written] | None:
+        """The list ``sent_here`` gave out for ``session``, None if it gave none: where the mail
+        it writes goes (``mailer.queue``)."""
+        kept: list[Written] | None = session.info.get(_SENT_HERE)
         return kept
 
     def depth(self, queue: str) -> int | None:
@@ -157,6 +173,6 @@ def _run_after_commit(session: Session) -> None:
 @event.listens_for(Session, "after_rollback")
 def _drop_after_rollback(session: Session) -> None:
     session.info.pop("after_commit", None)
-    kept: list[int] | None = session.info.get(_SENT_HERE)
+    kept: list[Written] | None = session.info.get(_SENT_HERE)
     if kept is not None:
         kept.clear()  # the caller holds this list: it must not send mails that were never kept

@@ -21,7 +21,7 @@ from adjudicator.db import changed
 from adjudicator.models import Game, Submission, Turn, utcnow
 from adjudicator.services.outbound import calendar_entries, reports
 from adjudicator.services.record import isolation, on_file, play, positions, reasons
-from adjudicator.services.record.runtime import Runtime
+from adjudicator.services.record.runtime import Runtime, Written
 from adjudicator.services.turns import lifecycle
 from adjudicator.statuses import GameStatus
 
@@ -35,7 +35,7 @@ class Adjudicated:
     why: str  # reasons.DEADLINE, ALL_SUBMITTED or FORCED (stored as the turn's reason)
     defaulted: tuple[str, ...]  # seats whose orders were the NMR defaults
     # The outbox ids of the turn's mails, when its caller sends them itself (``resolve``).
-    written: tuple[int, ...] = ()
+    written: tuple[Written, ...] = ()
 
 
 # Why ``adjudicate`` played no turn: a duplicate task, or one that came before its time.
@@ -120,7 +120,7 @@ def resolve(
 ) -> Adjudicated | Refusal:
     """Claim the game and resolve its turn if the check under the row lock finds it due; the
     caller has seen ``plainly_not_due`` say None. With ``send_here``, the turn's mails are not
-    queued for a send task: their ids are in the answer (``written``), for the caller to send
+    queued for a send task: they are in the answer (``written``), for the caller to send
     once the turn is committed (``Runtime.sent_here``)."""
     # The compare-and-set is whole in one statement: committed on its own, no BEGIN nor COMMIT.
     with runtime.db.autocommit() as session:
