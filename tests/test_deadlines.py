@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import threading
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
 from builders.clock import LATE, deadline_of, played_late
@@ -14,6 +14,7 @@ from playbymail import compose, deliver_mail, drain, sent, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, OutboxMessage, Turn, utcnow
+from adjudicator.services.outbound import calendar_entries
 from adjudicator.services.record import on_file
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.services.turns import deadlines, ticks
@@ -337,3 +338,28 @@ def test_a_tick_with_no_reminder_due_costs_a_few_queries_however_many_games(
     reminded = queries_of_a_tick()
     assert len(reminded) == len(few), reminded
     assert not [query for query in reminded if "turns" in query], reminded
+
+
+def test_a_deadline_entry_is_made_once_for_every_mail_that_carries_it(runtime: Runtime) -> None:
+    game = Game(
+        id=7,
+        game_key="2demayo",
+        status="active",
+        deadline=datetime(2026, 12, 9, 18, 0, tzinfo=UTC),
+        deadline_sequence=2,
+        timezone="Europe/Madrid",
+    )
+    first_made = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
+    [first] = calendar_entries.deadline_calendar(runtime, game, 3, first_made, lang="es")
+    [again] = calendar_entries.deadline_calendar(runtime, game, 3, first_made.replace(hour=11))
+    [english] = calendar_entries.deadline_calendar(runtime, game, 3, first_made.replace(hour=11))
+    [same_es] = calendar_entries.deadline_calendar(
+        runtime, game, 3, first_made.replace(hour=12), lang="es"
+    )
+    assert same_es.data == first.data and b"DTSTAMP:20261207T090000Z" in first.data
+    assert english.data == again.data != first.data  # another language: its own entry
+    game.deadline_sequence = 3  # the deadline moved: a new entry, stamped when made
+    [moved] = calendar_entries.deadline_calendar(
+        runtime, game, 3, first_made.replace(hour=13), lang="es"
+    )
+    assert b"SEQUENCE:3" in moved.data and b"DTSTAMP:20261207T130000Z" in moved.data

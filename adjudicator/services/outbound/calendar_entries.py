@@ -1,6 +1,6 @@
 """A turn's deadline as a calendar entry every game mail carries: its UID kept however often the
 deadline moves, SEQUENCE following the moves, the cancel of an entry a turn made stale
-(``Overtaken``), each made once per session for all of a turn's mails."""
+(``Overtaken``), each made once for all of the mails that carry it."""
 
 from __future__ import annotations
 
@@ -12,12 +12,18 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator import i18n
+from adjudicator.core.recent import Recent
 from adjudicator.mail.building import Attachment
 from adjudicator.mail.calendar import CANCEL, PUBLISH, Entry, deadline_event, withdrawal
 from adjudicator.models import Game
 from adjudicator.services.record import play
 from adjudicator.services.record.runtime import Runtime
 from adjudicator.statuses import GameStatus
+
+# Each deadline's entry as made for its first mail, kept by all it says (the entry, its words and
+# link) for the next mails that carry the same one: every receipt, status and reminder of a turn
+# does, and the entry is the same but for its DTSTAMP, which then says when it was first made.
+_MADE: Recent[tuple[Entry, str, str], bytes] = Recent(256)
 
 
 def calendar_uid(runtime: Runtime, game: Game, turn: int) -> str:
@@ -80,13 +86,13 @@ def deadline_calendar(
             zone=game.timezone,
             organizer=organizer,
         )
-        data = deadline_event(
-            entry,
-            description=i18n.gettext(
-                "Reply to your game's mail with your orders for turn %(turn)s.", lang, turn=turn
-            ),
-            url=f"{runtime.config.base_url}/games/{game.id}",
-            stamp=now,
+        description = i18n.gettext(
+            "Reply to your game's mail with your orders for turn %(turn)s.", lang, turn=turn
+        )
+        url = f"{runtime.config.base_url}/games/{game.id}"
+        data = _MADE.get(
+            (entry, description, url),
+            lambda: deadline_event(entry, description=description, url=url, stamp=now),
         )
         parts.append(
             Attachment(
