@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules.state import ORDERS
-
-JSON = Any
 
 
 @dataclass(frozen=True)

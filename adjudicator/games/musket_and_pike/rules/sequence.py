@@ -25,13 +25,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules import decisions
 from adjudicator.games.musket_and_pike.rules.command import CommandRules, command_roll
 from adjudicator.games.musket_and_pike.rules.handover import (
     CHOOSE_PATHS,
-    JSON,
     Advance,
     Ctx,
     Resolvers,
