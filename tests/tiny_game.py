@@ -142,7 +142,7 @@ class Countdown(Game[Pile]):
     def load(self, data: JSON) -> Pile:
         return CODEC.load(Pile, data)  # a ShapeError (a ValueError) names what is wrong
 
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
+    def draw(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int) -> bytes:
         counters = int(view["counters"]) if isinstance(view, dict) else 0
         size = ((20 + 14 * max(counters, 1)) * scale, 40 * scale)
         picture = Image.new("RGB", size, "white")

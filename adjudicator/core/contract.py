@@ -18,6 +18,7 @@ from adjudicator.core.chance import Chance, ChanceEvent
 from adjudicator.core.refusal import Refusal
 
 JSON = Any  # a value made only of dict/list/str/int/float/bool/None
+PREVIEW = "preview"  # the mark of ``preview_facts``' facts: orders planned, not a resolved turn
 
 StateT = TypeVar("StateT")
 
@@ -210,6 +211,9 @@ class Game(abc.ABC, Generic[StateT]):
             chosen[key] = value
         return chosen
 
+    # The questions a game may answer with its rules' own functions (``dump = staticmethod(dump)``)
+    # take their arguments by position, so those functions keep their own parameter names.
+
     @abc.abstractmethod
     def new_game(self, options: Mapping[str, str], chance: Chance) -> StateT: ...
 
@@ -235,26 +239,38 @@ class Game(abc.ABC, Generic[StateT]):
     def outcome(self, state: StateT) -> Outcome: ...
 
     @abc.abstractmethod
-    def view(self, state: StateT, seat: str | None) -> JSON:
+    def view(self, state: StateT, seat: str | None, /) -> JSON:
         """What ``seat`` may see (None: the public archive). Never a deck order, never the seed."""
 
     @abc.abstractmethod
-    def scramble_hidden(self, state: StateT, seat: str | None, salt: int) -> StateT:
+    def scramble_hidden(self, state: StateT, seat: str | None, salt: int, /) -> StateT:
         """The same position with everything ``seat`` may not see replaced (decks re-ordered,
         other hands changed), varied by ``salt``. The conformance test checks that
         ``view(state, seat) == view(scramble_hidden(state, seat, salt), seat)``: nothing leaks."""
 
     @abc.abstractmethod
-    def dump(self, state: StateT) -> JSON: ...
+    def dump(self, state: StateT, /) -> JSON: ...
 
     @abc.abstractmethod
-    def load(self, data: JSON) -> StateT: ...
+    def load(self, data: JSON, /) -> StateT: ...
 
-    @abc.abstractmethod
     def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
         """A PNG picture of a view (and of the last resolution's facts, when given). ``scale`` 2
         draws the same picture at twice the width and height, sharp rather than enlarged, for
-        zooming on the web; mail always takes 1. Every scale shows the same things."""
+        zooming on the web; mail always takes 1. Every scale shows the same things. Facts marked
+        ``PREVIEW`` are ``draw_preview``'s, any others ``draw``'s."""
+        if facts is not None and facts.get(PREVIEW):
+            return self.draw_preview(view, facts, scale)
+        return self.draw(view, facts, scale)
+
+    @abc.abstractmethod
+    def draw(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int, /) -> bytes:
+        """``render``'s picture of a view and a resolution's facts (or none)."""
+
+    def draw_preview(self, view: JSON, facts: Mapping[str, JSON], scale: int, /) -> bytes:
+        """``render``'s picture of ``preview_facts``' facts over the view; the default draws
+        them as a resolution's."""
+        return self.draw(view, facts, scale)
 
     @abc.abstractmethod
     def describe(self, view: JSON) -> str:
@@ -279,11 +295,11 @@ class Game(abc.ABC, Generic[StateT]):
         out here, so the page lists them once. The default is ``help_text()``."""
         return self.help_text()
 
-    def preview_facts(self, state: StateT, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
-        """A checked, not yet resolved, order set of ``seat`` as facts ``render`` draws over
-        ``view(state, seat)`` (arrows for moves, marks for cards and holds), for the order
-        checker's picture; nothing is resolved and nothing outside that view is used. None (the
-        default): the game draws no preview."""
+    def preview_facts(self, state: StateT, seat: str, orders: JSON, /) -> Mapping[str, JSON] | None:
+        """A checked, not yet resolved, order set of ``seat`` as facts marked ``PREVIEW`` that
+        ``render`` draws over ``view(state, seat)`` (arrows for moves, marks for cards and holds),
+        for the order checker's picture; nothing is resolved and nothing outside that view is
+        used. None (the default): the game draws no preview."""
         return None
 
     def seat_title(self, seat: str) -> str:

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -168,6 +168,15 @@ def _scaled_face(face: Font, scale: int) -> Font:
     return face.font_variant(size=face.size * scale)
 
 
+class Paint(TypedDict, total=False):
+    """How a shape in a box is painted, as Pillow's keywords: its fill and its outline (none
+    where not given) and the outline's width in picture units (1 where not given)."""
+
+    fill: Colour | None
+    outline: Colour | None
+    width: int
+
+
 class Canvas:
     """Pillow's drawing calls in picture units on an image ``scale`` times as large: every
     point, line width, corner and font size is multiplied, so one drawing gives the mail's
@@ -196,39 +205,19 @@ class Canvas:
     ) -> None:
         self.draw.polygon(self._points(points), fill=fill, outline=outline, width=self.scale)
 
-    def rectangle(
-        self,
-        box: Sequence[float],
-        fill: Colour | None = None,
-        outline: Colour | None = None,
-        width: int = 1,
-    ) -> None:
-        self.draw.rectangle(self._box(box), fill=fill, outline=outline, width=width * self.scale)
+    def _paint(self, paint: Paint) -> Paint:
+        return {**paint, "width": paint.get("width", 1) * self.scale}
+
+    def rectangle(self, box: Sequence[float], **paint: Unpack[Paint]) -> None:
+        self.draw.rectangle(self._box(box), **self._paint(paint))
 
     def rounded_rectangle(
-        self,
-        box: Sequence[float],
-        radius: float = 0,
-        fill: Colour | None = None,
-        outline: Colour | None = None,
-        width: int = 1,
+        self, box: Sequence[float], radius: float = 0, **paint: Unpack[Paint]
     ) -> None:
-        self.draw.rounded_rectangle(
-            self._box(box),
-            radius * self.scale,
-            fill=fill,
-            outline=outline,
-            width=width * self.scale,
-        )
+        self.draw.rounded_rectangle(self._box(box), radius * self.scale, **self._paint(paint))
 
-    def ellipse(
-        self,
-        box: Sequence[float],
-        fill: Colour | None = None,
-        outline: Colour | None = None,
-        width: int = 1,
-    ) -> None:
-        self.draw.ellipse(self._box(box), fill=fill, outline=outline, width=width * self.scale)
+    def ellipse(self, box: Sequence[float], **paint: Unpack[Paint]) -> None:
+        self.draw.ellipse(self._box(box), **self._paint(paint))
 
     def text(self, xy: Point, text: str, fill: Colour, font: Font, anchor: str = "la") -> None:
         self.draw.text(

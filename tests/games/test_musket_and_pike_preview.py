@@ -11,7 +11,7 @@ from builders.games import preview_facts, rgb
 from games.test_musket_and_pike_orders import GAME, opened
 
 from adjudicator.core import picture
-from adjudicator.games.musket_and_pike.pictures import preview
+from adjudicator.core.contract import PREVIEW
 from adjudicator.games.musket_and_pike.pictures.look import colour, layout
 from adjudicator.games.musket_and_pike.rules.scenario import scenario
 from adjudicator.games.musket_and_pike.rules.state import Position
@@ -109,7 +109,7 @@ def test_nothing_is_resolved_and_twice_the_size_is_the_same_picture() -> None:
     one, two = rgb(GAME.render(view, facts)), rgb(GAME.render(view, facts, 2))
     assert GAME.dump(state) == before
     assert two.size == (2 * one.width, 2 * one.height)
-    assert facts[preview.PREVIEW] is True and facts["side"] == "royalist"
+    assert facts[PREVIEW] is True and facts["side"] == "royalist"
     # Not a side of the game, or not an order set: no preview.
     assert GAME.preview_facts(state, "france", {"step": "actions", "answer": []}) is None
     assert GAME.preview_facts(state, "royalist", "CHARGE") is None

@@ -149,31 +149,22 @@ class DosDeMayo(Game[Position]):
         score = (1 if winner == FRANCE else 0, state.losses.spain, -state.losses.france)
         return Outcome(True, (winner,), end_sentence(state) or "", score)
 
-    def view(self, state: Position, seat: str | None) -> JSON:
-        return view_of(state, seat)
+    # The contract's questions the rules' own functions answer as they are.
+    view = staticmethod(view_of)
+    scramble_hidden = staticmethod(scramble_hidden)
+    dump = staticmethod(codec.dump)
+    load = staticmethod(codec.load)
+    preview_facts = staticmethod(preview.preview_facts)
+    draw_preview = staticmethod(preview.draw)
 
-    def scramble_hidden(self, state: Position, seat: str | None, salt: int) -> Position:
-        return scramble_hidden(state, seat, salt)
-
-    def dump(self, state: Position) -> JSON:
-        return codec.dump(state)
-
-    def load(self, data: JSON) -> Position:
-        return codec.load(data)
-
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
+    def draw(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int) -> bytes:
         # The renderer is its own module (another engineer's); imported here so the rules load
         # without it and without the imaging library.
         from adjudicator.games.dos_de_mayo.render import render as picture
 
         # In the current reader's language, as the mail's words: the service draws the stored
         # picture, which every English reader is shown, in English (play.public_picture).
-        if facts is not None and facts.get(preview.PREVIEW):
-            return preview.draw(view, facts, scale)
         return picture(view, facts, scale)
-
-    def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
-        return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
         from adjudicator.games.dos_de_mayo.describe import describe as words

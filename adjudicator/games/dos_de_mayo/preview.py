@@ -12,14 +12,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core.contract import JSON
+from adjudicator.core.contract import JSON, PREVIEW
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.orders import Move, OrderSet, order_set_from_json
 from adjudicator.games.dos_de_mayo.sides import FRANCE, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
-
-PREVIEW = "preview"  # the facts' marker: planned orders, not a resolved turn
 
 
 def _here(position: Position, side: Side, node: str) -> int:

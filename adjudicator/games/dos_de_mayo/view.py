@@ -11,12 +11,13 @@ from typing import Any
 from adjudicator.core import said
 from adjudicator.core.chance import permutation
 from adjudicator.core.contract import JSON, Strength
-from adjudicator.core.said import _, ngettext
+from adjudicator.core.said import _
 from adjudicator.games.dos_de_mayo.board import board
 from adjudicator.games.dos_de_mayo.cards import card_data
 from adjudicator.games.dos_de_mayo.codec import last_json
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SIDES, SPAIN, Side, as_side
 from adjudicator.games.dos_de_mayo.state import Position
+from adjudicator.games.dos_de_mayo.wording import spanish_on_map
 
 GAME_KEY = "2demayo"
 
@@ -47,13 +48,7 @@ def end_sentence(position: Position) -> str | None:
     failures = []
     spanish = position.on_map(SPAIN)
     if spanish:
-        failures.append(
-            ngettext(
-                "%(num)s Spanish unit still on the map",
-                "%(num)s Spanish units still on the map",
-                spanish,
-            )
-        )
+        failures.append(spanish_on_map(spanish))
     empty = [gate for gate in the_board.gates if not position.at(FRANCE, gate)]
     if empty:
         failures.append(_("no French unit on %(gates)s", gates=", ".join(empty)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adjudicator.core.said import _
+from adjudicator.core.said import _, ngettext
 
 
 def either(choices: Sequence[str]) -> str:
@@ -18,3 +18,12 @@ def either(choices: Sequence[str]) -> str:
 def did_you_mean(order: str) -> str:
     """A suggestion: "did you mean 9-14?" (the order canonical, the words the reader's)."""
     return _("did you mean %(order)s?", order=order)
+
+
+def spanish_on_map(count: int) -> str:
+    """The first reason Spain holds out after the last turn: its units still on the map."""
+    return ngettext(
+        "%(num)s Spanish unit still on the map",
+        "%(num)s Spanish units still on the map",
+        count,
+    )

@@ -311,18 +311,14 @@ class MusketAndPike(Game[Position]):
     def view(self, state: Position, seat: str | None) -> JSON:
         return view(state, seat, _rules(state))
 
-    def scramble_hidden(self, state: Position, seat: str | None, salt: int) -> Position:
-        return scramble_hidden(state, seat, salt)
+    # The contract's questions the rules' own functions answer as they are.
+    scramble_hidden = staticmethod(scramble_hidden)
+    dump = staticmethod(dump)
+    load = staticmethod(load)
+    preview_facts = staticmethod(preview.preview_facts)
+    draw_preview = staticmethod(preview.draw)
 
-    def dump(self, state: Position) -> JSON:
-        return dump(state)
-
-    def load(self, data: JSON) -> Position:
-        return load(data)
-
-    def render(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int = 1) -> bytes:
-        if facts is not None and facts.get(preview.PREVIEW):
-            return preview.draw(view, facts, scale)
+    def draw(self, view: JSON, facts: Mapping[str, JSON] | None, scale: int) -> bytes:
         records = [e["data"] for e in (facts or {}).get("events", []) if e.get("data")]
         # The map shows the position and the events, never whose view it is: what one side alone
         # sees (its secret set-up orders, its standing instructions) is never drawn, so the
@@ -330,9 +326,6 @@ class MusketAndPike(Game[Position]):
         # step are one drawing, made once a scale.
         public = dump(visible(load(view["position"]), None))
         return _drawing(json.dumps([public, records], sort_keys=True), scale, language())
-
-    def preview_facts(self, state: Position, seat: str, orders: JSON) -> Mapping[str, JSON] | None:
-        return preview.preview_facts(state, seat, orders)
 
     def describe(self, view: JSON) -> str:
         from adjudicator.games.musket_and_pike.words.describe import describe as words

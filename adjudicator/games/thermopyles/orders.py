@@ -22,6 +22,7 @@ from adjudicator.games.thermopyles.rules import (
     check,
     check_discard,
     excess,
+    game_over,
     without,
 )
 from adjudicator.games.thermopyles.state import SEAT, Position
@@ -153,7 +154,7 @@ def _fatal(position: Position, seat: str) -> Problem | None:
         )
         return Problem("unknown-seat", reason)
     if position.over:
-        return Problem("game-over", _("the game is over; no more orders are taken"))
+        return game_over()
     return None
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core import picture
-from adjudicator.core.contract import JSON
+from adjudicator.core.contract import JSON, PREVIEW
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import N_, _, ngettext
 from adjudicator.games.thermopyles import render
@@ -26,7 +26,6 @@ from adjudicator.games.thermopyles.render import font
 from adjudicator.games.thermopyles.rules import excess, free_die
 from adjudicator.games.thermopyles.state import SEAT, Position
 
-PREVIEW = "preview"  # the facts' marker: a checked action, not a resolved turn
 RING = 5  # how far a mark's ring stands off the card it marks
 # The tags on the hand's cards and the plan: words a player may write for these orders in the
 # reader's language (words.toml).

@@ -98,10 +98,15 @@ def legal_actions(position: Position) -> list[Action]:
     return actions
 
 
+def game_over() -> Problem:
+    """Why no action is taken from a game that is over."""
+    return Problem("game-over", _("the game is over; no more orders are taken"))
+
+
 def check_discard(position: Position, card: int) -> Problem | None:
     """Why DISCARD ``card`` is not legal now, or None when it is."""
     if position.over:
-        return Problem("game-over", _("the game is over; no more orders are taken"))
+        return game_over()
     if not excess(position):
         held, limit = len(position.hand), position.settings.hand_limit
         return Problem(
@@ -120,7 +125,7 @@ def check_discard(position: Position, card: int) -> Problem | None:
 def check(position: Position, action: Action) -> Problem | None:
     """Why ``action`` (with its DISCARD, if any) is not legal now, or None when it is."""
     if position.over:
-        return Problem("game-over", _("the game is over; no more orders are taken"))
+        return game_over()
     hand = position.hand
     if action.discard is not None:
         problem = check_discard(position, action.discard)

@@ -7,6 +7,7 @@ from adjudicator.core import said
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.dos_de_mayo.adjudicate.work import Work
 from adjudicator.games.dos_de_mayo.sides import FRANCE, SPAIN
+from adjudicator.games.dos_de_mayo.wording import spanish_on_map
 
 END_REASONS = ("loss-limit", "france-wins", "spain-holds")
 
@@ -36,13 +37,7 @@ def check_end(work: Work) -> None:
     failures = []
     spanish = sum(work.units[SPAIN])
     if spanish:
-        failures.append(
-            ngettext(
-                "%(num)s Spanish unit still on the map",
-                "%(num)s Spanish units still on the map",
-                spanish,
-            )
-        )
+        failures.append(spanish_on_map(spanish))
     empty = [gate for gate in work.board.gates if not work.at(FRANCE, gate)]
     if empty:
         failures.append(

@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core.contract import JSON
+from adjudicator.core.contract import JSON, PREVIEW
 from adjudicator.core.said import N_, _
 from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.games.musket_and_pike.words import grammar
 
-PREVIEW = "preview"  # the facts' marker: planned orders, not a resolved step
 PATHS = {"rout": "rout", "retreat": "retreat", "move": "move"}  # unit action: event drawn
 # A charge ends in close combat with its target; fire, a salvo and pistols shoot at theirs.
 CLOSING = frozenset({"charge"})

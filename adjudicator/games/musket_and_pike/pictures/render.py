@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypedDict, Unpack
 
 from PIL import Image
 
@@ -230,20 +231,28 @@ def _wrapped_notes(notes: Sequence[str], width: int) -> list[str]:
     return [part for note in notes for part in picture.wrap(note, face, width - 2 * PANEL_X)]
 
 
+class Drawing(TypedDict, total=False):
+    """What a map is drawn with besides the position and its events: the ruleset and the
+    battle (the packaged ones of the position's scenario where not given) and the scale (1)."""
+
+    rules: Ruleset | None
+    battle: Scenario | None
+    scale: int
+
+
 def draw(
     position: Position,
     events: Iterable[Event] = (),
     *,
-    rules: Ruleset | None = None,
-    battle: Scenario | None = None,
-    scale: int = 1,
     plan: Plan | None = None,
+    **drawing: Unpack[Drawing],
 ) -> tuple[Image.Image, Painter]:
     """The picture of the position and the given events' arrows (and a ``plan``'s words), and
     the painter that drew it, for marks drawn over it (``preview``). The panel and the plan's
     band grow to hold every line: nothing is cut short. The map's key is under the panel."""
-    rules = rules or ruleset()
-    battle = battle or scenario(position.scenario)
+    rules = drawing.get("rules") or ruleset()
+    battle = drawing.get("battle") or scenario(position.scenario)
+    scale = drawing.get("scale", 1)
     plan = plan or Plan()
     place = layout(battle)
     columns = _columns(position, battle, place.width, plan)
@@ -280,17 +289,10 @@ def encode(image: Image.Image) -> bytes:
     return picture.png(picture.keeping(image, _art_colours()), picture.BALANCED)
 
 
-def render(
-    position: Position,
-    events: Iterable[Event] = (),
-    *,
-    rules: Ruleset | None = None,
-    battle: Scenario | None = None,
-    scale: int = 1,
-) -> bytes:
+def render(position: Position, events: Iterable[Event] = (), **drawing: Unpack[Drawing]) -> bytes:
     """The position (and the given events' arrows) as PNG bytes; ``scale`` 2 draws the same
     picture at twice the size, sharp, for zooming on the web (mail keeps 1)."""
-    image, _ = draw(position, events, rules=rules, battle=battle, scale=scale)
+    image, _ = draw(position, events, **drawing)
     return encode(image)
 
 

@@ -48,19 +48,17 @@ class CommandRules(Protocol):
         "fewer_losses" (the smaller share of its break level lost)."""
 
 
+# The spec's suggested order change thresholds: by current order, each wanted order's.
+_SPEC_ORDER_CHANGE = {
+    "charge": {"make_ready": 3, "receive_charge": 2, "rally": 1},
+    "make_ready": {"charge": 6, "receive_charge": 7, "rally": 5},
+    "receive_charge": {"charge": 4, "make_ready": 6, "rally": 6},
+    "rally": {"charge": 2, "make_ready": 5, "receive_charge": 6},
+}
 ORDER_CHANGE_DEFAULT: dict[tuple[str, str], int] = {
-    ("make_ready", "charge"): 6,
-    ("receive_charge", "charge"): 4,
-    ("rally", "charge"): 2,
-    ("charge", "make_ready"): 3,
-    ("receive_charge", "make_ready"): 6,
-    ("rally", "make_ready"): 5,
-    ("charge", "receive_charge"): 2,
-    ("make_ready", "receive_charge"): 7,
-    ("rally", "receive_charge"): 6,
-    ("charge", "rally"): 1,
-    ("make_ready", "rally"): 5,
-    ("receive_charge", "rally"): 6,
+    (current, wanted): threshold
+    for current, row in _SPEC_ORDER_CHANGE.items()
+    for wanted, threshold in row.items()
 }
 
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules.state import ORDERS
-
-JSON = Any
 
 
 @dataclass(frozen=True)
@@ -150,12 +148,9 @@ _CODED = re.compile("|".join(rf"\b{code}\b" for code in ORDERS if "_" in code))
 
 def read(step: str, reply: JSON) -> Answer | Refusal:
     """The answer ``reply`` gives at ``step``, or why it is not one (legality is checked later)."""
-    if step == "actions":
-        return _read_actions(reply)
-    if step == "rout_paths":
-        return _read_routs(reply)
-    if step == "retreat_path":
-        return _read_retreat(reply)
+    given_as_json = _JSON_READERS.get(step)
+    if given_as_json is not None:
+        return given_as_json(reply)
     if not isinstance(reply, str):
         return Refusal(
             _("expected a text answer, not %(kind)s", kind=type(reply).__name__), "malformed"
@@ -261,14 +256,18 @@ def _read_actions(reply: JSON) -> Answer | Refusal:
     return Actions(tuple(reply))
 
 
+def _no_paths(reply: str, default: str, none: Answer, why: str) -> Answer | Refusal:
+    """A path answer written as words: ``none`` for the default's words (or "no actions"), else
+    the refusal ``why``, which says paths come as a JSON list."""
+    if reply.strip().lower() in (default, "no actions"):
+        return none
+    return Refusal(why, "malformed")
+
+
 def _read_routs(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
-        if reply.strip().lower() in (DEFAULT_ROUTS, "no actions"):
-            return RoutPaths(())
-        return Refusal(
-            _("rout paths come as a JSON list (or write: %(form)s)", form=DEFAULT_ROUTS),
-            "malformed",
-        )
+        why = _("rout paths come as a JSON list (or write: %(form)s)", form=DEFAULT_ROUTS)
+        return _no_paths(reply, DEFAULT_ROUTS, RoutPaths(()), why)
     if not isinstance(reply, list):
         return Refusal(
             _("rout paths must be a list of objects, one per routed unit given a path"),
@@ -300,12 +299,8 @@ def _read_routs(reply: JSON) -> Answer | Refusal:
 
 def _read_retreat(reply: JSON) -> Answer | Refusal:
     if isinstance(reply, str):
-        if reply.strip().lower() in (DEFAULT_RETREAT, "no actions"):
-            return RetreatPath(())
-        return Refusal(
-            _("a retreat path comes as a JSON list (or write: %(form)s)", form=DEFAULT_RETREAT),
-            "malformed",
-        )
+        why = _("a retreat path comes as a JSON list (or write: %(form)s)", form=DEFAULT_RETREAT)
+        return _no_paths(reply, DEFAULT_RETREAT, RetreatPath(()), why)
     if not isinstance(reply, list) or len(reply) > 1:
         return Refusal(
             _("a retreat path is a list of one object: the retreating unit and its hexes"),
@@ -332,6 +327,13 @@ def _is_hex(value: JSON) -> bool:
     )
 
 
+# The steps answered in JSON (lists of actions or paths), each read whole.
+_JSON_READERS = {
+    "actions": _read_actions,
+    "rout_paths": _read_routs,
+    "retreat_path": _read_retreat,
+}
+# The steps answered in words, each read from its first word and the rest.
 _READERS = {
     "setup_orders": _read_setup,
     "first_wing": _read_first,

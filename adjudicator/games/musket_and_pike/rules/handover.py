@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.rules.command import CommandRules
 from adjudicator.games.musket_and_pike.rules.state import Event, Position
 
-JSON = Any
 Events = tuple[Event, ...]
 Advance = tuple[Position, Events]
 # C and D: the actions module checks and resolves one activation's unit actions and close combat

@@ -21,7 +21,7 @@ from adjudicator.core.chance import Chance
 from adjudicator.core.said import _, ngettext
 from adjudicator.games.musket_and_pike.rules.command import opposed_roll
 from adjudicator.games.musket_and_pike.rules.decisions import order_words
-from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.phrases import side_ngettext
 from adjudicator.games.musket_and_pike.rules.state import Event, Position, Roll, Wing
 from adjudicator.games.musket_and_pike.rules.titles import side_title
 
@@ -118,12 +118,11 @@ def determine(position: Position, chance: Chance) -> Initiative:
         # All Rally: only a side with a wing to activate can use the initiative.
         if not mine[first] or not mine[second]:
             side = first if mine[first] else second
-            title = side_title(position.scenario, side)
-            why = ngettext(
+            why = side_ngettext(
                 "only %(side)s has a wing that can be activated",
                 "only %(side)s have a wing that can be activated",
-                number_of(title),
-                side=title,
+                position.scenario,
+                side,
             )
             return _won(position, side, None, why, ())
         side_or_none, rolls = _die_off(position, chance, "initiative all rally")
@@ -134,12 +133,11 @@ def determine(position: Position, chance: Chance) -> Initiative:
     if count[first] != count[second]:
         side = first if count[first] > count[second] else second
         against = count[position.other(side)]
-        title = side_title(position.scenario, side)
-        why = ngettext(
+        why = side_ngettext(
             "%(side)s has more wings holding %(order)s (%(count)s to %(against)s)",
             "%(side)s have more wings holding %(order)s (%(count)s to %(against)s)",
-            number_of(title),
-            side=title,
+            position.scenario,
+            side,
             order=order_words(senior),
             count=count[side],
             against=against,
@@ -174,12 +172,11 @@ def _won(
     position: Position, side: str, senior: str | None, why: str, rolls: tuple[Roll, ...]
 ) -> Initiative:
     choices = first_wings(position, side, senior)
-    title = side_title(position.scenario, side)
-    wins = ngettext(
+    wins = side_ngettext(
         "%(side)s wins the initiative: %(why)s",
         "%(side)s win the initiative: %(why)s",
-        number_of(title),
-        side=title,
+        position.scenario,
+        side,
         why=why,
     )
     event = Event("initiative", side=side, text=wins, rolls=rolls)

@@ -277,36 +277,26 @@ def check_leader_path(
         )
     here = mover.hex
     for there in path:
-        if direction_to(here, there) is None or not field.on_map(there):
-            return Refusal(
-                _(
-                    "%(unit)s: %(hex)s is not a map hex next to %(other)s",
-                    unit=mover.id,
-                    hex=str(list(there)),
-                    other=str(list(here)),
-                ),
-                "illegal",
-            )
-        if not field.terrain(there).cost:
-            return Refusal(
-                _(
-                    "%(unit)s: no one may enter %(terrain)s at %(hex)s",
-                    unit=mover.id,
-                    terrain=field.terrain(there).name,
-                    hex=str(list(there)),
-                ),
-                "illegal",
-            )
-        other = occupant(position, there)
-        if other is not None and other.side != mover.side:
-            return Refusal(
-                _(
-                    "%(unit)s: %(hex)s holds the enemy %(enemy)s",
-                    unit=mover.id,
-                    hex=str(list(there)),
-                    enemy=other.id,
-                ),
-                "illegal",
-            )
+        why = _leader_step_problem(position, field, mover, here, there)
+        if why is not None:
+            return Refusal(why, "illegal")
         here = there
+    return None
+
+
+def _leader_step_problem(
+    position: Position, field: Field, mover: Leader, here: Hex, there: Hex
+) -> str | None:
+    """Why the leader may not step from ``here`` into ``there``, or None."""
+    at = {"unit": mover.id, "hex": str(list(there))}
+    if direction_to(here, there) is None or not field.on_map(there):
+        return _(
+            "%(unit)s: %(hex)s is not a map hex next to %(other)s", other=str(list(here)), **at
+        )
+    if not field.terrain(there).cost:
+        terrain = field.terrain(there).name
+        return _("%(unit)s: no one may enter %(terrain)s at %(hex)s", terrain=terrain, **at)
+    other = occupant(position, there)
+    if other is not None and other.side != mover.side:
+        return _("%(unit)s: %(hex)s holds the enemy %(enemy)s", enemy=other.id, **at)
     return None

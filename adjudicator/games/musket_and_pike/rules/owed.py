@@ -121,19 +121,18 @@ def _default(position: Position, side: str) -> Answer:
         return SetupOrders(tuple((w.id, w.order) for w in position.wings if w.side == side))
     if step == "first_wing":
         return FirstWing(first_choices(position)[0])
-    if step == "activate":
-        return Activate(None)
-    if step == "preempt":
-        return Preempt(None)
-    if step == "order_change":
-        return ChangeOrder(None)
-    if step == "actions":
-        return Actions(NO_ACTIONS)
-    if step == "rout_paths":
-        return RoutPaths(())
-    if step == "retreat_path":
-        return RetreatPath(())
-    return Continue(False)
+    return _FIXED_DEFAULTS.get(step, Continue(False))
+
+
+# The defaults that do not depend on the position (any other step's, a continuation's, stops).
+_FIXED_DEFAULTS: dict[str, Answer] = {
+    "activate": Activate(None),
+    "preempt": Preempt(None),
+    "order_change": ChangeOrder(None),
+    "actions": Actions(NO_ACTIONS),
+    "rout_paths": RoutPaths(()),
+    "retreat_path": RetreatPath(()),
+}
 
 
 def _prompt(position: Position) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules import actions, rout
@@ -20,8 +20,6 @@ from adjudicator.games.musket_and_pike.rules.data import Ruleset
 from adjudicator.games.musket_and_pike.rules.handover import Advance, Resolvers
 from adjudicator.games.musket_and_pike.rules.scenario import Scenario
 from adjudicator.games.musket_and_pike.rules.state import Event, Position
-
-JSON = Any
 
 
 def _events(records: Iterable[Mapping[str, JSON]], wing: str | None) -> tuple[Event, ...]:

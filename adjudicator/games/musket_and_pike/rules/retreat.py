@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules import retreat_refusals
 from adjudicator.games.musket_and_pike.rules.combat import lose
 from adjudicator.games.musket_and_pike.rules.field import (
@@ -88,41 +87,22 @@ def retreat_along(
     mover = unit(position, unit_id)
     if mover is None or mover.hex is None:
         return retreat_refusals.off_the_map(unit_id)
-    if len(path) > hexes:
-        return Refusal(
-            _(
-                "%(unit)s falls back %(hexes)s hexes, not %(given)s",
-                unit=unit_id,
-                hexes=hexes,
-                given=len(path),
-            ),
-            "illegal",
-        )
+    if (refused := retreat_refusals.too_long(unit_id, hexes, path)) is not None:
+        return refused
     here = mover.hex
     for index, step in enumerate(path):
         if (refused := retreat_refusals.not_next(unit_id, step, here)) is not None:
             return refused
         options = retreat_steps(position, field, mover, here, path[:index])
         if step not in options:
-            why = _(
-                "%(unit)s: it cannot fall back into %(hex)s: %(cause)s; %(open)s",
-                unit=unit_id,
-                hex=retreat_refusals.hex_name(step),
-                cause=retreat_refusals.cause(position, field, mover, step, path[:index]),
-                open=retreat_refusals.open_words(options),
+            cause = retreat_refusals.cause(position, field, mover, step, path[:index])
+            return retreat_refusals.blocked(
+                unit_id, step, cause, retreat_refusals.open_words(options)
             )
-            return Refusal(why, "illegal")
         here = step
     if len(path) < hexes and (options := retreat_steps(position, field, mover, here, path)):
-        why = _(
-            "%(unit)s falls back %(hexes)s hexes while a hex farther from the enemy is open:"
-            " from %(hex)s %(open)s",
-            unit=unit_id,
-            hexes=hexes,
-            hex=retreat_refusals.hex_name(here),
-            open=retreat_refusals.open_words(options),
-        )
-        return Refusal(why, "illegal")
+        hexes_open = retreat_refusals.open_words(options)
+        return retreat_refusals.stopped_short(unit_id, hexes, here, hexes_open)
     return _fall_back(position, field, mover, list(path), events)
 
 

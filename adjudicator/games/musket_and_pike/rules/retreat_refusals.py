@@ -21,6 +21,17 @@ def off_the_map(unit_id: str) -> Refusal:
     return Refusal(_("%(unit)s is not on the map", unit=unit_id), "illegal")
 
 
+def too_long(unit_id: str, hexes: int, path: Sequence[Hex], rout: bool = False) -> Refusal | None:
+    """A path of more steps than the ``hexes`` the unit falls back (or, ``rout``, routs) as a
+    refusal; None if it has no more."""
+    if len(path) <= hexes:
+        return None
+    values = {"unit": unit_id, "hexes": hexes, "given": len(path)}
+    if rout:
+        return Refusal(_("%(unit)s routs %(hexes)s hexes, not %(given)s", **values), "illegal")
+    return Refusal(_("%(unit)s falls back %(hexes)s hexes, not %(given)s", **values), "illegal")
+
+
 def not_next(unit_id: str, step: Hex, here: Hex) -> Refusal | None:
     """A path's ``step`` that is not next to ``here``, the hex before it, as a refusal; None if
     it is. A retreat and a rout walk their paths the same way."""
@@ -32,6 +43,38 @@ def not_next(unit_id: str, step: Hex, here: Hex) -> Refusal | None:
         hex=hex_name(step),
         other=hex_name(here),
     )
+    return Refusal(why, "illegal")
+
+
+def blocked(unit_id: str, step: Hex, cause: str, open_hexes: str, rout: bool = False) -> Refusal:
+    """A path's ``step`` the unit may not fall back (or, ``rout``, rout) into: the ``cause`` and
+    the hexes open instead (``open_words``)."""
+    values = {"unit": unit_id, "hex": hex_name(step), "cause": cause, "open": open_hexes}
+    if rout:
+        why = _("%(unit)s: it cannot rout into %(hex)s: %(cause)s; %(open)s", **values)
+    else:
+        why = _("%(unit)s: it cannot fall back into %(hex)s: %(cause)s; %(open)s", **values)
+    return Refusal(why, "illegal")
+
+
+def stopped_short(unit_id: str, hexes: int, here: Hex, open_hexes: str | None) -> Refusal:
+    """A path that stops at ``here`` though a hex farther from the enemy is open: a retreat's
+    refusal names the hexes open (``open_hexes``, from ``open_words``), a rout's (None) says
+    ``here`` has one."""
+    values = {"unit": unit_id, "hexes": hexes, "hex": hex_name(here)}
+    if open_hexes is not None:
+        why = _(
+            "%(unit)s falls back %(hexes)s hexes while a hex farther from the enemy is open:"
+            " from %(hex)s %(open)s",
+            open=open_hexes,
+            **values,
+        )
+    else:
+        why = _(
+            "%(unit)s routs %(hexes)s hexes while a hex farther from the enemy is open:"
+            " %(hex)s has one",
+            **values,
+        )
     return Refusal(why, "illegal")
 
 

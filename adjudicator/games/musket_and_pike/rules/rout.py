@@ -144,16 +144,8 @@ def rout_along(
     hexes = field.rules.rout_hexes.get(router.kind, 0)
     if hexes == 0:  # a unit that cannot rout is abandoned whatever the path
         return rout_unit(position, field, unit_id, events)
-    if len(path) > hexes:
-        return Refusal(
-            _(
-                "%(unit)s routs %(hexes)s hexes, not %(given)s",
-                unit=unit_id,
-                hexes=hexes,
-                given=len(path),
-            ),
-            "illegal",
-        )
+    if (refused := retreat_refusals.too_long(unit_id, hexes, path, rout=True)) is not None:
+        return refused
     here, seen = router.hex, {router.hex}
     for index, step in enumerate(path):
         if (refused := retreat_refusals.not_next(unit_id, step, here)) is not None:
@@ -173,14 +165,9 @@ def rout_along(
             position = position.with_unit(replace(router, hex=here))
             return eliminate(position, unit_id, "routed off the map", events)
         if step in seen or not _open(position, field, router, step):
-            why = _(
-                "%(unit)s: it cannot rout into %(hex)s: %(cause)s; %(open)s",
-                unit=unit_id,
-                hex=retreat_refusals.hex_name(step),
-                cause=retreat_refusals.cause(position, field, router, step, list(seen)),
-                open=_open_words(position, field, router, here, seen),
-            )
-            return Refusal(why, "illegal")
+            cause = retreat_refusals.cause(position, field, router, step, list(seen))
+            hexes_open = _open_words(position, field, router, here, seen)
+            return retreat_refusals.blocked(unit_id, step, cause, hexes_open, rout=True)
         if _gap(position, router, step) < _gap(position, router, here):
             why = _(
                 "%(unit)s: %(hex)s is nearer the enemy; a rout never runs toward it; %(open)s",
@@ -192,14 +179,7 @@ def rout_along(
         here = step
         seen.add(step)
     if len(path) < hexes and _way_on(position, field, router, here, seen):
-        why = _(
-            "%(unit)s routs %(hexes)s hexes while a hex farther from the enemy is open:"
-            " %(hex)s has one",
-            unit=unit_id,
-            hexes=hexes,
-            hex=retreat_refusals.hex_name(here),
-        )
-        return Refusal(why, "illegal")
+        return retreat_refusals.stopped_short(unit_id, hexes, here, None)
     events.append({"type": "rout", "unit": unit_id, "path": [hex_json(h) for h in path]})
     if not path:
         return lose(position, unit_id, field.rules.rout_blocked_sp, events)

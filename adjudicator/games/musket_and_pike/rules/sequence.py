@@ -25,13 +25,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.core.chance import Chance
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
-from adjudicator.core.said import _, ngettext
+from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules import decisions
 from adjudicator.games.musket_and_pike.rules.command import CommandRules, command_roll
 from adjudicator.games.musket_and_pike.rules.handover import (
     CHOOSE_PATHS,
-    JSON,
     Advance,
     Ctx,
     Resolvers,
@@ -51,9 +51,8 @@ from adjudicator.games.musket_and_pike.rules.owed import (
     preempt_candidates,
     setup,
 )
-from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.phrases import side_ngettext
 from adjudicator.games.musket_and_pike.rules.state import Event, Position
-from adjudicator.games.musket_and_pike.rules.titles import side_title
 from adjudicator.games.musket_and_pike.rules.turn import (
     after_fighting,
     begin,
@@ -99,12 +98,11 @@ def answer(
     (the position is then unchanged).
     """
     if side not in owing(position):
-        title = side_title(position.scenario, side)
-        owes = ngettext(
+        owes = side_ngettext(
             "%(side)s owes no decision now",
             "%(side)s owe no decision now",
-            number_of(title),
-            side=title,
+            position.scenario,
+            side,
         )
         return Refusal(owes, "not-owed")
     parsed = decisions.read(position.step, reply)
@@ -166,12 +164,11 @@ def _answer_setup(
         )
     secret = (*position.secret_orders, (side, given.orders))
     waiting = replace(position, secret_orders=secret)
-    title = side_title(position.scenario, side)
-    handed = ngettext(
+    handed = side_ngettext(
         "%(side)s has handed in the wing orders",
         "%(side)s have handed in the wing orders",
-        number_of(title),
-        side=title,
+        position.scenario,
+        side,
     )
     event = Event("orders-in", side=side, text=handed)
     if len(secret) < len(position.sides):

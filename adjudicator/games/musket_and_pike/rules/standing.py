@@ -25,28 +25,27 @@ from adjudicator.games.musket_and_pike.rules.field import contacts
 from adjudicator.games.musket_and_pike.rules.state import STANDING_PREFIX, Position
 
 KINDS = ("preempt", "continue", "retreat")
-VALUES: dict[str, tuple[str, ...]] = {
-    "preempt": ("never", "charge", "charge-ac", "always", "always-ac"),
-    "continue": ("never", "adjacent", "up-to-2", "up-to-3"),
-    "retreat": ("edge", "away", "choose"),
-}
 ASK = "ask"
 PREFIX = STANDING_PREFIX
-# How each value is written back in a mail: ``read`` reads every one of these to the same value.
-PHRASES: dict[tuple[str, str], str] = {
-    ("preempt", "never"): "NEVER",
-    ("preempt", "charge"): "WHEN CHARGE",
-    ("preempt", "charge-ac"): "WHEN CHARGE WITH AC",
-    ("preempt", "always"): "ALWAYS",
-    ("preempt", "always-ac"): "ALWAYS WITH AC",
-    ("continue", "never"): "NEVER",
-    ("continue", "adjacent"): "WHILE ADJACENT",
-    ("continue", "up-to-2"): "UP TO 2",
-    ("continue", "up-to-3"): "UP TO 3",
-    ("retreat", "edge"): "TOWARD MY EDGE",
-    ("retreat", "away"): "AWAY FROM ENEMY",
-    ("retreat", "choose"): "ASK ME",
+# Each kind's values, in the order they are offered, and how each is written back in a mail:
+# ``read`` reads every one of these to the same value.
+WRITTEN: dict[str, dict[str, str]] = {
+    "preempt": {
+        "never": "NEVER",
+        "charge": "WHEN CHARGE",
+        "charge-ac": "WHEN CHARGE WITH AC",
+        "always": "ALWAYS",
+        "always-ac": "ALWAYS WITH AC",
+    },
+    "continue": {
+        "never": "NEVER",
+        "adjacent": "WHILE ADJACENT",
+        "up-to-2": "UP TO 2",
+        "up-to-3": "UP TO 3",
+    },
+    "retreat": {"edge": "TOWARD MY EDGE", "away": "AWAY FROM ENEMY", "choose": "ASK ME"},
 }
+VALUES = {kind: tuple(written) for kind, written in WRITTEN.items()}
 KIND_WORDS = {
     "preempt": "preempt",
     "pre-empt": "preempt",
@@ -65,7 +64,7 @@ _AC_WORDS = {"ac", "commander", "general"}
 
 def phrase(kind: str, value: str) -> str:
     """The canonical mail line for an instruction."""
-    words = "ASK" if value == ASK else PHRASES[(kind, value)]
+    words = "ASK" if value == ASK else WRITTEN[kind][value]
     return f"STANDING {kind.upper()} {words}"
 
 
@@ -86,7 +85,7 @@ def read(kind_word: str, words: list[str]) -> tuple[str, str] | Refusal:
         return kind, ASK
     value = {"preempt": _preempt, "continue": _continue, "retreat": _retreat}[kind](words, said)
     if value is None:
-        options = " | ".join(PHRASES[(kind, v)] for v in VALUES[kind])
+        options = " | ".join(WRITTEN[kind].values())
         return Refusal(
             _(
                 "%(word)s takes %(kinds)s",

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from adjudicator.core.codec import Codec, Form
+from adjudicator.core.contract import JSON
 
 Side = Literal["royalist", "parliament"]  # the bundled scenarios' sides; positions use plain str
 Hex = tuple[int, int]  # (column, row), offset coordinates defined in hexes.py
-JSON = Any
 
 # 2: close combats still to fight and retreats still to make (``combats``, ``retreats``), for
 # the retreat path asked by mail in the middle of an activation. A schema 1 position has none.

@@ -26,7 +26,7 @@ from adjudicator.games.musket_and_pike.rules.handover import (
 )
 from adjudicator.games.musket_and_pike.rules.initiative import can_activate, determine, eligible
 from adjudicator.games.musket_and_pike.rules.owed import current_wing, preempt_candidates
-from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.phrases import number_of, side_ngettext
 from adjudicator.games.musket_and_pike.rules.state import Event, Hex, Leader, Position
 from adjudicator.games.musket_and_pike.rules.titles import side_title
 
@@ -177,16 +177,15 @@ def pass_turn(
     position: Position, side: str, events: Events, ctx: Ctx, automatic: bool = False
 ) -> Advance:
     passes = position.passes + 1
-    title = side_title(position.scenario, side)
     if automatic:
-        said = ngettext(
+        said = side_ngettext(
             "%(side)s passes (no wing it can activate)",
             "%(side)s pass (no wing it can activate)",
-            number_of(title),
-            side=title,
+            position.scenario,
+            side,
         )
     else:
-        said = ngettext("%(side)s passes", "%(side)s pass", number_of(title), side=title)
+        said = side_ngettext("%(side)s passes", "%(side)s pass", position.scenario, side)
     events = (*events, Event("pass", side, None, said))
     position = replace(position, passes=passes)
     if passes >= 2:
@@ -207,12 +206,11 @@ def rout_from(position: Position, index: int, events: Events, ctx: Ctx) -> Advan
     that chooses its paths (and has routers) is asked, and the phase waits for it."""
     for side in position.sides[index:]:
         if position.routers(side) and position.standing(side, "retreat") == CHOOSE_PATHS:
-            title = side_title(position.scenario, side)
-            who = ngettext(
+            who = side_ngettext(
                 "%(side)s chooses the paths of its routed units",
                 "%(side)s choose the paths of its routed units",
-                number_of(title),
-                side=title,
+                position.scenario,
+                side,
             )
             ask = Event("rout-paths", side=side, text=who)
             return replace(position, step="rout_paths", active=side), (*events, ask)
@@ -247,15 +245,14 @@ def _markers(position: Position, events: Events, ctx: Ctx) -> Advance:
         rule = ctx.rules.last_turn
         winner = _last_turn_winner(position, rule)
         if winner is not None:
-            title = side_title(position.scenario, winner)
-            text = ngettext(
+            text = side_ngettext(
                 "turn %(turn)s was the last: the battle ends; %(side)s holds the field, having"
                 " lost the smaller share of its army",
                 "turn %(turn)s was the last: the battle ends; %(side)s hold the field, having"
                 " lost the smaller share of its army",
-                number_of(title),
+                position.scenario,
+                winner,
                 turn=position.turn,
-                side=title,
             )
         elif rule == "fewer_losses":
             text = _(

@@ -8,14 +8,13 @@ on the battlefield is open, as on a table.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.games.musket_and_pike.rules import sequence, standing
 from adjudicator.games.musket_and_pike.rules.command import CommandRules
 from adjudicator.games.musket_and_pike.rules.scenario import scenario
 from adjudicator.games.musket_and_pike.rules.state import ORDERS, Position, dump
 
-JSON = Any
 GAME_KEY = "musketpike"
 
 

@@ -4,11 +4,11 @@ break level, and the rule that decided a battle fought to its last turn."""
 from __future__ import annotations
 
 from adjudicator.core.contract import Outcome
-from adjudicator.core.said import _, joined, ngettext
+from adjudicator.core.said import _, joined
 from adjudicator.games.musket_and_pike.rules.data import LAST_TURN_WORDS
-from adjudicator.games.musket_and_pike.rules.phrases import number_of
+from adjudicator.games.musket_and_pike.rules.phrases import side_ngettext
 from adjudicator.games.musket_and_pike.rules.state import Position
-from adjudicator.games.musket_and_pike.rules.titles import battle_of, side_title
+from adjudicator.games.musket_and_pike.rules.titles import battle_of
 from adjudicator.games.musket_and_pike.words.describe import end_words
 
 
@@ -19,11 +19,11 @@ def battle_outcome(state: Position) -> Outcome:
     first, second = state.sides
     losses = joined(
         [
-            ngettext(
+            side_ngettext(
                 "%(side)s lost %(lost)s of %(break_level)s SP",
                 "%(side)s lost %(lost)s of %(break_level)s SP",
-                number_of(side_title(state.scenario, side)),
-                side=side_title(state.scenario, side),
+                state.scenario,
+                side,
                 lost=state.lost(side),
                 break_level=state.break_level(side),
             )
@@ -51,12 +51,11 @@ def battle_outcome(state: Position) -> Outcome:
         )
     score = (1 if state.winner == first else 0, state.lost(second), -state.lost(first))
     if state.winner:
-        title = side_title(state.scenario, state.winner)
-        summary = ngettext(
+        summary = side_ngettext(
             "%(side)s wins (%(reason)s); %(losses)s.",
             "%(side)s win (%(reason)s); %(losses)s.",
-            number_of(title),
-            side=title,
+            state.scenario,
+            state.winner,
             reason=reason,
             losses=losses,
         )

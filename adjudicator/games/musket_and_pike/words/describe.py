@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.said import N_, _, anew, words_of
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import load
 from adjudicator.games.musket_and_pike.rules.titles import battle_of, in_words, side_info, side_name
+from adjudicator.games.musket_and_pike.words.report import state_words
 from adjudicator.games.musket_and_pike.words.standing_words import instructions
 
-JSON = Any
 ORDER_WORDS = {
     "charge": N_("Charge"),
     "make_ready": N_("Make Ready"),
@@ -27,13 +28,6 @@ PHASE_WORDS = {
     "rout": N_("rout phase"),
     "markers": N_("marker removal"),
     "over": N_("the battle is over"),
-}
-# A unit's states other than the usual ones, as players read them.
-STATE_WORDS = {
-    "disordered": N_("disordered"),
-    "broken": N_("broken"),
-    "shaken": N_("shaken"),
-    "routed": N_("routed"),
 }
 
 
@@ -220,7 +214,7 @@ def _wing(position: Any, wing_id: str, names: dict[str, str], view: JSON) -> lis
             )
             continue
         states = [
-            words_of(STATE_WORDS, s)
+            state_words(s)
             for s in (unit.formation, unit.morale_state)
             if s not in ("normal", "good")
         ]

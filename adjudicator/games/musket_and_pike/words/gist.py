@@ -5,13 +5,11 @@ nor a question the next step asks."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.said import anew
 from adjudicator.games.musket_and_pike.words import sections
 from adjudicator.games.musket_and_pike.words.report import record_words
-
-JSON = Any
 
 # Events that ask for the next decision rather than say what happened.
 _ASKS = {"retreat-path", "rout-paths"}

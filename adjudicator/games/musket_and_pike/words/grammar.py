@@ -16,6 +16,7 @@ decision takes (a wing, an order, or nothing), or a wing, unit or leader id foll
 from __future__ import annotations
 
 from adjudicator.core import suggest
+from adjudicator.core.contract import JSON
 from adjudicator.core.lines import Complaint
 from adjudicator.core.refusal import Refusal
 from adjudicator.core.said import _
@@ -45,7 +46,6 @@ from adjudicator.games.musket_and_pike.words.lexicon import (
     tokenize,
 )
 from adjudicator.games.musket_and_pike.words.readings import (
-    JSON,
     AnswerLine,
     NoActions,
     Reading,

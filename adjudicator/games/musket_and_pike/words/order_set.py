@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.core.contract import Decision
+from adjudicator.core.contract import JSON, Decision
 from adjudicator.core.said import _
 from adjudicator.games.musket_and_pike.rules import decisions
 from adjudicator.games.musket_and_pike.rules.decisions import ChangeOrder, SetupOrders
 from adjudicator.games.musket_and_pike.rules.state import Position
-from adjudicator.games.musket_and_pike.words.readings import JSON, UnitLine
+from adjudicator.games.musket_and_pike.words.readings import UnitLine
 
 UNIT_STEPS = ("order_change", "actions")
 # The steps answered with paths: the rout phase's (every router of the side) and a retreat's

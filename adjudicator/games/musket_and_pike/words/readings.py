@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.refusal import Refusal
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import Position
 from adjudicator.games.musket_and_pike.words.lexicon import Hex
 
-JSON = Any
 # Checks one activation's unit actions without keeping anything: None, or why they fail.
 ActionCheck = Callable[[Position, str, list[JSON]], Refusal | None]
 

@@ -6,14 +6,12 @@ resolved, by ``changes``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.said import N_, _, anew, ngettext, words_of
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.rules.state import Event
 from adjudicator.games.musket_and_pike.words import sections
-
-JSON = Any
 
 STEP_WORDS = {
     "setup_orders": N_("the secret wing orders"),
@@ -124,33 +122,29 @@ def event_words(event: Event) -> str:
     return record_words(dict(event.data or {}))
 
 
-# A move, retreat or rout record, by its type: nowhere (no hexes), or to the hexes entered.
-NOWHERE = {
-    "move": N_("%(unit)s moves nowhere"),
-    "leader_move": N_("%(unit)s moves nowhere"),
-    "retreat": N_("%(unit)s retreats nowhere"),
-    "rout": N_("%(unit)s routs nowhere"),
-}
-GOING = {
-    "move": N_("%(unit)s moves to %(hexes)s"),
-    "leader_move": N_("%(unit)s moves to %(hexes)s"),
-    "retreat": N_("%(unit)s retreats to %(hexes)s"),
-    "rout": N_("%(unit)s routs to %(hexes)s"),
+# A move, retreat or rout record, by its type: nowhere (no hexes), and to the hexes entered.
+_MOVES = (N_("%(unit)s moves nowhere"), N_("%(unit)s moves to %(hexes)s"))
+PATH_WORDS = {
+    "move": _MOVES,
+    "leader_move": _MOVES,
+    "retreat": (N_("%(unit)s retreats nowhere"), N_("%(unit)s retreats to %(hexes)s")),
+    "rout": (N_("%(unit)s routs nowhere"), N_("%(unit)s routs to %(hexes)s")),
 }
 
 
 def record_words(data: Mapping[str, JSON]) -> str:
     """A unit-level record of the actions and rout modules as a sentence."""
     kind, unit = data.get("type"), data.get("unit", data.get("leader", ""))
-    if kind in ("move", "leader_move", "retreat", "rout"):
+    if str(kind) in PATH_WORDS:
         steps = data.get("path", [])[1:] if str(kind).endswith("move") else data.get("path", [])
         if not steps and kind == "move" and data.get("facing") is not None:
             # A unit that only turned (a charge from where it stands faces its target).
             facing = DIRECTION_NAMES[int(data["facing"])]
             return _("%(unit)s turns to face %(direction)s", unit=unit, direction=facing)
+        nowhere, going = PATH_WORDS[str(kind)]
         if not steps:
-            return _(NOWHERE[str(kind)], unit=unit)
-        return _(GOING[str(kind)], unit=unit, hexes=_hexes(steps))
+            return _(nowhere, unit=unit)
+        return _(going, unit=unit, hexes=_hexes(steps))
     if kind == "roll":
         return die_words(roll_json(data))
     if kind == "fire":

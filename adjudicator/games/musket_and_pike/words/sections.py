@@ -9,11 +9,9 @@ follows from another one (a loss, a morale check, a wing finishing) stays in the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from adjudicator.core.contract import JSON
 from adjudicator.core.said import N_, _
-
-JSON = Any
 
 HEADINGS = {
     "setup": N_("SECRET WING ORDERS"),

@@ -7,25 +7,31 @@ from collections.abc import Mapping
 
 from adjudicator.core.said import N_, _
 
-MEANING: dict[tuple[str, str], str] = {
-    ("preempt", "never"): N_("never try to pre-empt"),
-    ("preempt", "charge"): N_("pre-empt with the first wing holding Charge that may"),
-    ("preempt", "charge-ac"): N_("pre-empt with the first wing holding Charge, the AC helping"),
-    ("preempt", "always"): N_("always pre-empt with the first wing that may"),
-    ("preempt", "always-ac"): N_("always pre-empt with the first wing that may, the AC helping"),
-    ("continue", "never"): N_("never try for another activation"),
-    ("continue", "adjacent"): N_(
-        "try for another activation while a unit of the wing touches an enemy"
-    ),
-    ("continue", "up-to-2"): N_("try for a second activation, never a third"),
-    ("continue", "up-to-3"): N_("try for a second and a third activation"),
-    ("retreat", "edge"): N_("retreat toward my own map edge"),
-    ("retreat", "away"): N_("retreat away from the nearest enemy"),
-    ("retreat", "choose"): N_(
-        "ask me for each retreat's path after close combat and for my routed units' paths at"
-        " each rout phase (by default: away from the enemy)"
-    ),
+# Each kind's instructions by value.
+_BY_KIND: dict[str, dict[str, str]] = {
+    "preempt": {
+        "never": N_("never try to pre-empt"),
+        "charge": N_("pre-empt with the first wing holding Charge that may"),
+        "charge-ac": N_("pre-empt with the first wing holding Charge, the AC helping"),
+        "always": N_("always pre-empt with the first wing that may"),
+        "always-ac": N_("always pre-empt with the first wing that may, the AC helping"),
+    },
+    "continue": {
+        "never": N_("never try for another activation"),
+        "adjacent": N_("try for another activation while a unit of the wing touches an enemy"),
+        "up-to-2": N_("try for a second activation, never a third"),
+        "up-to-3": N_("try for a second and a third activation"),
+    },
+    "retreat": {
+        "edge": N_("retreat toward my own map edge"),
+        "away": N_("retreat away from the nearest enemy"),
+        "choose": N_(
+            "ask me for each retreat's path after close combat and for my routed units' paths"
+            " at each rout phase (by default: away from the enemy)"
+        ),
+    },
 }
+MEANING = {(kind, value): text for kind, texts in _BY_KIND.items() for value, text in texts.items()}
 
 
 def instructions(held: Mapping[str, str]) -> str:

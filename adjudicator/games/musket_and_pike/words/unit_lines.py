@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 
 from adjudicator.core import suggest
+from adjudicator.core.contract import JSON
 from adjudicator.core.lines import Complaint
 from adjudicator.core.said import _
 from adjudicator.core.words import folded
 from adjudicator.games.musket_and_pike.rules.hexes import DIRECTION_NAMES
 from adjudicator.games.musket_and_pike.words.lexicon import DIRECTIONS, VERBS, Hex, Names, Token
-from adjudicator.games.musket_and_pike.words.readings import JSON, Reading, UnitLine, path_json
+from adjudicator.games.musket_and_pike.words.readings import Reading, UnitLine, path_json
 
 # A misspelt verb must be this close to be suggested ("fier": FIRE).
 VERB_CUTOFF = 0.6
