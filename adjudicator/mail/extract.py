@@ -8,12 +8,13 @@ heuristics guess wrong: if present it is taken verbatim and nothing else is read
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from adjudicator import limits
 from adjudicator.core.lines import ELLIPSIS
+from adjudicator.mail import placement
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -141,19 +142,22 @@ class OwnText:
     readings: tuple[tuple[str, ...], ...] = field(default=())
 
 
-def order_lines(text: str) -> list[str]:
+def order_lines(text: str, known: Iterable[str] = ()) -> list[str]:
     """The lines the player wrote for the order parser, in order, blank lines inside kept."""
-    return own_text(text).lines
+    return own_text(text, known).lines
 
 
-def own_text(text: str) -> OwnText:
-    """``order_lines`` and whether the MAX_LINES / MAX_BYTES bound left any of them unread."""
+def own_text(text: str, known: Iterable[str] = ()) -> OwnText:
+    """``order_lines``, whether the MAX_LINES / MAX_BYTES bound left any of them unread, and
+    whether the reader was in doubt. ``known``: lines the service wrote in the mails this one
+    may quote (``placement.Known``): quoted without ">" marks, they are old, never orders."""
     head, cut = _head(text)
     lines = [line.rstrip() for line in head]
-    kept, ended = _own_lines(lines)
+    found = _own_lines(lines, placement.Known.of(known))
     # A cut inside ">"-marked history (a long thread quoted below a reply) loses nothing either.
     in_quote = _quoted(next((line for line in reversed(lines) if line.strip()), None))
-    return OwnText(kept, len(lines) if cut and not ended and not in_quote else None)
+    unread = len(lines) if cut and not found.ended and not in_quote else None
+    return OwnText(found.lines, unread, found.doubt, found.readings)
 
 
 def _head(text: str) -> tuple[list[str], bool]:
@@ -189,15 +193,89 @@ def _cut(line: str) -> str:
     return line[: limits.LINE_CHARACTERS] + ELLIPSIS
 
 
-def _own_lines(lines: list[str]) -> tuple[list[str], bool]:
+@dataclass(frozen=True)
+class _Found:
+    lines: list[str]
+    ended: bool
+    doubt: Doubt | None = None
+    readings: tuple[tuple[str, ...], ...] = ()
+
+
+def _own_lines(lines: list[str], known: placement.Known) -> _Found:
     """The player's lines, and whether their end was seen (a quote, a signature, a disclaimer
-    or the END of an ORDERS block) rather than the lines running out."""
-    block = _explicit_block(lines)
+    or the END of an ORDERS block) rather than the lines running out. Text above a quoted mail
+    without ">" marks is the player's, and so is text below it once the quoted mail is known to
+    end (``placement``); text on both sides, or lines inside it the service did not write, leave
+    the reader in doubt (``Doubt``)."""
+    above, opening = _own_text(lines, 0)
+    later = _after_quote(lines, opening, known) if opening is not None else None
+    below = later.below if later is not None else []
+    block = _explicit_block(lines, above) or _explicit_block(lines, below)
     if block is not None:
-        return _trim_blank(block), True
+        return _Found(_trim_blank(block), True)
+    top, ended = _kept(lines, above)
+    if opening is None:
+        return _Found(top, ended)
+    if later is None:
+        # The mail quoted is not known, so where it ends is not either: the text above is the
+        # reply; with none, whatever stands below may be new or old.
+        rest, _ = _kept(lines, _own_text(lines, _body_start(lines, opening))[0])
+        if top or not rest:
+            return _Found(top, True)
+        return _Found([], True, Doubt.UNMARKED, (tuple(rest),))
+    bottom, bottom_ended = _kept(lines, below)
+    unplaced = [kept for kept, _ in (_kept(lines, list(run)) for run in later.unplaced) if kept]
+    if unplaced:
+        readings = tuple(tuple(group) for group in (top, *unplaced, bottom) if group)
+        return _Found(top or bottom, True, Doubt.UNMARKED, readings)
+    if top and bottom:
+        return _Found(top, True, Doubt.ABOVE_AND_BELOW, (tuple(top), tuple(bottom)))
+    if bottom:
+        return _Found(bottom, bottom_ended)
+    return _Found(top, True)
+
+
+@dataclass(frozen=True)
+class _Later:
+    """Past a quoted mail of the service's: the indexes of the player's lines below it, and the
+    runs inside it the service did not write."""
+
+    below: list[int]
+    unplaced: tuple[tuple[int, ...], ...]
+
+
+def _after_quote(lines: list[str], opening: int, known: placement.Known) -> _Later | None:
+    """What follows the unmarked quote opening at ``lines[opening]``; None when the mail quoted
+    is not one of the service's (its end cannot be told)."""
+    old = placement.old_mail(lines, _body_start(lines, opening), known, _skipped)
+    if old is None:
+        return None
+    return _Later(_own_text(lines, old.last + 1)[0], old.unplaced)
+
+
+def _body_start(lines: list[str], opening: int) -> int:
+    """Where the quoted mail's text starts: after the attribution, or after the separator and
+    the header block's field lines (From, Sent, To, Subject) up to the blank line below them."""
+    span = _attribution_span(lines, opening)
+    if span:
+        return opening + span
+    index = opening + 1
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    while index < len(lines) and lines[index].strip():
+        index += 1
+    return index
+
+
+def _skipped(line: str) -> bool:
+    return _quoted(line) or bool(_CLIENT_FOOTER.match(line))
+
+
+def _kept(lines: list[str], indexes: list[int]) -> tuple[list[str], bool]:
+    """The player's lines at ``indexes``, up to a signature or a disclaimer, without ">"-marked
+    lines and client footers; and whether such an end was seen."""
     kept: list[str] = []
-    stopped: list[bool] = []
-    for index in _own_text(lines, stopped):
+    for index in indexes:
         line = lines[index]
         if line == "--":
             return _trim_blank(kept), True
@@ -206,9 +284,9 @@ def _own_lines(lines: list[str]) -> tuple[list[str], bool]:
             while kept and _RULE.match(kept[-1]):
                 kept.pop()
             return _trim_blank(kept), True
-        if not _quoted(line) and not _CLIENT_FOOTER.match(line):
+        if not _skipped(line):
             kept.append(line)
-    return _trim_blank(kept), bool(stopped)
+    return _trim_blank(kept), False
 
 
 def subject_line(subject: str) -> str | None:
@@ -222,12 +300,12 @@ def subject_line(subject: str) -> str | None:
     return rest or None
 
 
-def _explicit_block(lines: list[str]) -> list[str] | None:
+def _explicit_block(lines: list[str], indexes: list[int]) -> list[str] | None:
     """Lines between the first "ORDERS" line and the next "END" line the player wrote, if any."""
     # Only the player's own text is searched: a block in quoted history is an old one (our
     # receipts may echo orders), and replying to it must not resubmit it.
     start: int | None = None
-    for index in _own_text(lines):
+    for index in indexes:
         marker = lines[index].strip()
         if start is None and _BLOCK_START.fullmatch(marker):
             start = index
@@ -236,27 +314,25 @@ def _explicit_block(lines: list[str]) -> list[str] | None:
     return None
 
 
-def _own_text(lines: list[str], stopped: list[bool] | None = None) -> Iterator[int]:
-    """Indexes of the lines above quoted history, skipping attributions of ">"-marked quotes;
-    True is put in ``stopped`` when quoted history ended them."""
-    index = 0
+def _own_text(lines: list[str], start: int) -> tuple[list[int], int | None]:
+    """Indexes of the lines from ``start`` down to quoted history without ">" marks, skipping
+    attributions of ">"-marked quotes; and the index where such history opens, if it does."""
+    own: list[int] = []
+    index = start
     while index < len(lines):
         if _starts_quote(lines, index):
-            if stopped is not None:
-                stopped.append(True)
-            return
+            return own, index
         span = _attribution_span(lines, index)
         if span:
             # Inline (bottom-posted) replies put the player's text after a ">"-marked quote;
             # only when the quote is not marked must everything below go.
             if not _quoted(_next_nonblank(lines, index + span)):
-                if stopped is not None:
-                    stopped.append(True)
-                return
+                return own, index
             index += span
             continue
-        yield index
+        own.append(index)
         index += 1
+    return own, None
 
 
 def _starts_quote(lines: list[str], index: int) -> bool:

@@ -9,18 +9,19 @@ Read top to bottom, ``STEPS`` is the whole of what the service does with a playe
  2. the seat, and the sender must be its player
  3. DKIM, where the game requires it
  4. the key version: a replaced seat's old address plays no more
- 5. the commands read, and the preferences set at once
- 6. a game still forming: JOIN (the last one starts it)
- 7. a game over: its status
- 8. RESIGN
- 9. notes on JOIN (again) and WAIT
-10. the orders read; a mail of commands only is answered with the status
-11. the order set filed
-12. a game that resolves on receipt: the turn played, and every seat told
-13. the receipt
-14. early adjudication, once every seat has a whole set on file (on_file.owed)
+ 5. the mail's own text; a mail read in doubt is answered with its readings, nothing done
+ 6. the commands read, and the preferences set at once
+ 7. a game still forming: JOIN (the last one starts it)
+ 8. a game over: its status
+ 9. RESIGN
+10. notes on JOIN (again) and WAIT
+11. the orders read; a mail of commands only is answered with the status
+12. the order set filed
+13. a game that resolves on receipt: the turn played, and every seat told
+14. the receipt
+15. early adjudication, once every seat has a whole set on file (on_file.owed)
 
-Steps 10 to 14, a seat's orders, are ``seat_orders``'; what the steps share is ``seat_context``'s.
+Steps 11 to 15, a seat's orders, are ``seat_orders``'; what the steps share is ``seat_context``'s.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, InboundMessage, Submission, utcnow
 from adjudicator.services.game_master import gm
+from adjudicator.services.inbound import replied
 from adjudicator.services.inbound.seat_context import SeatMail, Step
 from adjudicator.services.inbound.seat_orders import (
     adjudicate_early,
@@ -76,10 +78,11 @@ def mail_lines(mail: MailIn) -> list[str]:
     return lines
 
 
-def seat_reading(mail: MailIn) -> tuple[commands.Reading, bool]:
-    """The mail's commands and other lines, and whether its only line is the subject (an empty
-    body: the subject is then read as the mail, and dropped silently if it says nothing)."""
-    own = extract.own_text(mail.text)
+def seat_reading(mail: MailIn, own: extract.OwnText | None = None) -> tuple[commands.Reading, bool]:
+    """The mail's commands and other lines (``own``: its own text, read already), and whether
+    its only line is the subject (an empty body: the subject is then read as the mail, and
+    dropped silently if it says nothing)."""
+    own = own if own is not None else extract.own_text(mail.text)
     body = [line for line in own.lines if line.strip()]
     subject = extract.subject_line(mail.subject)
     games = [(key, rules.title) for key, rules in registry.games().items()]
@@ -172,8 +175,28 @@ def check_key_version(context: SeatMail) -> Verdict | None:
 
 
 # 5.
+def read_text(context: SeatMail) -> Verdict | None:
+    """The player's own lines, the service's mails this one may quote known as old; a mail
+    read in doubt does nothing at all in a running game: no order stored, no command run (a
+    RESIGN or a setting may stand in the text that cannot be placed). Its answer shows what
+    each reading would take, and what stays on file until the player says which."""
+    mail, game = context.mail, context.game
+    known = replied.known_lines(context.session, mail, game.id)
+    context.own = extract.own_text(mail.text, known)
+    own = context.own
+    if own.doubt is None or game.status != GameStatus.ACTIVE:
+        return None
+    games = [(key, rules.title) for key, rules in registry.games().items()]
+    taken = [list(commands.read(list(lines), None, games).others) for lines in own.readings]
+    replies.doubt(context.reply, game, context.seat, own.doubt.value, taken)
+    return Verdict(
+        InboundStatus.DONE, f"read in doubt ({own.doubt.value}); nothing stored", game.id
+    )
+
+
+# 6.
 def read_commands(context: SeatMail) -> Verdict | None:
-    context.reading, context.subject_only = seat_reading(context.mail)
+    context.reading, context.subject_only = seat_reading(context.mail, context.own)
     player, game, reading = context.seat.player, context.game, context.reading
     personal = [c for c in reading.commands if c.word in _PERSONAL]
     written = [command.alias for command in reading.commands if command.alias]
@@ -194,7 +217,7 @@ def read_commands(context: SeatMail) -> Verdict | None:
     return None
 
 
-# 6.
+# 7.
 def forming(context: SeatMail) -> Verdict | None:
     game, seat, sections = context.game, context.seat, context.sections
     if game.status != GameStatus.FORMING:
@@ -235,7 +258,7 @@ def forming(context: SeatMail) -> Verdict | None:
     )
 
 
-# 7.
+# 8.
 def game_over(context: SeatMail) -> Verdict | None:
     if context.game.status == GameStatus.ACTIVE:
         return None
@@ -252,7 +275,7 @@ def game_over(context: SeatMail) -> Verdict | None:
     return Verdict(InboundStatus.DONE, "game is over; status sent", context.game.id)
 
 
-# 8.
+# 9.
 def resign(context: SeatMail) -> Verdict | None:
     resigned = context.reading.first("RESIGN")
     if resigned is None:
@@ -266,7 +289,7 @@ def resign(context: SeatMail) -> Verdict | None:
     return Verdict(InboundStatus.DONE, "resigned", game.id)
 
 
-# 9.
+# 10.
 def join_and_wait(context: SeatMail) -> Verdict | None:
     reading, sections, game = context.reading, context.sections, context.game
     _ = i18n.translator(sections.language)
@@ -310,6 +333,7 @@ STEPS: tuple[Step, ...] = (
     check_sender,
     check_dkim,
     check_key_version,
+    read_text,
     read_commands,
     forming,
     game_over,

@@ -1,0 +1,109 @@
+"""Where a quoted mail without ">" marks ends, when the mail quoted is one of the service's own.
+
+Outlook, Hotmail and many webmails quote the mail replied to under a header block, unmarked. What
+stands above the block is the player's, and so is what stands below the quoted mail, when the
+player wrote under it; the quoted mail's own lines never are, even when they look like orders (a
+receipt echoes the orders it took, the help shows example orders). The service knows what it
+wrote: the caller passes those lines (``Known``), and the mark every game mail's footer carries
+(``SERVICE_MARK``) is recognised even without them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+# The footer of every game mail states the seed commitment ("SHA-256 <64 hex digits>") in every
+# language: a line no player writes, so the quoted mail holding it is the service's.
+SERVICE_MARK = re.compile(r"\bSHA-256\s+[0-9a-f]{64}\b")
+
+# A line this long found inside the service's text is its text cut by the client's rewrapping;
+# a shorter one may be a new order that happens to be a piece of it ("9-14").
+_FRAGMENT = 20
+
+
+def normal(line: str) -> str:
+    """``line`` as compared: case folded, spaces collapsed (clients re-indent and rewrap)."""
+    return " ".join(line.split()).casefold()
+
+
+@dataclass(frozen=True)
+class Known:
+    """The lines of the service's mails the reply may quote, normalised."""
+
+    lines: frozenset[str]
+    # Every line in order, joined by spaces: a rewrapped piece of a line is a substring of it.
+    text: str
+
+    @classmethod
+    def of(cls, lines: Iterable[str]) -> Known:
+        kept = [found for found in (normal(line) for line in lines) if found]
+        return cls(frozenset(kept), " ".join(kept))
+
+    def written(self, line: str) -> bool:
+        """True when the service surely wrote ``line``: one of its lines, or a long piece of
+        one, or its footer's mark."""
+        found = normal(line)
+        if not found:
+            return False
+        if found in self.lines or SERVICE_MARK.search(line):
+            return True
+        return len(found) >= _FRAGMENT and found in self.text
+
+    def piece(self, line: str) -> bool:
+        """True when ``line`` could be a piece of the service's text (any length): inside a
+        quoted mail of the service's, such a line is taken for the mail's own."""
+        found = normal(line)
+        return not found or self.written(line) or found in self.text
+
+
+@dataclass(frozen=True)
+class OldMail:
+    """The quoted mail's extent: its last line's index, and the runs of lines inside it that the
+    service did not write (the player's, or the client's changes: the reader cannot tell)."""
+
+    last: int
+    unplaced: tuple[tuple[int, ...], ...]
+
+
+def old_mail(
+    lines: list[str], start: int, known: Known, skipped: Callable[[str], bool]
+) -> OldMail | None:
+    """The extent of the service's mail quoted from ``lines[start]`` on; None when no line of it
+    is the service's (the mail quoted is unknown: where it ends cannot be told). ``skipped``
+    names lines that are nobody's text (client footers, ">"-marked lines)."""
+    last: int | None = None
+    for index in range(start, len(lines)):
+        if known.written(lines[index]):
+            last = index
+            if SERVICE_MARK.search(lines[index]):
+                last = _paragraph_end(lines, index)
+    if last is None:
+        return None
+    runs: list[tuple[int, ...]] = []
+    run: list[int] = []
+    for index in range(start, last + 1):
+        line = lines[index]
+        if not line.strip():
+            continue
+        if known.piece(line) or skipped(line):
+            if run:
+                runs.append(tuple(run))
+                run = []
+            continue
+        run.append(index)
+    if run:
+        runs.append(tuple(run))
+    # With only the mark to go by, the rest of the quoted mail is not known line by line.
+    if not known.lines:
+        runs = []
+    return OldMail(last, tuple(runs))
+
+
+def _paragraph_end(lines: list[str], index: int) -> int:
+    """The last line of the paragraph ``lines[index]`` stands in: the footer's seed lines
+    follow its mark up to the mail's end."""
+    while index + 1 < len(lines) and lines[index + 1].strip():
+        index += 1
+    return index
