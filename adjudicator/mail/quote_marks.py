@@ -115,7 +115,7 @@ def attribution_span(lines: list[str], index: int) -> int:
     for span in (2, 3):
         if index + span > len(lines):
             break
-        joined = " ".join(clean(line) for line in lines[index : index + span])
+        joined = _joined(lines[index : index + span])
         if "@" in joined and is_attribution(joined):
             return span
     return 0
@@ -134,6 +134,14 @@ def is_disclaimer(line: str) -> bool:
 def clean(line: str) -> str:
     """The line as it reads: without direction marks, no-break spaces or surrounding space."""
     return _INVISIBLE.sub("", line).replace("\xa0", " ").strip()
+
+
+def _joined(lines: list[str]) -> str:
+    """Wrapped lines joined back, with no space after an opening "<" or "(" (before an address)."""
+    text = ""
+    for line in lines:
+        text += clean(line) if not text or text.endswith(("<", "(")) else " " + clean(line)
+    return text
 
 
 def _any(pattern: re.Pattern[str], lines: Iterable[str]) -> bool:
