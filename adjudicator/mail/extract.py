@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from adjudicator import limits
 from adjudicator.core.lines import ELLIPSIS
-from adjudicator.mail import placement
+from adjudicator.mail import placement, quote_marks
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -31,83 +31,9 @@ MAX_BYTES = 64 * 1024
 _BLOCK_START = re.compile(r"orders:?", re.IGNORECASE)
 _BLOCK_END = re.compile(r"end", re.IGNORECASE)
 
-# "On <date>, <name> wrote:" in the languages our players' clients speak. Gmail wraps a long
-# attribution over two or three lines, so these are also tried on a line joined with the next ones.
-_ATTRIBUTION = re.compile(
-    r"""^\s*(?:
-        on\s.*\bwrote\s?:
-      | el\s.*\bescribió\s?:
-      | le\s.*\ba\sécrit\s?:
-      | am\s.*\bschrieb\b.*:
-      | .*\s(?:пишет|написал|написала|написал\(а\))\s?:
-      # No verb at all, only a time and the address: Gmail in Russian ("пн, 4 мар. 2024 г. в
-      # 10:12, Name <a@b>:"), Yandex ("04.03.2024, 10:12, "Name" <a@b>:"), Mail.ru ("... от").
-      | .*\d{1,2}:\d{2}.*<[^<>@\s]+@[^<>\s]+>\)?\s?:
-    )\s*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-# Openings Gmail may wrap before the address: "On/El/Le/Am ... <date>", or any line with a time
-# that ends in the "<" of the address (the verbless attributions above).
-_WRAPPED_OPENING = re.compile(
-    r"^\s*(?:(?:on|el|le|am)\s.*\d|.*\d{1,2}:\d{2}.*<\s*$)", re.IGNORECASE
-)
-
-# Separators after which everything is someone else's text: Outlook's original message, Gmail's
-# and Apple Mail's forward headers, Thunderbird's "-------- Original Message --------".
-_SEPARATOR = re.compile(
-    r"""^\s*(?:
-        -{2,}\s*(?:original\ message|ursprüngliche\ nachricht|message\ d'origine
-                  |mensaje\ original|исходное\ сообщение|forwarded\ message
-                  |weitergeleitete\ nachricht|message\ transféré|mensaje\ reenviado
-                  |пересылаемое\ сообщение)\s*-{2,}
-      | begin\ forwarded\ message:
-    )\s*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-# Outlook's quoted header block: "From: ..." followed within a few lines by "Sent: ..." (or Date).
-_HEADER_FROM = re.compile(r"^\s*\*?(?:from|von|de|от)\s?:\*?\s*\S", re.IGNORECASE)
-_HEADER_DATE = re.compile(
-    r"^\s*\*?(?:sent|date|gesendet|datum|envoyé|enviado(?:\sel)?|fecha|отправлено|дата)\s?:",
-    re.IGNORECASE,
-)
-_UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
-
-# The opening of a legal disclaimer, which companies' clients and mail gateways append below the
-# text. Everything from there on is boilerplate, never orders (nor is the rule line above it).
-_DISCLAIMER = re.compile(
-    r"""^\s*\**\s*(?:
-        (?:confidentiality|legal|privacy)\ (?:notice|statement|warning|disclaimer)\b
-      | disclaimer\s?:
-      | (?:this|the)\ (?:e-?mail|message|communication|transmission)\b.{0,80}?
-        \b(?:is|are|may\ (?:be|contain)|contains?)\ (?:strictly\ )?(?:confidential|privileged
-          |intended\ (?:solely|only|exclusively))
-      | the\ information\ (?:contained\ )?in\ this\ (?:e-?mail|message|communication)\b
-      | ce\ (?:message|courriel|mail|e-?mail)\b.{0,80}?\bconfidentiel
-      | (?:diese|die\ vorliegende)\ (?:e-?mail|nachricht)\b.{0,80}?\bvertraulich
-      | este\ (?:mensaje|correo)\b.{0,80}?\bconfidencial
-      | (?:это|данное)\ (?:сообщение|письмо)\b.{0,80}?\bконфиденциальн
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
+# A rule line a disclaimer may stand below (it goes with the disclaimer). Where quoted history
+# starts and which lines are a client's boilerplate is ``quote_marks``' business, per language.
 _RULE = re.compile(r"^\s*[-_=*~]{3,}\s*$")
-
-# Boilerplate mobile clients append on a line of its own; only that line goes.
-_CLIENT_FOOTER = re.compile(
-    r"""^\s*(?:
-        sent\ from\ my\ \S.*
-      | sent\ from\ (?:mail|outlook|yahoo\ mail|gmail\ mobile)\b.*
-      | sent\ with\ \[?proton\ ?mail\b.*
-      | get\ outlook\ for\ (?:ios|android)\b.*
-      | enviado\ desde\ mi\ \S.*
-      | envoyé\ (?:de|depuis)\ mon\ \S.*
-      | von\ meinem\ \S.*\ gesendet
-      | gesendet\ (?:von|mit)\ (?:meinem|meiner|der)\ \S.*
-      | отправлено\ (?:с|из)\ \S.*
-    )\s*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
 
 # Reply and forward prefixes as clients in our players' languages write them ("Re[2]:" too), and
 # list or game tags in brackets, which often sit between them.
@@ -256,7 +182,7 @@ def _after_quote(lines: list[str], opening: int, known: placement.Known) -> _Lat
 def _body_start(lines: list[str], opening: int) -> int:
     """Where the quoted mail's text starts: after the attribution, or after the separator and
     the header block's field lines (From, Sent, To, Subject) up to the blank line below them."""
-    span = _attribution_span(lines, opening)
+    span = quote_marks.attribution_span(lines, opening)
     if span:
         return opening + span
     index = opening + 1
@@ -268,7 +194,7 @@ def _body_start(lines: list[str], opening: int) -> int:
 
 
 def _skipped(line: str) -> bool:
-    return _quoted(line) or bool(_CLIENT_FOOTER.match(line))
+    return _quoted(line) or quote_marks.is_client_footer(line)
 
 
 def _kept(lines: list[str], indexes: list[int]) -> tuple[list[str], bool]:
@@ -279,7 +205,7 @@ def _kept(lines: list[str], indexes: list[int]) -> tuple[list[str], bool]:
         line = lines[index]
         if line == "--":
             return _trim_blank(kept), True
-        if _DISCLAIMER.match(line):
+        if quote_marks.is_disclaimer(line):
             kept = _trim_blank(kept)
             while kept and _RULE.match(kept[-1]):
                 kept.pop()
@@ -320,9 +246,9 @@ def _own_text(lines: list[str], start: int) -> tuple[list[int], int | None]:
     own: list[int] = []
     index = start
     while index < len(lines):
-        if _starts_quote(lines, index):
+        if quote_marks.starts_quote(lines, index):
             return own, index
-        span = _attribution_span(lines, index)
+        span = quote_marks.attribution_span(lines, index)
         if span:
             # Inline (bottom-posted) replies put the player's text after a ">"-marked quote;
             # only when the quote is not marked must everything below go.
@@ -335,55 +261,12 @@ def _own_text(lines: list[str], start: int) -> tuple[list[int], int | None]:
     return own, None
 
 
-def _starts_quote(lines: list[str], index: int) -> bool:
-    """True when lines[index] opens quoted history that runs to the end of the message."""
-    line = lines[index]
-    if _SEPARATOR.match(line):
-        return True
-    if _UNDERSCORES.match(line):
-        following = _next_nonblank_index(lines, index + 1)
-        return following is not None and _header_block_at(lines, following)
-    return _header_block_at(lines, index)
-
-
-def _header_block_at(lines: list[str], index: int) -> bool:
-    """A quoted header block: From then Sent/Date within a few lines, or (GMX, web.de) the
-    other way round, "Gesendet:" first and "Von:" below it."""
-    following = lines[index + 1 : index + 5]
-    if _HEADER_FROM.match(lines[index]):
-        return any(_HEADER_DATE.match(line) for line in following)
-    if _HEADER_DATE.match(lines[index]):
-        return any(_HEADER_FROM.match(line) for line in following)
-    return False
-
-
-def _attribution_span(lines: list[str], index: int) -> int:
-    """How many lines the attribution starting at index takes (0: it is not one)."""
-    if _ATTRIBUTION.match(lines[index]):
-        return 1
-    # Joining is only trusted for an opening that reads like one ("On Mon, 4 Mar ...") and with
-    # an address in it, as in Gmail's wrapped "On Mon, ... Alice <\nalice@example.com> wrote:";
-    # otherwise a line of chatter above a real attribution could be swallowed with it.
-    if not _WRAPPED_OPENING.match(lines[index]):
-        return 0
-    for span in (2, 3):
-        joined = " ".join(line.strip() for line in lines[index : index + span])
-        if len(lines) >= index + span and "@" in joined and _ATTRIBUTION.match(joined):
-            return span
-    return 0
-
-
 def _quoted(line: str | None) -> bool:
     return line is not None and line.lstrip().startswith(">")
 
 
-def _next_nonblank_index(lines: list[str], start: int) -> int | None:
-    return next((i for i in range(start, len(lines)) if lines[i].strip()), None)
-
-
 def _next_nonblank(lines: list[str], start: int) -> str | None:
-    found = _next_nonblank_index(lines, start)
-    return None if found is None else lines[found]
+    return next((lines[i] for i in range(start, len(lines)) if lines[i].strip()), None)
 
 
 def _trim_blank(lines: list[str]) -> list[str]:

@@ -1,0 +1,208 @@
+"""Where quoted history starts in a reply, and which lines are a mail client's boilerplate.
+
+Clients mark the mail they answer in the writer's language: Outlook and Hotmail put a header
+block ("Von:" / "Gesendet:", "差出人:" / "送信日時:") above it, Gmail, Apple Mail and Thunderbird an
+attribution ("Op <date> schreef <name>:", "<name> <addr> şunu yazdı:"), others a separator
+("-----Original Message-----"). The words are data (``quote_marks.toml``, one table per language);
+this module turns them into the predicates ``extract`` asks line by line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+# Right-to-left clients (Hebrew, Arabic) wrap names and addresses in direction marks, and HTML
+# turns &nbsp; into no-break spaces; neither changes what a line says.
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# Zoho writes its attribution between dashes ("---- On ... wrote ----") and leaves off the colon.
+_DASHED = re.compile(r"^-{2,}\s*(.*?)\s*-{2,}$")
+_UNDERSCORES = re.compile(r"^_{10,}$")
+# A date or a time, as attributions carry: "10:12", "10.12", "2024", "4.3.", "04/03", "3月".
+_DATED = re.compile(r"\d{1,2}[:.h]\d{2}|\d{4}|\d{1,2}[./-]\s?\d{1,2}|\d\s?(?:年|月|日|년|월|일)")
+_TIME = re.compile(r"\d{1,2}[:.]\d{2}")
+_ADDRESS = re.compile(r"[^\s<>()\[\]@:]+@[^\s<>()\[\]@]+\.\w+")
+# Gmail's and Yandex's attribution without a verb: "<date>, <time>, Name <a@b>:".
+_VERBLESS = r".*\d{1,2}:\d{2}.*<[^<>@\s]+@[^<>\s]+>\)?\s?[:：]"
+# How far below a header block's first field its other fields may stand (Outlook wraps a long
+# list of recipients over a line or two).
+_BLOCK_REACH = 4
+
+
+@dataclass(frozen=True)
+class _Marks:
+    from_field: re.Pattern[str]
+    sent_field: re.Pattern[str]
+    to_field: re.Pattern[str]
+    subject_field: re.Pattern[str]
+    attribution: re.Pattern[str]
+    verb_at_end: re.Pattern[str]
+    verb: re.Pattern[str]
+    separator: re.Pattern[str]
+    footer: re.Pattern[str]
+    disclaimer: re.Pattern[str]
+    languages: tuple[str, ...]
+
+
+def languages() -> tuple[str, ...]:
+    """The language tags whose clients' marks are known."""
+    return _marks().languages
+
+
+def starts_quote(lines: list[str], index: int) -> bool:
+    """True when lines[index] opens quoted history that runs to the end of the message: a
+    separator, or a header block (below Outlook's rule of underscores or not)."""
+    line = clean(lines[index])
+    marks = _marks()
+    if marks.separator.match(line):
+        return True
+    if _UNDERSCORES.match(line):
+        following = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
+        return following is not None and header_block_at(lines, following)
+    return header_block_at(lines, index)
+
+
+def header_block_at(lines: list[str], index: int) -> bool:
+    """A quoted mail's header block begins at lines[index]: a From field with a Sent/Date field
+    within a few lines, or with both a To and a Subject field; or (GMX, web.de) the Sent field
+    first with the From field below it. One "From:" line of a player's own text is none."""
+    marks = _marks()
+    first = clean(lines[index])
+    following = [clean(line) for line in lines[index + 1 : index + 1 + _BLOCK_REACH]]
+    if marks.from_field.match(first):
+        if _any(marks.sent_field, following):
+            return True
+        return _any(marks.to_field, following) and _any(marks.subject_field, following)
+    if marks.sent_field.match(first):
+        return _any(marks.from_field, following)
+    return False
+
+
+def is_attribution(line: str) -> bool:
+    """An attribution line above a quoted mail, in any of the known languages."""
+    text = clean(line)
+    dashed = _DASHED.match(text)
+    if dashed:
+        text = dashed.group(1)
+    marks = _marks()
+    if marks.attribution.match(text):
+        return True
+    address = _ADDRESS.search(text) is not None
+    dated = _DATED.search(text) is not None
+    if marks.verb_at_end.search(text):
+        return dated or address
+    if text.endswith((":", "：")) and marks.verb.search(text):
+        return address
+    # No colon at all (Zoho's dashes, some mobile clients): the verb ends the line.
+    ends = marks.verb.search(text)
+    return bool(ends and ends.end() == len(text)) and dated and (address or dashed is not None)
+
+
+def attribution_span(lines: list[str], index: int) -> int:
+    """How many lines the attribution starting at lines[index] takes (0: it is not one). Gmail
+    wraps a long attribution over two or three lines, so it is also tried joined with the next
+    ones, when the first reads like the start of one (a time, an address, an open "<")."""
+    if is_attribution(lines[index]):
+        return 1
+    first = clean(lines[index])
+    if not (_TIME.search(first) or "@" in first or first.endswith(("<", "("))):
+        return 0
+    for span in (2, 3):
+        if index + span > len(lines):
+            break
+        joined = _joined(lines[index : index + span])
+        if "@" in joined and is_attribution(joined):
+            return span
+    return 0
+
+
+def is_client_footer(line: str) -> bool:
+    """A line a mobile client appends on its own ("Sent from my iPhone", "iPhoneから送信")."""
+    return _marks().footer.match(clean(line)) is not None
+
+
+def is_disclaimer(line: str) -> bool:
+    """The opening of a legal disclaimer, which companies' clients and gateways append."""
+    return _marks().disclaimer.match(clean(line)) is not None
+
+
+def clean(line: str) -> str:
+    """The line as it reads: without direction marks, no-break spaces or surrounding space."""
+    return _INVISIBLE.sub("", line).replace("\xa0", " ").strip()
+
+
+def _joined(lines: list[str]) -> str:
+    """Wrapped lines joined back, with no space after an opening "<" or "(" (before an address)."""
+    text = ""
+    for line in lines:
+        text += clean(line) if not text or text.endswith(("<", "(")) else " " + clean(line)
+    return text
+
+
+def _any(pattern: re.Pattern[str], lines: Iterable[str]) -> bool:
+    return any(pattern.match(line) for line in lines)
+
+
+@functools.cache
+def _marks() -> _Marks:
+    source = resources.files("adjudicator.mail").joinpath("quote_marks.toml")
+    table: dict[str, dict[str, Any]] = tomllib.loads(source.read_text(encoding="utf-8"))
+
+    def gather(key: str) -> list[str]:
+        return [str(entry) for words in table.values() for entry in words.get(key, [])]
+
+    verbs = _alternatives(_bounded(verb) for verb in gather("wrote"))
+    separators = _alternatives(_spaced(phrase) for phrase in gather("separators"))
+    return _Marks(
+        from_field=_field(gather("from"), value=True),
+        sent_field=_field(gather("sent")),
+        to_field=_field(gather("to")),
+        subject_field=_field(gather("subject")),
+        attribution=_compile(rf"(?:{_alternatives(gather('attributions'))}|{_VERBLESS})$"),
+        verb_at_end=_compile(rf"{verbs}\s?[:：]$"),
+        verb=_compile(verbs),
+        separator=_compile(
+            rf"(?:[-=]{{2,}}\s*{separators}\s*[-=]{{2,}}|-*\s*{separators}\s?[:：])$"
+        ),
+        footer=_compile(rf"{_alternatives(gather('footers'))}$"),
+        disclaimer=_compile(rf"\**\s*{_alternatives(gather('disclaimers'))}"),
+        languages=tuple(table),
+    )
+
+
+def _field(names: list[str], *, value: bool = False) -> re.Pattern[str]:
+    """A header field line: the name, bold or not ("*From:*"), a colon, a space before it as in
+    French ("De :"), a full-width colon as in Chinese and Japanese ("发件人："); with ``value``,
+    something after it."""
+    name = _alternatives(_spaced(name) for name in names)
+    return _compile(rf"\*{{0,2}}{name}\s?\*{{0,2}}\s?[:：]\*{{0,2}}" + (r"\s*\S" if value else ""))
+
+
+def _bounded(word: str) -> str:
+    """The word as a whole word where its script spaces words apart; Chinese, Japanese and Korean
+    write the verb against the date or name before it ("10:12写道：")."""
+    pattern = _spaced(word)
+    if word[0].isalpha() and ord(word[0]) < 0x2E80:
+        pattern = r"(?<!\w)" + pattern
+    if word[-1].isalpha() and ord(word[-1]) < 0x2E80:
+        pattern += r"(?!\w)"
+    return pattern
+
+
+def _spaced(words: str) -> str:
+    return r"\s+".join(re.escape(word) for word in words.split())
+
+
+def _alternatives(patterns: Iterable[str]) -> str:
+    # Longest first, so that "Enviado el" is tried before "Enviado".
+    unique = sorted(set(patterns), key=len, reverse=True)
+    return "(?:" + "|".join(unique) + ")" if unique else "(?!)"
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
