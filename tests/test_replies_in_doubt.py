@@ -114,3 +114,39 @@ def test_a_reply_below_the_quoted_receipt_is_read(runtime: Runtime) -> None:
     body = outlook_reply("", text_of(first), spain, below="9-14")
     deliver_mail(runtime, compose(SPAIN, spain, body))  # no In-Reply-To: the recent mails count
     assert spain_moves(runtime, game_id) == [["9", "14"]]
+
+
+def test_chatter_on_one_side_is_no_question(runtime: Runtime) -> None:
+    """Thanks above the quote and the orders below it: only one side holds orders, so that
+    side is read and filed, and the chatter is no reason to ask."""
+    game_id, addresses = start_dos_de_mayo(runtime)
+    spain = addresses[SPAIN]
+    deliver_mail(runtime, compose(SPAIN, spain, "4-3"))
+    first = last_mail_to(runtime, SPAIN)
+    body = outlook_reply("Thanks! My new orders are below.", text_of(first), spain, below="9-14")
+    deliver_mail(runtime, compose(SPAIN, spain, body, in_reply_to=str(first["Message-ID"])))
+    assert spain_moves(runtime, game_id) == [["9", "14"]]
+
+
+def test_an_order_written_inside_the_quoted_mail_is_asked_about(runtime: Runtime) -> None:
+    """A line the service never wrote, standing inside its quoted receipt: it may be a new
+    order or the client's change of the old mail; nothing is stored and both readings shown."""
+    game_id, addresses = start_dos_de_mayo(runtime)
+    spain = addresses[SPAIN]
+    deliver_mail(runtime, compose(SPAIN, spain, "4-3"))
+    first = last_mail_to(runtime, SPAIN)
+    previous = text_of(first).replace(
+        "\nYOUR ORDERS AS UNDERSTOOD", "\nHOLD 9\n\nYOUR ORDERS AS UNDERSTOOD"
+    )
+    assert "HOLD 9" in previous
+    before = sent_count(runtime)
+    body = outlook_reply("9-14", previous, spain)
+    deliver_mail(runtime, compose(SPAIN, spain, body, in_reply_to=str(first["Message-ID"])))
+    assert spain_moves(runtime, game_id) == [["4", "3"]]
+    [answer] = sent(runtime, before)
+    receipt = text_of(answer).replace("\r\n", "\n")
+    assert "Some lines inside the quoted mail were not written by this service." in receipt
+    one = receipt.split("READING 1", 1)[1].split("\n\n", 1)[0]
+    two = receipt.split("READING 2", 1)[1].split("\n\n", 1)[0]
+    assert one.splitlines()[1:] == ["  9-14"], receipt
+    assert two.splitlines()[1:] == ["  9-14", "  HOLD 9"], receipt

@@ -50,7 +50,9 @@ class Doubt(StrEnum):
 
     # New-looking text both above and below a quoted mail that has no ">" marks.
     ABOVE_AND_BELOW = "above-and-below"
-    # Order-like lines where the reader cannot say whether they are new or quoted history.
+    # Lines where the reader cannot say whether they are new or quoted history: inside a quoted
+    # mail of the service's that it did not write, or below an unknown quoted mail with nothing
+    # above it. Its two readings are the lines read without them and with them.
     UNMARKED = "unmarked"
 
 
@@ -84,6 +86,13 @@ def own_text(text: str, known: Iterable[str] = ()) -> OwnText:
     in_quote = _quoted(next((line for line in reversed(lines) if line.strip()), None))
     unread = len(lines) if cut and not found.ended and not in_quote else None
     return OwnText(found.lines, unread, found.doubt, found.readings)
+
+
+def quotes_unmarked(text: str) -> bool:
+    """Whether the text quotes a mail without ">" marks (after a header block, a separator or
+    an attribution): only then do the service's own mails matter to its reading (``known``)."""
+    lines = [line.rstrip() for line in _head(text)[0]]
+    return _own_text(lines, 0)[1] is not None
 
 
 def _head(text: str) -> tuple[list[str], bool]:
@@ -148,12 +157,13 @@ def _own_lines(lines: list[str], known: placement.Known) -> _Found:
         rest, _ = _kept(lines, _own_text(lines, _body_start(lines, opening))[0])
         if top or not rest:
             return _Found(top, True)
-        return _Found([], True, Doubt.UNMARKED, (tuple(rest),))
+        return _Found([], True, Doubt.UNMARKED, ((), tuple(rest)))
     bottom, bottom_ended = _kept(lines, below)
     unplaced = [kept for kept, _ in (_kept(lines, list(run)) for run in later.unplaced) if kept]
     if unplaced:
-        readings = tuple(tuple(group) for group in (top, *unplaced, bottom) if group)
-        return _Found(top or bottom, True, Doubt.UNMARKED, readings)
+        every = [line for group in (top, *unplaced, bottom) if group for line in (*group, "")]
+        guess = top or bottom
+        return _Found(guess, True, Doubt.UNMARKED, (tuple(guess), tuple(every[:-1])))
     if top and bottom:
         return _Found(top, True, Doubt.ABOVE_AND_BELOW, (tuple(top), tuple(bottom)))
     if bottom:

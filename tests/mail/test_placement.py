@@ -64,8 +64,9 @@ def test_the_footer_mark_places_the_quoted_mail_without_the_mail_known() -> None
 def test_a_line_written_inside_the_quoted_mail_is_unmarked_doubt() -> None:
     inside = RECEIPT.replace("  2. DRAW", "HOLD 12\n  2. DRAW")
     found = own_text(outlook("9-14", quoted=inside), KNOWN)
-    assert found.doubt is Doubt.UNMARKED
-    assert found.readings == (("9-14",), ("HOLD 12",))
+    assert found.doubt is Doubt.UNMARKED and found.lines == ["9-14"]
+    # Read without the line it cannot place, and with it.
+    assert found.readings == (("9-14",), ("9-14", "", "HOLD 12"))
 
 
 def test_a_rewrapped_quote_is_still_the_service_s() -> None:
@@ -82,7 +83,7 @@ def test_an_unknown_unmarked_quote_with_nothing_above_is_unmarked_doubt() -> Non
     someone = "Dear all,\nmy orders were 4-3 and DRAW."
     found = own_text(outlook("", "9-14", quoted=someone))
     assert found.lines == [] and found.doubt is Doubt.UNMARKED
-    assert found.readings == (("Dear all,", "my orders were 4-3 and DRAW.", "", "9-14"),)
+    assert found.readings == ((), ("Dear all,", "my orders were 4-3 and DRAW.", "", "9-14"))
     # With text above, the reply is the text above, as it always was.
     assert own_text(outlook("HOLD 9", "9-14", quoted=someone)).lines == ["HOLD 9"]
 

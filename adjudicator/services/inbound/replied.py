@@ -15,6 +15,7 @@ from email.policy import default as default_policy
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from adjudicator.mail import extract
 from adjudicator.mail.body import body_texts
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import OutboxMessage
@@ -26,8 +27,12 @@ RECENT = 3
 
 def known_lines(session: Session, mail: MailIn, game_id: int | None) -> list[str]:
     """The lines of the service's mails to ``mail.sender`` that ``mail`` may quote: the mails
-    it names as answered, else the last ``RECENT`` ones of the game. Both the text and the HTML
-    made text of each, since a client quotes whichever it showed."""
+    it names as answered, else the last ``RECENT`` ones of the game (of any, for ``game_id``
+    None). Both the text and the HTML
+    made text of each, since a client quotes whichever it showed. None are looked for when the
+    mail quotes nothing without ">" marks (``extract.quotes_unmarked``): most mails do not."""
+    if not extract.quotes_unmarked(mail.text):
+        return []
     named = [found for found in (mail.in_reply_to, *mail.references) if found]
     sent_to = OutboxMessage.to_address == mail.sender
     raws: list[bytes] = []
@@ -37,11 +42,13 @@ def known_lines(session: Session, mail: MailIn, game_id: int | None) -> list[str
                 select(OutboxMessage.raw).where(sent_to, OutboxMessage.message_id.in_(named))
             )
         )
-    if not raws and game_id is not None:
+    if not raws:
+        # Mail about no game (help, a refused NEW) is answered from the same addresses.
+        about = OutboxMessage.game_id == game_id if game_id is not None else sent_to
         raws = list(
             session.scalars(
                 select(OutboxMessage.raw)
-                .where(sent_to, OutboxMessage.game_id == game_id)
+                .where(sent_to, about)
                 .order_by(OutboxMessage.id.desc())
                 .limit(RECENT)
             )

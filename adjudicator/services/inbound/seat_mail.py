@@ -21,7 +21,8 @@ Read top to bottom, ``STEPS`` is the whole of what the service does with a playe
 14. the receipt
 15. early adjudication, once every seat has a whole set on file (on_file.owed)
 
-Steps 11 to 15, a seat's orders, are ``seat_orders``'; what the steps share is ``seat_context``'s.
+Step 5 is ``seat_doubt``'s; steps 11 to 15, a seat's orders, are ``seat_orders``'; what the
+steps share is ``seat_context``'s.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from adjudicator.models import Game, InboundMessage, Submission, utcnow
 from adjudicator.services.game_master import gm
 from adjudicator.services.inbound import replied
 from adjudicator.services.inbound.seat_context import SeatMail, Step
+from adjudicator.services.inbound.seat_doubt import read_text
 from adjudicator.services.inbound.seat_orders import (
     adjudicate_early,
     file_orders,
@@ -69,9 +71,10 @@ def seat_mail(
     return steps.run(STEPS, context, adjudicate_early)
 
 
-def mail_lines(mail: MailIn) -> list[str]:
-    """The lines the sender wrote (the subject, when the body has none)."""
-    lines = [line for line in extract.order_lines(mail.text) if line.strip()]
+def mail_lines(mail: MailIn, known: list[str] | None = None) -> list[str]:
+    """The lines the sender wrote (the subject, when the body has none); ``known``: the lines
+    of the service's mails it may quote (``replied.known_lines``)."""
+    lines = [line for line in extract.order_lines(mail.text, known or ()) if line.strip()]
     if not lines:
         subject = extract.subject_line(mail.subject)
         lines = [subject] if subject else []
@@ -116,7 +119,8 @@ def gm_mail(
     refused = dkim_refusal(session, runtime, mail, record, game)
     if refused is not None:
         return refused
-    results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
+    lines = mail_lines(mail, replied.known_lines(session, mail, game.id))
+    results = gm.run(session, runtime, game, lines, f"inbound:{record.id}", utcnow())
     gm_letters.gm_reply(Reply(session, runtime, mail, record.id), game, results)
     done = sum(result.done for result in results)
     return Verdict(
@@ -172,26 +176,6 @@ def check_key_version(context: SeatMail) -> Verdict | None:
     # The seat was handed to another player: this address no longer plays it.
     context.problem("bad-token", {"why": "replaced"})
     return Verdict(InboundStatus.REJECTED, "reply address of a replaced seat", context.game.id)
-
-
-# 5.
-def read_text(context: SeatMail) -> Verdict | None:
-    """The player's own lines, the service's mails this one may quote known as old; a mail
-    read in doubt does nothing at all in a running game: no order stored, no command run (a
-    RESIGN or a setting may stand in the text that cannot be placed). Its answer shows what
-    each reading would take, and what stays on file until the player says which."""
-    mail, game = context.mail, context.game
-    known = replied.known_lines(context.session, mail, game.id)
-    context.own = extract.own_text(mail.text, known)
-    own = context.own
-    if own.doubt is None or game.status != GameStatus.ACTIVE:
-        return None
-    games = [(key, rules.title) for key, rules in registry.games().items()]
-    taken = [list(commands.read(list(lines), None, games).others) for lines in own.readings]
-    replies.doubt(context.reply, game, context.seat, own.doubt.value, taken)
-    return Verdict(
-        InboundStatus.DONE, f"read in doubt ({own.doubt.value}); nothing stored", game.id
-    )
 
 
 # 6.
