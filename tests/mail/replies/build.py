@@ -129,6 +129,8 @@ def expected(case: dict[str, Any], reply: Reply, raw: bytes) -> dict[str, Any]:
     if reply.signature and not client.delimits_signature:
         raise ValueError(f"{reply.name}: {client.label} writes no '-- ' before a signature")
     own = [reply.above, *(text for _, text in reply.inline), reply.below]
+    if reply.charset:  # what the player wrote must survive the charset, or the case is wrong
+        "\n".join(own).encode(reply.charset)
     lines = case.get("lines") or [
         line.rstrip() for block in own for line in block.split("\n") if line.strip()
     ]
