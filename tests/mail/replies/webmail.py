@@ -117,7 +117,8 @@ def outlook_desktop(reply: Reply) -> bytes:
         '<html xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:'
         'office" xmlns:w="urn:schemas-microsoft-com:office:word"><head><meta http-equiv="Content-'
         f'Type" content="text/html; charset={charset}"><meta name="Generator" '
-        'content="Microsoft Word 15 (filtered medium)"><style><!-- p.MsoNormal {margin:0cm;font-size:11.0pt;font-family:'
+        'content="Microsoft Word 15 (filtered medium)"><style><!-- p.MsoNormal {margin:0cm;'
+        "font-size:11.0pt;font-family:"
         '"Calibri",sans-serif;} --></style></head><body lang="EN-GB" link="#0563C1" vlink="#954F72"'
         f' style="word-wrap:break-word"><div class="WordSection1">{paragraphs}'
         '<div><div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm">'
