@@ -33,6 +33,8 @@ _BLOCK_END = re.compile(r"end", re.IGNORECASE)
 
 # A rule line a disclaimer may stand below (it goes with the disclaimer). Where quoted history
 # starts and which lines are a client's boilerplate is ``quote_marks``' business, per language.
+# The ">" marks of a quoted line, however deep, and the space after each.
+_MARKS = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s*[-_=*~]{3,}\s*$")
 
 # Reply and forward prefixes as clients in our players' languages write them ("Re[2]:" too), and
@@ -148,27 +150,39 @@ def _own_lines(lines: list[str], known: placement.Known) -> _Found:
     block = _explicit_block(lines, above) or _explicit_block(lines, below)
     if block is not None:
         return _Found(_trim_blank(block), True)
-    top, ended = _kept(lines, above)
+    # Text pasted from the service's mails, the ones quoted in this very mail among them, is
+    # old wherever it stands.
+    quoted = lines[opening : later.last + 1] if opening is not None and later else []
+    pasting = known.joined(_history(lines, quoted))
+    top, ended = _kept(lines, above, pasting)
     if opening is None:
         return _Found(top, ended)
     if later is None:
         # The mail quoted is not known, so where it ends is not either: the text above is the
         # reply; with none, whatever stands below may be new or old.
-        rest, _ = _kept(lines, _own_text(lines, _body_start(lines, opening))[0])
+        rest, _ = _kept(lines, _own_text(lines, _body_start(lines, opening))[0], pasting)
         if top or not rest:
             return _Found(top, True)
         return _Found([], True, Doubt.UNMARKED, ((), tuple(rest)))
-    bottom, bottom_ended = _kept(lines, below)
-    unplaced = [kept for kept, _ in (_kept(lines, list(run)) for run in later.unplaced) if kept]
+    bottom, bottom_ended = _kept(lines, below, pasting)
+    runs = (_kept(lines, list(run), pasting)[0] for run in later.unplaced)
+    unplaced = [run for run in runs if run]
     if unplaced:
         every = [line for group in (top, *unplaced, bottom) if group for line in (*group, "")]
         guess = top or bottom
         return _Found(guess, True, Doubt.UNMARKED, (tuple(guess), tuple(every[:-1])))
     if top and bottom:
-        return _Found(top, True, Doubt.ABOVE_AND_BELOW, (tuple(top), tuple(bottom)))
+        both = (tuple(top), tuple(bottom))
+        return _Found([*top, "", *bottom], True, Doubt.ABOVE_AND_BELOW, both)
     if bottom:
         return _Found(bottom, bottom_ended)
     return _Found(top, True)
+
+
+def _history(lines: list[str], unmarked: list[str]) -> list[str]:
+    """The mail's quoted lines as they were written: those marked with ">" (marks gone), and
+    the ``unmarked`` quoted mail's, when where it ends is known."""
+    return [_MARKS.sub("", line) for line in lines if _quoted(line)] + unmarked
 
 
 @dataclass(frozen=True)
@@ -178,6 +192,7 @@ class _Later:
 
     below: list[int]
     unplaced: tuple[tuple[int, ...], ...]
+    last: int  # the quoted mail's last line
 
 
 def _after_quote(lines: list[str], opening: int, known: placement.Known) -> _Later | None:
@@ -186,7 +201,7 @@ def _after_quote(lines: list[str], opening: int, known: placement.Known) -> _Lat
     old = placement.old_mail(lines, _body_start(lines, opening), known, _skipped)
     if old is None:
         return None
-    return _Later(_own_text(lines, old.last + 1)[0], old.unplaced)
+    return _Later(_own_text(lines, old.last + 1)[0], old.unplaced, old.last)
 
 
 def _body_start(lines: list[str], opening: int) -> int:
@@ -207,22 +222,25 @@ def _skipped(line: str) -> bool:
     return _quoted(line) or quote_marks.is_client_footer(line)
 
 
-def _kept(lines: list[str], indexes: list[int]) -> tuple[list[str], bool]:
+def _kept(
+    lines: list[str], indexes: list[int], pasting: placement.Known
+) -> tuple[list[str], bool]:
     """The player's lines at ``indexes``, up to a signature or a disclaimer, without ">"-marked
-    lines and client footers; and whether such an end was seen."""
+    lines, client footers and blocks pasted from ``pasting``; and whether such an end was
+    seen."""
     kept: list[str] = []
     for index in indexes:
         line = lines[index]
         if line == "--":
-            return _trim_blank(kept), True
+            return _trim_blank(placement.pasted(kept, pasting)), True
         if quote_marks.is_disclaimer(line):
             kept = _trim_blank(kept)
             while kept and _RULE.match(kept[-1]):
                 kept.pop()
-            return _trim_blank(kept), True
+            return _trim_blank(placement.pasted(kept, pasting)), True
         if not _skipped(line):
             kept.append(line)
-    return _trim_blank(kept), False
+    return _trim_blank(placement.pasted(kept, pasting)), False
 
 
 def subject_line(subject: str) -> str | None:

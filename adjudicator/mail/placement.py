@@ -41,6 +41,11 @@ class Known:
         kept = [found for found in (normal(line) for line in lines) if found]
         return cls(frozenset(kept), " ".join(kept))
 
+    def joined(self, lines: Iterable[str]) -> Known:
+        """These lines and ``lines`` after them."""
+        more = Known.of(lines)
+        return Known(self.lines | more.lines, f"{self.text} {more.text}".strip())
+
     def written(self, line: str) -> bool:
         """True when the service surely wrote ``line``: one of its lines, or a long piece of
         one, or its footer's mark."""
@@ -56,6 +61,40 @@ class Known:
         quoted mail of the service's, such a line is taken for the mail's own."""
         found = normal(line)
         return not found or self.written(line) or found in self.text
+
+
+def pasted(lines: list[str], known: Known) -> list[str]:
+    """``lines`` without the blocks pasted from the service's mails: runs of two lines or more
+    that stand in its text one after the other, one of them long enough to be no order (a
+    receipt's "YOUR ORDERS AS UNDERSTOOD" and the lines it took, a report's "WHAT HAPPENED").
+    A short line alone, or short lines only, may be new orders that repeat old ones: kept."""
+    if not known.text:
+        return lines
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        end = _run_end(lines, index, known)
+        run = lines[index:end]
+        if len(run) >= 2 and any(len(normal(line)) >= _FRAGMENT for line in run):
+            index = end
+            continue
+        kept.append(lines[index])
+        index += 1
+    return kept
+
+
+def _run_end(lines: list[str], start: int, known: Known) -> int:
+    """The end of the longest run of non-blank lines from ``start`` that stands in the
+    service's text as it is, lines in the same order (``start`` itself when none does)."""
+    end = start
+    joined = ""
+    while end < len(lines) and normal(lines[end]):
+        longer = f"{joined} {normal(lines[end])}".strip()
+        if longer not in known.text:
+            break
+        joined = longer
+        end += 1
+    return end
 
 
 @dataclass(frozen=True)
