@@ -62,6 +62,12 @@ class Reply:
         text: str = self.lang[key]
         return text.replace("{name}", SENDER).replace("{address}", SENDER)
 
+    def footer(self, key: str) -> str:
+        """The mobile app's "Sent from" line in this language, when the case says it was sent
+        from the app (a missing translation is an error, never a silently absent line)."""
+        line: str = self.lang[key] if self.mobile else ""
+        return line
+
     def date(self, zone: str = "+0000", *, pad: bool = False, suffix: str = "") -> str:
         """When the reply was written (a few minutes after the service's mail of 18:37 UTC), in
         the sender's zone, as the client writes the Date field."""
