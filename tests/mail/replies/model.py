@@ -166,17 +166,17 @@ def own_blocks(
     reply: Reply, quote: str, *, footer: str = "", delimiter: str = "-- ", always: bool = False
 ) -> str:
     """The plain text of a reply: the player's text, then what the client adds, around the quote.
-    Top posting: own text, signature, footer, disclaimer, then the quote. Bottom posting: the
-    quote (with any text written above it), then the own text and what the client adds."""
+    Top posting: own text, signature, footer, disclaimer, then the quote. Bottom posting: any text
+    written above, the app's footer where the app put it when the reply was opened (above the
+    quote), the quote, then the own text, the signature and the disclaimer."""
     sig = f"{delimiter}\n{reply.signature}" if reply.signature and delimiter else reply.signature
-    extras = [
-        sig,
-        footer if reply.mobile or always else "",
-        reply.lang["disclaimer"] if reply.disclaimer else "",
-    ]
+    line = footer if reply.mobile or always else ""
+    disclaimer = reply.lang["disclaimer"] if reply.disclaimer else ""
     own = [reply.above, reply.pasted]
-    top = not reply.below
-    blocks = [*own, *extras, quote] if top else [*own, quote, reply.below, *extras]
+    if reply.below:
+        blocks = [*own, line, quote, reply.below, sig, disclaimer]
+    else:
+        blocks = [*own, sig, line, disclaimer, quote]
     return "\n\n".join(block for block in blocks if block) + "\n"
 
 
