@@ -22,7 +22,7 @@ from .model import (
 
 
 def _uuid(seed: str) -> str:
-    return "-".join(token(seed, n) for n in (8, 4, 4, 4, 12)).upper()
+    return ident(seed, "{X8}-{X4}-{X4}-{X4}-{X12}")
 
 
 def apple_mail(reply: Reply) -> bytes:
@@ -280,7 +280,7 @@ def reply_message(reply: Reply) -> bytes:
             "Sent: 2026-12-07 18:37",
             f"Subject: {reply.service.subject}",
         ]
-    footer = reply.lang.get("netease_mobile", reply.lang.get("android", ""))
+    footer = reply.footer("netease_mobile" if reply.code == "zh" else "android")
     text = own_blocks(
         reply, "\n".join(rows) + "\n\n" + reply.service.text, footer=footer, delimiter=""
     )

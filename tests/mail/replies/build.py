@@ -99,7 +99,6 @@ def reply_of(case: dict[str, Any]) -> Reply:
         disclaimer=case.get("disclaimer", False),
         forward=case.get("forward", False),
         pasted=section(mail.text, pasted) if pasted else "",
-        html_only=case.get("html_only", False),
         charset=case.get("charset", ""),
         cte=case.get("cte", ""),
         seed=int(hashlib.sha256(case["name"].encode()).hexdigest(), 16) % 997,

@@ -47,7 +47,7 @@ def mailru(reply: Reply) -> bytes:
     with ">" and no space, base64 in both parts; a blue-bordered blockquote in the HTML."""
     attribution = reply.phrase("mailru")
     quote = "\n".join(f">{line}" for line in [attribution, "", *reply.service.text.split("\n")])
-    text = own_blocks(reply, " \n \n" + quote, footer=reply.lang.get("mailru_mobile", ""))
+    text = own_blocks(reply, " \n \n" + quote, footer=reply.footer("mailru_mobile"))
     html = (
         f"<HTML><BODY><div>{html_lines(reply.above)}</div><div>&nbsp;</div>"
         '<blockquote style="border-left:1px solid #0857A6; margin:10px; padding:0 0 0 10px;">'
@@ -101,7 +101,7 @@ def gmx(reply: Reply) -> bytes:
         f'<div name="quoted-content">{html_body(reply.service.html)}</div></div></div>'
         f"{html_lines(reply.below) if reply.below else ''}</div></body></html>\n"
     )
-    uuid = "-".join(token(reply.name, n) for n in (8, 4, 4, 4, 12))
+    uuid = ident(reply.name, "{8}-{4}-{4}-{4}-{12}")
     boundary = f"abmob-{uuid}"
     headers = [
         ("MIME-Version", "1.0"),
@@ -177,7 +177,7 @@ def netease(reply: Reply) -> bytes:
     and base64; the mobile app signs "发自网易邮箱大师"."""
     attribution = reply.phrase("netease")
     quote = f"{attribution}\n{marked(reply.service.text)}"
-    text = own_blocks(reply, quote, footer=reply.lang.get("netease_mobile", ""))
+    text = own_blocks(reply, quote, footer=reply.footer("netease_mobile"))
     html = (
         '<div style="line-height:1.7;color:#000000;font-size:14px;font-family:Arial">'
         f"{html_lines(reply.above)}<br><br>"

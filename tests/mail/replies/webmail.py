@@ -159,7 +159,7 @@ def outlook_web(reply: Reply) -> bytes:
     labels = reply.lang.get("owa", reply.lang["outlook"])
     rows = _outlook_rows(reply, labels, player)
     quote = "_" * 32 + "\n" + "\n".join(rows) + "\n\n" + reply.service.text
-    text = own_blocks(reply, quote, footer=reply.lang.get("outlook_mobile", ""), delimiter="")
+    text = own_blocks(reply, quote, footer=reply.footer("outlook_mobile"), delimiter="")
     block = "<br>\n".join(
         f"<b>{escape(row.split(':', 1)[0])}:</b>{escape(row.split(':', 1)[1])}" for row in rows
     )
@@ -211,7 +211,7 @@ def yahoo(reply: Reply) -> bytes:
     text/plain; a yahoo_quoted div in the HTML. The Android app signs "Sent from Yahoo Mail"."""
     attribution = reply.phrase("yahoo")
     quote = f"    {attribution}  \n \n {reply.service.text}"
-    text = own_blocks(reply, quote, footer=reply.lang.get("yahoo_mobile", ""), delimiter="")
+    text = own_blocks(reply, quote, footer=reply.footer("yahoo_mobile"), delimiter="")
     html = (
         '<html><head></head><body><div class="ydp3f7c9a2eyahoo-style-wrap" style="font-family:'
         'Helvetica Neue, Helvetica, Arial, sans-serif;font-size:13px;"><div dir="ltr" data-setdir'
