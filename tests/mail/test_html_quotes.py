@@ -19,7 +19,7 @@ CLIENTS = {
         "</blockquote></div>"
     ),
     "apple-mail": (
-        f"{NEW}<div><br><blockquote type=\"cite\"><div>{ATTRIBUTION}</div><br>"
+        f'{NEW}<div><br><blockquote type="cite"><div>{ATTRIBUTION}</div><br>'
         f'<div><blockquote type="cite">{OLD}</blockquote></div></blockquote></div>'
     ),
     "outlook-web": (
