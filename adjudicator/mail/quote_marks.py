@@ -96,11 +96,14 @@ def is_attribution(line: str) -> bool:
     dated = _DATED.search(text) is not None
     if marks.verb_at_end.search(text):
         return dated or address
-    if text.endswith((":", "：")) and marks.verb.search(text):
-        return address
-    # No colon at all (Zoho's dashes, some mobile clients): the verb ends the line.
-    ends = marks.verb.search(text)
-    return bool(ends and ends.end() == len(text)) and dated and (address or dashed is not None)
+    verb = marks.verb.search(text)
+    if verb is None:
+        return False
+    if text.endswith((":", "：")):
+        # "<name> <addr> şunları yazdı (<date>):", "<name> kirjoitti 7.12.2026 klo 18.37:"
+        return address or _TIME.search(text) is not None
+    # Without a colon: between Zoho's dashes, or the verb ending the line.
+    return dated and (dashed is not None or (address and verb.end() == len(text)))
 
 
 def attribution_span(lines: list[str], index: int) -> int:
