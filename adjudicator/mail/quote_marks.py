@@ -46,6 +46,7 @@ class _Marks:
     separator: re.Pattern[str]
     footer: re.Pattern[str]
     disclaimer: re.Pattern[str]
+    subject_prefix: re.Pattern[str]
     languages: tuple[str, ...]
 
 
@@ -134,6 +135,12 @@ def is_disclaimer(line: str) -> bool:
     return _marks().disclaimer.match(clean(line)) is not None
 
 
+def without_subject_prefix(subject: str) -> str:
+    """The subject without one reply or forward prefix ("AW:", "Re[2]:", "回复：") or one leading
+    [tag]; the subject itself when it has none."""
+    return _marks().subject_prefix.sub("", subject, count=1)
+
+
 def clean(line: str) -> str:
     """The line as it reads: without direction marks, no-break spaces or surrounding space."""
     return _INVISIBLE.sub("", line).replace("\xa0", " ").strip()
@@ -174,6 +181,10 @@ def _marks() -> _Marks:
         ),
         footer=_compile(rf"{_alternatives(gather('footers'))}$"),
         disclaimer=_compile(rf"\**\s*{_alternatives(gather('disclaimers'))}"),
+        subject_prefix=_compile(
+            rf"^\s*(?:{_alternatives(_spaced(word) for word in gather('reply_prefixes'))}"
+            r"\s?(?:\[\d+\]|\^\d+|\(\d+\))?\s?[:：]|\[[^\]]*\])\s*"
+        ),
         languages=tuple(table),
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.mail import quote_marks
-from adjudicator.mail.extract import order_lines
+from adjudicator.mail.extract import order_lines, subject_line
 
 JUDGE = "PBEM Judge <orders@pbem.example>"
 
@@ -264,3 +264,16 @@ def test_every_language_named_is_in_the_data() -> None:
     wanted |= {"hu", "ro", "el", "bg", "hr", "sl", "lt", "lv", "et", "ca", "ru", "uk", "tr"}
     wanted |= {"ar", "he", "zh-hans", "zh-hant", "ja", "ko", "id"}
     assert wanted <= set(quote_marks.languages())
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        *("RE:", "FW:", "AW:", "WG:", "TR:", "RV:", "R:", "I:", "RES:", "ENC:", "Antw:"),
+        *("SV:", "VB:", "VS:", "VL:", "ODP:", "PD:", "VÁ:", "ΑΠ:", "ΠΡΘ:", "ODG:", "ATB:"),
+        *("Ответ:", "ВІДП:", "YNT:", "İLT:", "رد:", "השב:", "回复:", "答复：", "回覆:", "轉寄:"),
+        *("返信:", "転送:", "회신:", "전달:", "BLS:", "Re[3]:", "RE :"),
+    ],
+)
+def test_reply_and_forward_prefixes_of_each_language_leave_the_subject(prefix: str) -> None:
+    assert subject_line(f"{prefix} [pbem #12] STATUS") == "STATUS"
