@@ -22,7 +22,7 @@ from .model import (
 
 
 def _uuid(seed: str) -> str:
-    return "-".join(token(seed, n) for n in (8, 4, 4, 4, 12)).upper()
+    return ident(seed, "{X8}-{X4}-{X4}-{X4}-{X12}")
 
 
 def apple_mail(reply: Reply) -> bytes:

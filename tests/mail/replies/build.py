@@ -99,7 +99,6 @@ def reply_of(case: dict[str, Any]) -> Reply:
         disclaimer=case.get("disclaimer", False),
         forward=case.get("forward", False),
         pasted=section(mail.text, pasted) if pasted else "",
-        html_only=case.get("html_only", False),
         charset=case.get("charset", ""),
         cte=case.get("cte", ""),
         seed=int(hashlib.sha256(case["name"].encode()).hexdigest(), 16) % 997,
@@ -129,6 +128,8 @@ def expected(case: dict[str, Any], reply: Reply, raw: bytes) -> dict[str, Any]:
     if reply.signature and not client.delimits_signature:
         raise ValueError(f"{reply.name}: {client.label} writes no '-- ' before a signature")
     own = [reply.above, *(text for _, text in reply.inline), reply.below]
+    if reply.charset:  # what the player wrote must survive the charset, or the case is wrong
+        "\n".join(own).encode(reply.charset)
     lines = case.get("lines") or [
         line.rstrip() for block in own for line in block.split("\n") if line.strip()
     ]

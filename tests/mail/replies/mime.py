@@ -38,6 +38,10 @@ def word(text: str, charset: str = "UTF-8", *, q: bool = False) -> str:
     (B by most webmails, Q by Outlook and Thunderbird), each at most 75 characters, folded."""
     if text.isascii():
         return text
+    try:
+        text.encode(charset)
+    except UnicodeEncodeError:  # as clients do, a charset that cannot carry the text gives way
+        charset = "UTF-8"
     words: list[str] = []
     chunk = ""
     for char in text:

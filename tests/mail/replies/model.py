@@ -45,7 +45,6 @@ class Reply:
     disclaimer: bool
     forward: bool
     pasted: str  # a section of the service's text the player pasted into their own, unmarked
-    html_only: bool
     charset: str
     cte: str
     seed: int

@@ -101,7 +101,7 @@ def gmx(reply: Reply) -> bytes:
         f'<div name="quoted-content">{html_body(reply.service.html)}</div></div></div>'
         f"{html_lines(reply.below) if reply.below else ''}</div></body></html>\n"
     )
-    uuid = "-".join(token(reply.name, n) for n in (8, 4, 4, 4, 12))
+    uuid = ident(reply.name, "{8}-{4}-{4}-{4}-{12}")
     boundary = f"abmob-{uuid}"
     headers = [
         ("MIME-Version", "1.0"),

@@ -104,6 +104,7 @@ def outlook_desktop(reply: Reply) -> bytes:
     block in the writer's language (no "-----Original Message-----" once HTML is on); the HTML
     is Word's, with the block in a top-bordered div. Signatures have no "-- " line."""
     player = reply.address("outlook.example")
+    charset = reply.charset or "utf-8"
     rows = _outlook_rows(reply, reply.lang["outlook"], player)
     text = own_blocks(reply, "\n".join(rows) + "\n\n" + reply.service.text, delimiter="")
     paragraphs = html_lines(
@@ -115,8 +116,9 @@ def outlook_desktop(reply: Reply) -> bytes:
     html = (
         '<html xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:'
         'office" xmlns:w="urn:schemas-microsoft-com:office:word"><head><meta http-equiv="Content-'
-        'Type" content="text/html; charset=utf-8"><meta name="Generator" content="Microsoft Word 15'
-        ' (filtered medium)"><style><!-- p.MsoNormal {margin:0cm;font-size:11.0pt;font-family:'
+        f'Type" content="text/html; charset={charset}"><meta name="Generator" '
+        'content="Microsoft Word 15 (filtered medium)"><style><!-- p.MsoNormal {margin:0cm;'
+        "font-size:11.0pt;font-family:"
         '"Calibri",sans-serif;} --></style></head><body lang="EN-GB" link="#0563C1" vlink="#954F72"'
         f' style="word-wrap:break-word"><div class="WordSection1">{paragraphs}'
         '<div><div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm">'
@@ -125,27 +127,26 @@ def outlook_desktop(reply: Reply) -> bytes:
         f"{html_lines(reply.below, WORD_PARAGRAPH) if reply.below else ''}"
         "</div></body></html>\n"
     )
-    charset = reply.charset or "utf-8"
     boundary = ident(reply.name, "----=_NextPart_000_{X4}_01DB68C2.{X8}")
     stamp = token(reply.name + "m", 8)
     headers = [
-        ("From", mailbox(reply.player, player, "utf-8", q=True)),
+        ("From", mailbox(reply.player, player, charset, q=True)),
         ("To", reply.to),
         ("References", reply.service.message_id),
         ("In-Reply-To", reply.service.message_id),
-        ("Subject", word(reply.subject(reply.lang["outlook_re"]), "utf-8", q=True)),
+        ("Subject", word(reply.subject(reply.lang["outlook_re"]), charset, q=True)),
         ("Date", reply.date("+0100")),
         ("Message-ID", f"<000001db48c2${stamp}${token(reply.name + 'n', 8)}@outlook.example>"),
         ("MIME-Version", "1.0"),
         ("Content-Type", f'multipart/alternative;\n\tboundary="{boundary}"'),
         ("X-Mailer", "Microsoft Outlook 16.0"),
         ("Thread-Index", f"AQH{token(reply.name + 't', 29, B62)}"),
-        ("Content-Language", reply.code if "-" in reply.code else f"{reply.code}"),
+        ("Content-Language", reply.code),
     ]
     body = multipart(
         boundary,
         part("plain", text, f'"{charset}"', reply.cte or "quoted-printable"),
-        part("html", html, '"utf-8"', "quoted-printable"),
+        part("html", html, f'"{charset}"', reply.cte or "quoted-printable"),
         preamble="This is a multipart message in MIME format.",
     )
     return message(headers, body)
