@@ -2,8 +2,11 @@
 quoted history marked with ">" as text mail marks it, so the quote stripper sees them alike.
 
 Clients mark the mail they answer in HTML in their own ways besides <blockquote>: Yahoo, Zoho and
-Thunderbird wrap it (or its attribution) in a classed element, and Outlook (desktop, web, Mac) and
-Hotmail put a header block in a marked element above it and the old mail after it, to the end.
+Thunderbird wrap it (or its attribution) in a classed element, marked with ">" like a blockquote;
+Outlook (desktop, web, Mac) and Hotmail put a header block in a marked element above it and the
+old mail after it, unmarked, to the end. There the text gets the line Outlook writes in text mail
+above the same header block, ``ORIGINAL_MESSAGE``, which the quote stripper knows (whatever the
+language of the fields below it) as where quoted history without ">" marks starts.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ _SKIPPED_TAGS = frozenset({"head", "script", "style", "title", "template"})
 # Elements whose content is quoted history: Yahoo's quoted mail, Zoho's, Thunderbird's and Gmail's
 # attribution above the <blockquote>.
 _QUOTE_CLASSES = frozenset({"yahoo_quoted", "zmail_extra", "moz-cite-prefix", "gmail_attr"})
+ORIGINAL_MESSAGE = "-----Original Message-----"
 # Elements after which everything is quoted history: Outlook on the web's and Hotmail's header
 # block (and the mark they put above it), Outlook for Mac's, the older Hotmail's rule.
 _HISTORY_IDS = frozenset(
@@ -81,7 +85,9 @@ class _HtmlText(HTMLParser):
         elif tag in _BLOCK_TAGS:
             self.end_line()
             quoting = _quoting(attrs)
-            self._history = self._history or quoting == "history"
+            if quoting == "history" and not self._history:
+                self._history = True
+                self.lines.append(quote_prefix(self._quote_depth) + ORIGINAL_MESSAGE)
             self._quote_depth += tag == "blockquote" or (tag != "blockquote" and quoting == "quote")
             if tag == "div":
                 self._divs.append(quoting == "quote")
@@ -119,8 +125,7 @@ class _HtmlText(HTMLParser):
         line = line.rstrip() if self._pre_depth else _SPACES.sub(" ", line).strip()
         # A block holding only &nbsp; is how Outlook and others write an empty line on purpose.
         if line or force or "\xa0" in raw:
-            depth = max(self._quote_depth, int(self._history))
-            self.lines.append((quote_prefix(depth) + line).rstrip())
+            self.lines.append((quote_prefix(self._quote_depth) + line).rstrip())
 
 
 def _quoting(attrs: list[tuple[str, str | None]]) -> str | None:

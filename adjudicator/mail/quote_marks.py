@@ -191,10 +191,11 @@ def _marks() -> _Marks:
 
 def _field(names: list[str], *, value: bool = False) -> re.Pattern[str]:
     """A header field line: the name, bold or not ("*From:*"), a colon, a space before it as in
-    French ("De :"), a full-width colon as in Chinese and Japanese ("发件人："); with ``value``,
-    something after it."""
+    French ("De :"), a full-width colon as in Chinese and Japanese ("发件人："), or in a table's
+    cell as NetEase Mail Master writes it ("| From | ... |"); with ``value``, something after."""
     name = _alternatives(_spaced(name) for name in names)
-    return _compile(rf"\*{{0,2}}{name}\s?\*{{0,2}}\s?[:：]\*{{0,2}}" + (r"\s*\S" if value else ""))
+    label = rf"(?:\*{{0,2}}{name}\s?\*{{0,2}}\s?[:：]\*{{0,2}}|\|\s*{name}\s*\|)"
+    return _compile(label + (r"\s*\S" if value else ""))
 
 
 def _bounded(word: str) -> str:

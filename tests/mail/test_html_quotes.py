@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.mail.extract import order_lines
-from adjudicator.mail.html_text import html_to_text
+from adjudicator.mail.html_text import ORIGINAL_MESSAGE, html_to_text
 
 NEW = '<div dir="ltr">A Sparta hold<br>F Gytheio hold</div>'
 OLD = "<div>Game 12, turn 3: your orders, please.</div><div>A Argos hold</div>"
@@ -67,8 +67,10 @@ CLIENTS = {
 def test_html_quote_is_read_as_quoted(client: str) -> None:
     text = html_to_text(f"<html><body>{CLIENTS[client]}</body></html>")
     assert order_lines(text) == ["A Sparta hold", "F Gytheio hold"]
-    # The old mail is there, marked as a quote, whatever the reader makes of the lines above it.
-    assert {"> A Argos hold", ">> A Argos hold"} & set(text.split("\n"))
+    # The old mail is there, marked as a quote (or below Outlook's separator), whatever the reader
+    # makes of the lines above it.
+    marked = {"> A Argos hold", ">> A Argos hold"} & set(text.split("\n"))
+    assert marked or ORIGINAL_MESSAGE in text.split("\n")
 
 
 def test_text_below_a_thunderbird_quote_is_the_players() -> None:
@@ -84,6 +86,12 @@ def test_a_classed_quote_ends_with_its_element() -> None:
     assert html_to_text(html).split("\n")[-1] == "A Sparta hold"
 
 
-def test_an_outlook_history_mark_quotes_everything_after_it() -> None:
-    html = f'{NEW}<div id="divRplyFwdMsg"></div><div><div>{OLD}</div></div><p>after</p>'
-    assert html_to_text(html).split("\n")[-1] == "> after"
+def test_an_outlook_mark_becomes_the_separator_outlook_writes_in_text() -> None:
+    # The header block below is in no language the reader knows: the separator alone tells.
+    html = (
+        f'{NEW}<div id="appendonsend"></div><div id="divRplyFwdMsg"><b>Fra:</b> X<br>'
+        f"<b>Zzz:</b> 4</div><div><div>{OLD}</div></div>"
+    )
+    text = html_to_text(html).split("\n")
+    assert text[2:4] == [ORIGINAL_MESSAGE, "Fra: X"]
+    assert order_lines("\n".join(text)) == ["A Sparta hold", "F Gytheio hold"]
