@@ -37,13 +37,6 @@ _BLOCK_END = re.compile(r"end", re.IGNORECASE)
 _MARKS = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s*[-_=*~]{3,}\s*$")
 
-# Reply and forward prefixes as clients in our players' languages write them ("Re[2]:" too), and
-# list or game tags in brackets, which often sit between them.
-_SUBJECT_PREFIX = re.compile(
-    r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv|rif|odp|ответ)\s?(?:\[\d+\]|\^\d+)?\s?:|\[[^\]]*\])\s*",
-    re.IGNORECASE,
-)
-
 
 class Doubt(StrEnum):
     """Why the reader cannot tell the player's new lines from old ones. A mail read in doubt
@@ -247,7 +240,7 @@ def subject_line(subject: str) -> str | None:
     """The subject without Re:/Fwd:/AW:/Sv: prefixes and leading [tags]; None if nothing is left."""
     rest = " ".join(subject.split())
     while True:
-        stripped = _SUBJECT_PREFIX.sub("", rest, count=1)
+        stripped = quote_marks.without_subject_prefix(rest)
         if stripped == rest:
             break
         rest = stripped

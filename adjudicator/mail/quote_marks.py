@@ -46,6 +46,7 @@ class _Marks:
     separator: re.Pattern[str]
     footer: re.Pattern[str]
     disclaimer: re.Pattern[str]
+    subject_prefix: re.Pattern[str]
     languages: tuple[str, ...]
 
 
@@ -96,11 +97,14 @@ def is_attribution(line: str) -> bool:
     dated = _DATED.search(text) is not None
     if marks.verb_at_end.search(text):
         return dated or address
-    if text.endswith((":", "：")) and marks.verb.search(text):
-        return address
-    # No colon at all (Zoho's dashes, some mobile clients): the verb ends the line.
-    ends = marks.verb.search(text)
-    return bool(ends and ends.end() == len(text)) and dated and (address or dashed is not None)
+    verb = marks.verb.search(text)
+    if verb is None:
+        return False
+    if text.endswith((":", "：")):
+        # "<name> <addr> şunları yazdı (<date>):", "<name> kirjoitti 7.12.2026 klo 18.37:"
+        return address or _TIME.search(text) is not None
+    # Without a colon: between Zoho's dashes, or the verb ending the line.
+    return dated and (dashed is not None or (address and verb.end() == len(text)))
 
 
 def attribution_span(lines: list[str], index: int) -> int:
@@ -129,6 +133,12 @@ def is_client_footer(line: str) -> bool:
 def is_disclaimer(line: str) -> bool:
     """The opening of a legal disclaimer, which companies' clients and gateways append."""
     return _marks().disclaimer.match(clean(line)) is not None
+
+
+def without_subject_prefix(subject: str) -> str:
+    """The subject without one reply or forward prefix ("AW:", "Re[2]:", "回复：") or one leading
+    [tag]; the subject itself when it has none."""
+    return _marks().subject_prefix.sub("", subject, count=1)
 
 
 def clean(line: str) -> str:
@@ -171,16 +181,21 @@ def _marks() -> _Marks:
         ),
         footer=_compile(rf"{_alternatives(gather('footers'))}$"),
         disclaimer=_compile(rf"\**\s*{_alternatives(gather('disclaimers'))}"),
+        subject_prefix=_compile(
+            rf"^\s*(?:{_alternatives(_spaced(word) for word in gather('reply_prefixes'))}"
+            r"\s?(?:\[\d+\]|\^\d+|\(\d+\))?\s?[:：]|\[[^\]]*\])\s*"
+        ),
         languages=tuple(table),
     )
 
 
 def _field(names: list[str], *, value: bool = False) -> re.Pattern[str]:
     """A header field line: the name, bold or not ("*From:*"), a colon, a space before it as in
-    French ("De :"), a full-width colon as in Chinese and Japanese ("发件人："); with ``value``,
-    something after it."""
+    French ("De :"), a full-width colon as in Chinese and Japanese ("发件人："), or in a table's
+    cell as NetEase Mail Master writes it ("| From | ... |"); with ``value``, something after."""
     name = _alternatives(_spaced(name) for name in names)
-    return _compile(rf"\*{{0,2}}{name}\s?\*{{0,2}}\s?[:：]\*{{0,2}}" + (r"\s*\S" if value else ""))
+    label = rf"(?:\*{{0,2}}{name}\s?\*{{0,2}}\s?[:：]\*{{0,2}}|\|\s*{name}\s*\|)"
+    return _compile(label + (r"\s*\S" if value else ""))
 
 
 def _bounded(word: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.mail import quote_marks
-from adjudicator.mail.extract import order_lines
+from adjudicator.mail.extract import order_lines, subject_line
 
 JUDGE = "PBEM Judge <orders@pbem.example>"
 
@@ -93,6 +93,14 @@ ATTRIBUTIONS = {
     "ko": f"2024년 3월 4일 (월) 오전 10:12, {JUDGE}님이 작성:",
     "id": f"Pada tanggal Sen, 4 Mar 2024 10.12, {JUDGE} menulis:",
     "zoho": f"---- On Mon, 04 Mar 2024 10:12:00 +0000 {JUDGE} wrote ----",
+    "de-zoho": f"---- Am Mo, 04 Mär 2024 10:12:00 +0000 schrieb {JUDGE} ----",
+    "de-yahoo": f"Am Montag, 4. März 2024 um 10:12:00 MEZ hat {JUDGE} Folgendes geschrieben:",
+    "en-horde": f"Quoting {JUDGE}:",
+    "fi-thunderbird": "PBEM Judge kirjoitti 4.3.2024 klo 10.12:",
+    "tr-apple": f"{JUDGE} şunları yazdı (4 Mar 2024 10:12):",
+    "ar-thunderbird": "في 04/03/2024 10:12 ص، كتب PBEM Judge:",
+    "ja-apple-mail": f"2024/03/04 10:12、{JUDGE}のメール:",
+    "ko-thunderbird": "2024-03-04 오전 10:12에 PBEM Judge 이(가) 쓴 글:",
     "no-colon": f"On Mon, 4 Mar 2024 at 10:12 {JUDGE} wrote",
 }
 
@@ -201,6 +209,8 @@ def test_separator_cuts_everything_after(language: str) -> None:
         "Original message below is wrong",
         "De: Sparte à Argos",
         "Data: 4 marzo",
+        "Bob wrote 3 orders:",
+        "Quoting the rules:",
     ],
 )
 def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
@@ -237,6 +247,9 @@ def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
         "내 iPhone에서 보냄",
         "Dikirim dari iPhone saya",
         "Enviat des del meu iPhone",
+        "Von meinem Samsung Galaxy Smartphone gesendet.",
+        "Pobierz aplikację Outlook dla systemu Android",
+        "Az iPhone-omról küldve",
     ],
 )
 def test_mobile_footer_line_goes_and_the_text_around_it_stays(footer: str) -> None:
@@ -251,3 +264,16 @@ def test_every_language_named_is_in_the_data() -> None:
     wanted |= {"hu", "ro", "el", "bg", "hr", "sl", "lt", "lv", "et", "ca", "ru", "uk", "tr"}
     wanted |= {"ar", "he", "zh-hans", "zh-hant", "ja", "ko", "id"}
     assert wanted <= set(quote_marks.languages())
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        *("RE:", "FW:", "AW:", "WG:", "TR:", "RV:", "R:", "I:", "RES:", "ENC:", "Antw:"),
+        *("SV:", "VB:", "VS:", "VL:", "ODP:", "PD:", "VÁ:", "ΑΠ:", "ΠΡΘ:", "ODG:", "ATB:"),
+        *("Ответ:", "ВІДП:", "YNT:", "İLT:", "رد:", "השב:", "回复:", "答复：", "回覆:", "轉寄:"),
+        *("返信:", "転送:", "회신:", "전달:", "BLS:", "Re[3]:", "RE :"),
+    ],
+)
+def test_reply_and_forward_prefixes_of_each_language_leave_the_subject(prefix: str) -> None:
+    assert subject_line(f"{prefix} [pbem #12] STATUS") == "STATUS"
