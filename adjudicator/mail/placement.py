@@ -117,7 +117,7 @@ def old_mail(
         if known.written(lines[index]):
             last = index
             if SERVICE_MARK.search(lines[index]):
-                last = _paragraph_end(lines, index)
+                last = _footer_end(lines, index)
     if last is None:
         return None
     runs: list[tuple[int, ...]] = []
@@ -140,9 +140,16 @@ def old_mail(
     return OldMail(last, tuple(runs))
 
 
-def _paragraph_end(lines: list[str], index: int) -> int:
-    """The last line of the paragraph ``lines[index]`` stands in: the footer's seed lines
-    follow its mark up to the mail's end."""
-    while index + 1 < len(lines) and lines[index + 1].strip():
-        index += 1
-    return index
+def _footer_end(lines: list[str], index: int) -> int:
+    """The footer's last line, from its mark at ``index``: one sentence on the seed follows the
+    mark, or, once the seed is revealed, the seed and the link to check it (one line in the
+    HTML mail, two in the text one). A client that made the HTML text may put no blank line
+    between it and the reply written under it, so only these lines go with the mark."""
+    end = min(index + 1, len(lines) - 1)
+    if _SEED.search(lines[end]) and "://" not in lines[end] and end + 1 < len(lines):
+        end += 1 if "://" in lines[end + 1] else 0
+    return end
+
+
+# A revealed seed: a long run of hex digits, as the footer shows it.
+_SEED = re.compile(r"\b[0-9a-f]{32,}\b")

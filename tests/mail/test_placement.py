@@ -97,3 +97,22 @@ def test_an_orders_block_in_the_quoted_mail_is_old() -> None:
     asked = RECEIPT + "\n\n  ORDERS\n  4-3\n  END"
     found = own_text(outlook("9-14", quoted=asked), [*KNOWN, "  ORDERS", "  4-3", "  END"])
     assert found.lines == ["9-14"] and found.doubt is None
+
+
+def test_the_footer_ends_the_quoted_mail_with_no_blank_line_below_it() -> None:
+    # A reply made from HTML puts no blank line between the quoted footer and the new text.
+    joined = outlook("", quoted=RECEIPT).rstrip("\n") + "\n9-14\nNODRAW"
+    assert own_text(joined).lines == ["9-14", "NODRAW"]
+    revealed = RECEIPT.replace(
+        "The seed is revealed when the game ends, so you can check every card and die.",
+        f"The seed is now revealed: {'cd' * 32}\nCheck every card and die: https://pbem.example/v",
+    )
+    joined = outlook("", quoted=revealed).rstrip("\n") + "\n9-14"
+    assert own_text(joined).lines == ["9-14"]
+
+
+def test_a_block_pasted_from_a_receipt_is_left_out_but_a_repeated_order_is_not() -> None:
+    pasted = "9-14\nDRAW\n\nLast time:\nYOUR ORDERS AS UNDERSTOOD\n  1. 4-3\n     -> accepted"
+    assert own_text(outlook(pasted), KNOWN).lines == ["9-14", "DRAW", "", "Last time:"]
+    # The same lines as new orders, short ones, stay the player's.
+    assert own_text(outlook("4-3\nDRAW"), KNOWN).lines == ["4-3", "DRAW"]
