@@ -215,9 +215,7 @@ def _skipped(line: str) -> bool:
     return _quoted(line) or quote_marks.is_client_footer(line)
 
 
-def _kept(
-    lines: list[str], indexes: list[int], pasting: placement.Known
-) -> tuple[list[str], bool]:
+def _kept(lines: list[str], indexes: list[int], pasting: placement.Known) -> tuple[list[str], bool]:
     """The player's lines at ``indexes``, up to a signature or a disclaimer, without ">"-marked
     lines, client footers and blocks pasted from ``pasting``; and whether such an end was
     seen."""
