@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from builders.clock import played_late
 from dos_de_mayo_by_mail import FRANCE, SPAIN, start_dos_de_mayo
-from playbymail import compose, deliver_mail, last_mail_to, sent, sent_count, text_of
+from playbymail import compose, deliver_mail, html_of, last_mail_to, sent, sent_count, text_of
 from sqlalchemy import func, select
 
 from adjudicator.models import Game, Submission
@@ -62,6 +62,9 @@ def in_doubt(runtime: Runtime, language: str) -> tuple[int, str, str]:
     [answer] = sent(runtime, before)
     assert submissions(runtime) == stored, "a mail read in doubt stored a set"
     assert spain_moves(runtime, game_id) == [["4", "3"]]
+    # The HTML alternative shows the same readings and the same block.
+    markup = html_of(answer).replace("\r\n", "\n")
+    assert "<pre>ORDERS" in markup and "4-3\n9-14\n</pre>" in markup, markup
     return game_id, spain, text_of(answer).replace("\r\n", "\n")
 
 

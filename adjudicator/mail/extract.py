@@ -33,6 +33,10 @@ _BLOCK_END = re.compile(r"end", re.IGNORECASE)
 
 # A rule line a disclaimer may stand below (it goes with the disclaimer). Where quoted history
 # starts and which lines are a client's boilerplate is ``quote_marks``' business, per language.
+# A field of a quoted mail's header block, in any language: a short name and a colon (or a
+# table's bar); at most this many of them stand between the block's opening and the old text.
+_FIELD = re.compile(r"^\s*[*|]?\s*[^\s:：|][^:：|]{0,30}[:：|]")
+_HEADER_FIELDS = 8
 # The ">" marks of a quoted line, however deep, and the space after each.
 _MARKS = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s*[-_=*~]{3,}\s*$")
@@ -206,7 +210,10 @@ def _body_start(lines: list[str], opening: int) -> int:
     index = opening + 1
     while index < len(lines) and not lines[index].strip():
         index += 1
-    while index < len(lines) and lines[index].strip():
+    # A client that made the text from HTML may put no blank line below the fields: only lines
+    # that read as one ("Name: value", NetEase's "| From | … |") are skipped, a few at most.
+    end = min(len(lines), index + _HEADER_FIELDS)
+    while index < end and _FIELD.match(lines[index]):
         index += 1
     return index
 

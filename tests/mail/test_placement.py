@@ -116,3 +116,13 @@ def test_a_block_pasted_from_a_receipt_is_left_out_but_a_repeated_order_is_not()
     assert own_text(outlook(pasted), KNOWN).lines == ["9-14", "DRAW", "", "Last time:"]
     # The same lines as new orders, short ones, stay the player's.
     assert own_text(outlook("4-3\nDRAW"), KNOWN).lines == ["4-3", "DRAW"]
+
+
+def test_a_header_block_with_no_blank_line_below_it() -> None:
+    # Text made from HTML: the fields, the old mail and the reply under it run on unbroken.
+    text = "\n".join(
+        ["-----Original Message-----", *HEADER.splitlines(), *RECEIPT.splitlines(), "9-14"]
+    )
+    text = text.replace("\n\n", "\n")
+    assert own_text(text, KNOWN).lines == ["9-14"]
+    assert own_text(text).lines == ["9-14"]
