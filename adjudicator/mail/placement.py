@@ -11,6 +11,7 @@ wrote: the caller passes those lines (``Known``), and the mark every game mail's
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -24,8 +25,10 @@ _FRAGMENT = 20
 
 
 def normal(line: str) -> str:
-    """``line`` as compared: case folded, spaces collapsed (clients re-indent and rewrap)."""
-    return " ".join(line.split()).casefold()
+    """``line`` as compared: case folded, spaces collapsed (clients re-indent and rewrap),
+    accents gone (a client writing a legacy charset drops those it cannot encode)."""
+    folded = unicodedata.normalize("NFKD", " ".join(line.split()).casefold())
+    return "".join(char for char in folded if not unicodedata.combining(char))
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,12 @@ class Known:
         if found in self.lines or SERVICE_MARK.search(line):
             return True
         return len(found) >= _FRAGMENT and found in self.text
+
+    def continues(self, line: str, following: str) -> bool:
+        """True when ``following`` goes on with ``line`` in the service's text (one of its
+        lines wrapped in two)."""
+        joined = f"{normal(line)} {normal(following)}"
+        return bool(normal(following)) and joined in self.text
 
     def piece(self, line: str) -> bool:
         """True when ``line`` could be a piece of the service's text (any length): inside a
@@ -114,12 +123,17 @@ def old_mail(
     names lines that are nobody's text (client footers, ">"-marked lines)."""
     last: int | None = None
     for index in range(start, len(lines)):
-        if known.written(lines[index]):
+        # Only a long line places the quoted mail's end: a short one ("NODRAW", "9-14") may be
+        # a new order under it that repeats one of the old mail's lines.
+        if known.written(lines[index]) and len(normal(lines[index])) >= _FRAGMENT:
             last = index
-            if SERVICE_MARK.search(lines[index]):
-                last = _footer_end(lines, index)
+        if SERVICE_MARK.search(lines[index]):
+            last = _footer_end(lines, index)
     if last is None:
         return None
+    # A long line the client wrapped leaves its last words on a line of their own ("die.").
+    while last + 1 < len(lines) and known.continues(lines[last], lines[last + 1]):
+        last += 1
     runs: list[tuple[int, ...]] = []
     run: list[int] = []
     for index in range(start, last + 1):
