@@ -62,14 +62,21 @@ class Reply:
         text: str = self.lang[key]
         return text.replace("{name}", SENDER).replace("{address}", SENDER)
 
-    def date(self, zone: str = "+0000", *, pad: bool = False, suffix: str = "") -> str:
+    def footer(self, key: str) -> str:
+        """The mobile app's "Sent from" line in this language, when the case says it was sent
+        from the app (a missing translation is an error, never a silently absent line)."""
+        line: str = self.lang[key] if self.mobile else ""
+        return line
+
+    def date(self, zone: str = "", *, pad: bool = False, suffix: str = "") -> str:
         """When the reply was written (a few minutes after the service's mail of 18:37 UTC), in
-        the sender's zone, as the client writes the Date field."""
+        ``zone`` (the writer's own when not given), as the client writes the Date field."""
+        zone = zone or self.lang["zone"]
         hours = 18 + int(zone[:3])
         minute, second = 40 + self.seed % 19, (self.seed * 7) % 60
         day = "07" if pad else "7"
         if hours >= 24:
-            hours, day = hours - 24, "08"
+            hours, day = hours - 24, "08" if pad else "8"
             weekday = "Tue"
         else:
             weekday = "Mon"
@@ -160,17 +167,17 @@ def own_blocks(
     reply: Reply, quote: str, *, footer: str = "", delimiter: str = "-- ", always: bool = False
 ) -> str:
     """The plain text of a reply: the player's text, then what the client adds, around the quote.
-    Top posting: own text, signature, footer, disclaimer, then the quote. Bottom posting: the
-    quote (with any text written above it), then the own text and what the client adds."""
+    Top posting: own text, signature, footer, disclaimer, then the quote. Bottom posting: any text
+    written above, the app's footer where the app put it when the reply was opened (above the
+    quote), the quote, then the own text, the signature and the disclaimer."""
     sig = f"{delimiter}\n{reply.signature}" if reply.signature and delimiter else reply.signature
-    extras = [
-        sig,
-        footer if reply.mobile or always else "",
-        reply.lang["disclaimer"] if reply.disclaimer else "",
-    ]
+    line = footer if reply.mobile or always else ""
+    disclaimer = reply.lang["disclaimer"] if reply.disclaimer else ""
     own = [reply.above, reply.pasted]
-    top = not reply.below
-    blocks = [*own, *extras, quote] if top else [*own, quote, reply.below, *extras]
+    if reply.below:
+        blocks = [*own, line, quote, reply.below, sig, disclaimer]
+    else:
+        blocks = [*own, sig, line, disclaimer, quote]
     return "\n\n".join(block for block in blocks if block) + "\n"
 
 

@@ -34,7 +34,7 @@ def yandex(reply: Reply) -> bytes:
         ("Subject", word(reply.subject(), "utf-8")),
         ("MIME-Version", "1.0"),
         ("X-Mailer", "Yamail [ http://yandex.ru ] 5.0"),
-        ("Date", reply.date("+0300")),
+        ("Date", reply.date(pad=True)),
         ("Message-Id", f"<{1234560 + reply.seed}1765133{reply.seed:03d}@mail.yandex.example>"),
         ("Content-Transfer-Encoding", reply.cte or "base64"),
         ("Content-Type", f"text/html; charset={reply.charset or 'utf-8'}"),
@@ -47,7 +47,7 @@ def mailru(reply: Reply) -> bytes:
     with ">" and no space, base64 in both parts; a blue-bordered blockquote in the HTML."""
     attribution = reply.phrase("mailru")
     quote = "\n".join(f">{line}" for line in [attribution, "", *reply.service.text.split("\n")])
-    text = own_blocks(reply, " \n \n" + quote, footer=reply.lang.get("mailru_mobile", ""))
+    text = own_blocks(reply, " \n \n" + quote, footer=reply.footer("mailru_mobile"))
     html = (
         f"<HTML><BODY><div>{html_lines(reply.above)}</div><div>&nbsp;</div>"
         '<blockquote style="border-left:1px solid #0857A6; margin:10px; padding:0 0 0 10px;">'
@@ -64,7 +64,7 @@ def mailru(reply: Reply) -> bytes:
         ("MIME-Version", "1.0"),
         ("X-Mailer", "Mail.Ru Mailer 1.0"),
         ("X-SenderField-Remind", "10"),
-        ("Date", reply.date("+0300")),
+        ("Date", reply.date(pad=True)),
         ("Reply-To", mailbox(reply.player, reply.address("mail.example"), charset)),
         ("X-Priority", "3 (Normal)"),
         ("Message-ID", f"<1765133{reply.seed:03d}.{412903110 + reply.seed}@f713.i.mail.example>"),
@@ -110,7 +110,7 @@ def gmx(reply: Reply) -> bytes:
         ("To", reply.to),
         ("Subject", word(reply.subject("Aw:" if reply.code == "de" else "Re:"))),
         ("Content-Type", f"multipart/alternative; boundary={boundary}"),
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date()),
         ("Importance", "normal"),
         ("Sensitivity", "Normal"),
         *reply.ids,
@@ -177,7 +177,7 @@ def netease(reply: Reply) -> bytes:
     and base64; the mobile app signs "发自网易邮箱大师"."""
     attribution = reply.phrase("netease")
     quote = f"{attribution}\n{marked(reply.service.text)}"
-    text = own_blocks(reply, quote, footer=reply.lang.get("netease_mobile", ""))
+    text = own_blocks(reply, quote, footer=reply.footer("netease_mobile"))
     html = (
         '<div style="line-height:1.7;color:#000000;font-size:14px;font-family:Arial">'
         f"{html_lines(reply.above)}<br><br>"
