@@ -145,6 +145,8 @@ SEPARATORS = {
     "ja": "-----元のメッセージ-----",
     "ko": "-----원본 메시지-----",
     "id": "-----Pesan Asli-----",
+    "ru-apple": "Начало переадресованного сообщения:",
+    "zh-netease": "---- Replied Message ----",
 }
 
 OLD = ("", "Game 12, turn 3: your orders, please.", "A Argos hold")
@@ -250,6 +252,11 @@ def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
         "Von meinem Samsung Galaxy Smartphone gesendet.",
         "Pobierz aplikację Outlook dla systemu Android",
         "Az iPhone-omról küldve",
+        "Envoyé avec la messagerie sécurisée Proton Mail.",
+        "Enviado con el correo electrónico seguro de Proton Mail.",
+        "קבל את Outlook עבור Android",
+        "Android için Outlook'u edinin",
+        "发自网易邮箱大师",
     ],
 )
 def test_mobile_footer_line_goes_and_the_text_around_it_stays(footer: str) -> None:
