@@ -91,6 +91,7 @@ ATTRIBUTIONS = {
     "ja": f"2024年3月4日(月) 10:12 {JUDGE}:",
     "ja-apple": f"2024/03/04 10:12、{JUDGE}のメッセージ:",
     "ko": f"2024년 3월 4일 (월) 오전 10:12, {JUDGE}님이 작성:",
+    "ko-apple": f"2024. 3. 4. 오전 10:12, {JUDGE} 작성:",
     "id": f"Pada tanggal Sen, 4 Mar 2024 10.12, {JUDGE} menulis:",
     "zoho": f"---- On Mon, 04 Mar 2024 10:12:00 +0000 {JUDGE} wrote ----",
     "de-zoho": f"---- Am Mo, 04 Mär 2024 10:12:00 +0000 schrieb {JUDGE} ----",
@@ -213,6 +214,8 @@ def test_separator_cuts_everything_after(language: str) -> None:
         "Data: 4 marzo",
         "Bob wrote 3 orders:",
         "Quoting the rules:",
+        "12월 7일 명령 작성:",  # "orders written on 7 December:"
+        "12月7日のメール:",  # "the mail of 7 December:"
     ],
 )
 def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
