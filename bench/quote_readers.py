@@ -15,6 +15,9 @@ only") takes them off every reader's answer the project's way (``quote_marks``),
 the reading of the quote alone. "took old": mails where a reader kept a line that is not the
 player's (boilerplate off); "lost": mails where it lost one of the player's lines.
 
+A second table reads the HTML part of every such mail that has one, alone: the project's reader
+on ``html_text``'s text of it, quotequail's ``quote_html`` (its new part made text the same way).
+
     .venv/bin/python bench/quote_readers.py [--list]
 
 quotequail and mail-parser-reply must be installed for their columns (pip install quotequail
@@ -24,15 +27,20 @@ mail-parser-reply); a reader that is missing is reported as such.
 from __future__ import annotations
 
 import argparse
+import email
 import json
 import sys
 from collections.abc import Callable
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.mail import extract, quote_marks  # noqa: E402
+from adjudicator.mail.charsets import decode  # noqa: E402
+from adjudicator.mail.html_text import html_to_text  # noqa: E402
 from adjudicator.mail.reading import MailIn, read  # noqa: E402
 
 DIRECTORIES = (ROOT / "tests" / "mail" / "corpus", ROOT / "tests" / "mail" / "replies")
@@ -42,6 +50,25 @@ Reader = Callable[[str], list[str]]
 
 def project(text: str) -> list[str]:
     return extract.order_lines(text)
+
+
+def project_html(html: str) -> list[str]:
+    return extract.order_lines(html_to_text(html))
+
+
+def html_readers() -> dict[str, Reader | str]:
+    found: dict[str, Reader | str] = {"project": project_html}
+    try:
+        import quotequail
+
+        def quotequail_html(html: str) -> list[str]:
+            parts = quotequail.quote_html(html, quote_intro_line=True)
+            return html_to_text("".join(part for new, part in parts if new)).split("\n")
+
+        found["quotequail"] = quotequail_html
+    except ImportError:
+        found["quotequail"] = "not installed"
+    return found
 
 
 def readers() -> dict[str, Reader | str]:
@@ -72,8 +99,12 @@ def readers() -> dict[str, Reader | str]:
     return found
 
 
-def cases() -> list[tuple[str, str, list[str]]]:
-    """(name, body text, the player's lines) for every person's mail with lines in its body."""
+Case = tuple[str, str, str | None, list[str]]
+
+
+def cases() -> list[Case]:
+    """(name, body text, HTML part, the player's lines) for every person's mail with lines in
+    its body."""
     found = []
     for directory in DIRECTORIES:
         for path in sorted(directory.glob("*.eml")):
@@ -90,8 +121,19 @@ def cases() -> list[tuple[str, str, list[str]]]:
             body = {line.strip() for line in mail.text.splitlines()}
             if not all(line in body for line in lines):
                 continue  # read from the subject
-            found.append((f"{directory.name}/{path.name}", mail.text, lines))
+            name = f"{directory.name}/{path.name}"
+            found.append((name, mail.text, _html(path.read_bytes()), lines))
     return found
+
+
+def _html(raw: bytes) -> str | None:
+    message = email.message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    part = message.get_body(preferencelist=("html",))
+    if part is None or part.get_content_type() != "text/html":
+        return None
+    payload = part.get_payload(decode=True)
+    return decode(payload, part.get_content_charset()) if isinstance(payload, bytes) else None
 
 
 def score(reader: Reader, text: str, wanted: list[str]) -> tuple[bool, bool, int, int]:
@@ -119,14 +161,21 @@ def _without_boilerplate(lines: list[str]) -> list[str]:
 
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    options.add_argument(
-        "--list", action="store_true", help="each mail a reader misreads (quote only)"
-    )
+    options.add_argument("--list", action="store_true", help="the mails each reader misreads")
     listing = options.parse_args().list
     samples = cases()
-    print(f"{len(samples)} replies with the player's lines in the body\n")
-    print(f"{'reader':<20} {'exact':>8} {'quote only':>11} {'took old':>9} {'lost':>5}")
-    for name, reader in readers().items():
+    print(f"{len(samples)} replies with the player's lines in the body")
+    table(readers(), [(name, text, lines) for name, text, _, lines in samples], listing)
+    html = [(name, part, lines) for name, _, part, lines in samples if part is not None]
+    print(f"\nthe HTML part alone, of the {len(html)} of them that have one")
+    table(html_readers(), html, listing)
+
+
+def table(
+    reading: dict[str, Reader | str], samples: list[tuple[str, str, list[str]]], listing: bool
+) -> None:
+    print(f"\n{'reader':<20} {'exact':>8} {'quote only':>11} {'took old':>9} {'lost':>5}")
+    for name, reader in reading.items():
         if isinstance(reader, str):
             print(f"{name:<20} {reader}")
             continue

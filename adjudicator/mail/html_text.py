@@ -25,9 +25,10 @@ _BLOCK_TAGS = frozenset(
     }
 )
 _SKIPPED_TAGS = frozenset({"head", "script", "style", "title", "template"})
-# Elements whose content is quoted history: Yahoo's quoted mail, Zoho's, Thunderbird's and Gmail's
-# attribution above the <blockquote>.
-_QUOTE_CLASSES = frozenset({"yahoo_quoted", "zmail_extra", "moz-cite-prefix", "gmail_attr"})
+# Elements whose content is quoted history: Yahoo's quoted mail, Zoho's, Thunderbird's attribution
+# above the <blockquote>. (Not Gmail's "gmail_attr": it also holds a forward's separator and
+# header block, with the forwarded mail after it unmarked, which the separator must cut.)
+_QUOTE_CLASSES = frozenset({"yahoo_quoted", "zmail_extra", "moz-cite-prefix"})
 ORIGINAL_MESSAGE = "-----Original Message-----"
 # Elements after which everything is quoted history: Outlook on the web's and Hotmail's header
 # block (and the mark they put above it), Outlook for Mac's, the older Hotmail's rule.

@@ -95,3 +95,12 @@ def test_an_outlook_mark_becomes_the_separator_outlook_writes_in_text() -> None:
     text = html_to_text(html).split("\n")
     assert text[2:4] == [ORIGINAL_MESSAGE, "Fra: X"]
     assert order_lines("\n".join(text)) == ["A Sparta hold", "F Gytheio hold"]
+
+
+def test_a_gmail_forward_in_html_is_cut_at_its_separator() -> None:
+    html = (
+        f'{NEW}<br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">---------- '
+        "Forwarded message ---------<br>From: &lt;pbem@pbem.example&gt;<br>Date: Mon, 7 Dec "
+        f"2026 at 18:37<br>Subject: Game 12<br></div><br><br>{OLD}</div>"
+    )
+    assert order_lines(html_to_text(html)) == ["A Sparta hold", "F Gytheio hold"]

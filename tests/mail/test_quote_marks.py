@@ -91,6 +91,7 @@ ATTRIBUTIONS = {
     "ja": f"2024年3月4日(月) 10:12 {JUDGE}:",
     "ja-apple": f"2024/03/04 10:12、{JUDGE}のメッセージ:",
     "ko": f"2024년 3월 4일 (월) 오전 10:12, {JUDGE}님이 작성:",
+    "ko-apple": f"2024. 3. 4. 오전 10:12, {JUDGE} 작성:",
     "id": f"Pada tanggal Sen, 4 Mar 2024 10.12, {JUDGE} menulis:",
     "zoho": f"---- On Mon, 04 Mar 2024 10:12:00 +0000 {JUDGE} wrote ----",
     "de-zoho": f"---- Am Mo, 04 Mär 2024 10:12:00 +0000 schrieb {JUDGE} ----",
@@ -145,6 +146,8 @@ SEPARATORS = {
     "ja": "-----元のメッセージ-----",
     "ko": "-----원본 메시지-----",
     "id": "-----Pesan Asli-----",
+    "ru-apple": "Начало переадресованного сообщения:",
+    "zh-netease": "---- Replied Message ----",
 }
 
 OLD = ("", "Game 12, turn 3: your orders, please.", "A Argos hold")
@@ -211,6 +214,8 @@ def test_separator_cuts_everything_after(language: str) -> None:
         "Data: 4 marzo",
         "Bob wrote 3 orders:",
         "Quoting the rules:",
+        "12월 7일 명령 작성:",  # "orders written on 7 December:"
+        "12月7日のメール:",  # "the mail of 7 December:"
     ],
 )
 def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
@@ -250,6 +255,11 @@ def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
         "Von meinem Samsung Galaxy Smartphone gesendet.",
         "Pobierz aplikację Outlook dla systemu Android",
         "Az iPhone-omról küldve",
+        "Envoyé avec la messagerie sécurisée Proton Mail.",
+        "Enviado con el correo electrónico seguro de Proton Mail.",
+        "קבל את Outlook עבור Android",
+        "Android için Outlook'u edinin",
+        "发自网易邮箱大师",
     ],
 )
 def test_mobile_footer_line_goes_and_the_text_around_it_stays(footer: str) -> None:

@@ -29,7 +29,8 @@ NAMES = sorted(CASES)
 CLIENTS = {
     "gmail_web", "gmail_android", "gmail_ios", "outlook_desktop", "outlook_web", "apple_mail",
     "iphone", "thunderbird", "yahoo", "zoho", "yandex", "mailru", "gmx", "proton", "k9",
-    "samsung", "reply_message", "horde",
+    "samsung", "reply_message", "horde", "zimbra", "seznam", "libero", "wp", "qq", "netease",
+    "naver", "becky",
 }  # fmt: skip
 LANGUAGES = {
     "en", "de", "fr", "es", "it", "pt-PT", "pt-BR", "nl", "sv", "da", "no", "fi", "pl", "cs",

@@ -45,7 +45,7 @@ def apple_mail(reply: Reply) -> bytes:
         ("Content-Type", f'multipart/alternative;\n\tboundary="{boundary}"'),
         ("Mime-Version", "1.0 (Mac OS X Mail 16.0 \\(3774.200.91.1.1\\))"),
         ("Subject", word(reply.subject())),
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date()),
         *reply.ids,
         ("To", reply.to),
         ("Message-Id", f"<{_uuid(reply.name)}@icloud.example>"),
@@ -63,17 +63,23 @@ def apple_mail(reply: Reply) -> bytes:
 def iphone(reply: Reply) -> bytes:
     """Mail on the iPhone: format=flowed with DelSp, quoted-printable; "Sent from my iPhone" in
     the phone's language under the text; the attribution inside the "> " quote."""
-    quote = marked(f"{reply.phrase('apple')}\n\n{reply.service.text}")
+    # iOS starts the quoted mail with a byte order mark, as Apple's own forwards show.
+    quote = marked(f"{reply.phrase('apple')}\n\n\ufeff{reply.service.text}")
     if reply.inline:
         quote = f"> {reply.phrase('apple')}\n>\n" + answered(reply.service.text, reply.inline)
+    if reply.forward:
+        lead, sender, date, to, subject, when = reply.lang["apple_forward"]
+        rows = [f"{sender} {SENDER}", f"{date} {when}", f"{to} {reply.address('me.example')}"]
+        rows.append(f"{subject} {reply.service.subject}")
+        quote = lead + "\n\n" + marked("\n".join(rows) + "\n\n\ufeff" + reply.service.text)
     text = flowed(own_blocks(reply, quote, footer=reply.lang["iphone"], delimiter=""), delsp=True)
     headers = [
         ("From", mailbox(reply.player, reply.address("me.example"))),
         ("Content-Type", "text/plain;\n\tcharset=utf-8;\n\tformat=flowed;\n\tdelsp=yes"),
         ("Content-Transfer-Encoding", reply.cte or "quoted-printable"),
         ("Mime-Version", "1.0 (1.0)"),
-        ("Date", reply.date("+0100")),
-        ("Subject", word(reply.subject())),
+        ("Date", reply.date()),
+        ("Subject", word(reply.subject("Fwd:" if reply.forward else "Re:"))),
         ("Message-Id", f"<{_uuid(reply.name)}@me.example>"),
         *reply.ids,
         ("To", reply.to),
@@ -109,7 +115,7 @@ def _thunderbird_headers(reply: Reply, content: list[tuple[str, str]]) -> list[t
             "Message-ID",
             ident(reply.name, "<{8}-{4}-{4}-{4}-{12}@posteo.example>"),
         ),
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date()),
         ("MIME-Version", "1.0"),
         ("User-Agent", "Mozilla Thunderbird"),
         ("Subject", word(reply.subject("Fwd:" if reply.forward else "Re:"), q=True)),
@@ -172,7 +178,7 @@ def k9(reply: Reply) -> bytes:
     text = own_blocks(reply, quote)
     agent = "Thunderbird for Android" if reply.mobile else "K-9 Mail for Android"
     headers = [
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date()),
         *reply.ids,
         ("MIME-Version", "1.0"),
         ("Content-Type", "text/plain;\n charset=utf-8"),
@@ -222,7 +228,7 @@ def samsung(reply: Reply) -> bytes:
             "Message-ID",
             ident(reply.name, "<{8}.{8}.{5}.{4}@mx.t-online.example>"),
         ),
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date(pad=True)),
         ("From", mailbox(reply.player, player)),
         ("To", reply.to),
         ("Subject", word(reply.subject(reply.lang.get("outlook_re", "RE:")))),
@@ -242,7 +248,7 @@ def horde(reply: Reply) -> bytes:
     quote = f"{reply.phrase('horde')}\n\n{marked(reply.service.text)}"
     text = flowed(own_blocks(reply, quote), delsp=True)
     headers = [
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date()),
         (
             "Message-ID",
             ident(reply.name, "<20261207193{6}.Horde.{X12}{10}@webmail.uni.example>"),
@@ -285,7 +291,7 @@ def reply_message(reply: Reply) -> bytes:
         reply, "\n".join(rows) + "\n\n" + reply.service.text, footer=footer, delimiter=""
     )
     headers = [
-        ("Date", reply.date("+0800")),
+        ("Date", reply.date()),
         ("From", mailbox(reply.player, player)),
         ("To", reply.to),
         ("Message-ID", f"<{token(reply.name, 32)}@{player.split('@')[1]}>"),

@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a file: make the package importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     __package__ = "replies"
 
-from . import apps, regional, webmail
+from . import apps, europe, regional, webmail
 from .model import HERE, Reply, languages, section, service
 
 Writer = Callable[[Reply], bytes]
@@ -56,6 +56,10 @@ CLIENTS: dict[str, Client] = {
     "qq": Client("QQ Mail", regional.qq, True, False),
     "netease": Client("NetEase 163 Mail", regional.netease, True, True),
     "naver": Client("Naver Mail", regional.naver, True, False),
+    "zimbra": Client("Zimbra", europe.zimbra, True, True),
+    "seznam": Client("Seznam Email", europe.seznam, True, False),
+    "libero": Client("Libero Mail", europe.libero, False, False),
+    "wp": Client("Poczta WP", europe.wp, False, True),
     "becky": Client("Becky! Internet Mail", regional.becky, False, True),
     "apple_mail": Client("Apple Mail macOS", apps.apple_mail, True, False),
     "iphone": Client("Apple Mail iPhone", apps.iphone, False, False),

@@ -68,14 +68,15 @@ class Reply:
         line: str = self.lang[key] if self.mobile else ""
         return line
 
-    def date(self, zone: str = "+0000", *, pad: bool = False, suffix: str = "") -> str:
+    def date(self, zone: str = "", *, pad: bool = False, suffix: str = "") -> str:
         """When the reply was written (a few minutes after the service's mail of 18:37 UTC), in
-        the sender's zone, as the client writes the Date field."""
+        ``zone`` (the writer's own when not given), as the client writes the Date field."""
+        zone = zone or self.lang["zone"]
         hours = 18 + int(zone[:3])
         minute, second = 40 + self.seed % 19, (self.seed * 7) % 60
         day = "07" if pad else "7"
         if hours >= 24:
-            hours, day = hours - 24, "08"
+            hours, day = hours - 24, "08" if pad else "8"
             weekday = "Tue"
         else:
             weekday = "Mon"

@@ -59,7 +59,7 @@ def _gmail(reply: Reply, *, app: str) -> bytes:
         headers += [("In-Reply-To", reply.service.message_id)]
     headers += [
         ("From", mailbox(reply.player, sender)),
-        ("Date", reply.date("+0100")),
+        ("Date", reply.date()),
         ("Message-ID", f"<CA{token(reply.name, 40, B62)}@mail.gmail.com>"),
         ("Subject", word(reply.subject("Fwd:" if reply.forward else "Re:"))),
         ("To", reply.to),
@@ -129,13 +129,16 @@ def outlook_desktop(reply: Reply) -> bytes:
     )
     boundary = ident(reply.name, "----=_NextPart_000_{X4}_01DB68C2.{X8}")
     stamp = token(reply.name + "m", 8)
+    prefix = reply.lang["outlook_fw"] if reply.forward else reply.lang["outlook_re"]
+    # A forward names no mail it answers: Outlook writes no In-Reply-To or References for it.
+    answers = [] if reply.forward else [("References", reply.service.message_id)]
+    answers += [] if reply.forward else [("In-Reply-To", reply.service.message_id)]
     headers = [
         ("From", mailbox(reply.player, player, charset, q=True)),
         ("To", reply.to),
-        ("References", reply.service.message_id),
-        ("In-Reply-To", reply.service.message_id),
-        ("Subject", word(reply.subject(reply.lang["outlook_re"]), charset, q=True)),
-        ("Date", reply.date("+0100")),
+        *answers,
+        ("Subject", word(reply.subject(prefix), charset, q=True)),
+        ("Date", reply.date()),
         ("Message-ID", f"<000001db48c2${stamp}${token(reply.name + 'n', 8)}@outlook.example>"),
         ("MIME-Version", "1.0"),
         ("Content-Type", f'multipart/alternative;\n\tboundary="{boundary}"'),
@@ -263,7 +266,7 @@ def zoho(reply: Reply) -> bytes:
     stamp = f"{1765133000000 + reply.seed * 331}"
     boundary = f"----=_Part_{reply.seed * 37}_{1390771234 + reply.seed}.{stamp}"
     headers = [
-        ("Date", reply.date("+0530")),
+        ("Date", reply.date()),
         ("From", mailbox(reply.player, reply.address("zohomail.example"))),
         ("To", f'"{reply.to}" <{reply.to}>'),
         (
@@ -301,7 +304,7 @@ def proton(reply: Reply) -> bytes:
     outer = "-" * 21 + token(reply.name + "o", 32)
     inner = "-" * 21 + token(reply.name + "i", 32)
     headers = [
-        ("Date", reply.date("+0000")),
+        ("Date", reply.date("+0000", pad=True)),
         ("To", reply.to),
         ("From", mailbox(reply.player, reply.address("proton.example"))),
         ("Subject", word(reply.subject())),
