@@ -19,6 +19,8 @@ from dataclasses import dataclass
 # language: a line no player writes, so the quoted mail holding it is the service's.
 SERVICE_MARK = re.compile(r"\bSHA-256\s+[0-9a-f]{64}\b")
 
+_QUOTES = "\"'“”„«»"
+
 # A line this long found inside the service's text is its text cut by the client's rewrapping;
 # a shorter one may be a new order that happens to be a piece of it ("9-14").
 _FRAGMENT = 20
@@ -27,7 +29,8 @@ _FRAGMENT = 20
 def normal(line: str) -> str:
     """``line`` as compared: case folded, spaces collapsed (clients re-indent and rewrap),
     accents gone (a client writing a legacy charset drops those it cannot encode)."""
-    folded = unicodedata.normalize("NFKD", " ".join(line.split()).casefold())
+    # Seznam quotes the old mail in quotation marks, its first line and its last.
+    folded = unicodedata.normalize("NFKD", " ".join(line.split()).casefold().strip(_QUOTES))
     return "".join(char for char in folded if not unicodedata.combining(char))
 
 
@@ -131,8 +134,11 @@ def old_mail(
             last = _footer_end(lines, index)
     if last is None:
         return None
-    # A long line the client wrapped leaves its last words on a line of their own ("die.").
-    while last + 1 < len(lines) and known.continues(lines[last], lines[last + 1]):
+    # A long line the client wrapped leaves its last words on a line of their own ("die."),
+    # and a closing quotation mark may stand alone below the quoted mail.
+    while last + 1 < len(lines) and (
+        known.continues(lines[last], lines[last + 1]) or _closing(lines[last + 1])
+    ):
         last += 1
     runs: list[tuple[int, ...]] = []
     run: list[int] = []
@@ -152,6 +158,11 @@ def old_mail(
     if not known.lines:
         runs = []
     return OldMail(last, tuple(runs))
+
+
+def _closing(line: str) -> bool:
+    """A line of punctuation alone, no one's text: Seznam's closing quotation mark."""
+    return bool(line.strip()) and not any(char.isalnum() for char in line)
 
 
 def _footer_end(lines: list[str], index: int) -> int:

@@ -94,7 +94,7 @@ def test_an_orders_block_below_the_quote_is_taken_verbatim() -> None:
 
 
 def test_an_orders_block_in_the_quoted_mail_is_old() -> None:
-    asked = RECEIPT + "\n\n  ORDERS\n  4-3\n  END"
+    asked = RECEIPT.replace("\n--\n", "\n  ORDERS\n  4-3\n  END\n\n--\n")
     found = own_text(outlook("9-14", quoted=asked), [*KNOWN, "  ORDERS", "  4-3", "  END"])
     assert found.lines == ["9-14"] and found.doubt is None
 
