@@ -19,6 +19,10 @@ from dataclasses import dataclass
 # language: a line no player writes, so the quoted mail holding it is the service's.
 SERVICE_MARK = re.compile(r"\bSHA-256\s+[0-9a-f]{64}\b")
 
+# The share of a quoted mail's lines that may be strange to the mails known, for it to be one
+# of them with lines written into it.
+_STRANGE = 0.2
+
 _QUOTES = "\"'“”„«»"
 
 # A line this long found inside the service's text is its text cut by the client's rewrapping;
@@ -154,8 +158,12 @@ def old_mail(
         run.append(index)
     if run:
         runs.append(tuple(run))
-    # With only the mark to go by, the rest of the quoted mail is not known line by line.
-    if not known.lines:
+    # With only the mark to go by, the rest of the quoted mail is not known line by line; nor
+    # is it when many of its lines are strange: it is another mail of the service's than those
+    # known (an older one), whose own lines would all look new.
+    written = sum(1 for index in range(start, last + 1) if lines[index].strip())
+    strange = sum(len(found) for found in runs)
+    if not known.lines or strange > written * _STRANGE:
         runs = []
     return OldMail(last, tuple(runs))
 

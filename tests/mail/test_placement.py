@@ -126,3 +126,25 @@ def test_a_header_block_with_no_blank_line_below_it() -> None:
     text = text.replace("\n\n", "\n")
     assert own_text(text, KNOWN).lines == ["9-14"]
     assert own_text(text).lines == ["9-14"]
+
+
+def test_an_older_mail_of_the_services_than_those_known_is_no_question() -> None:
+    # Its lines are strange to the mails known, yet its footer says where it ends.
+    older = "\n".join(
+        [
+            "You owe your orders for turn 1 by Wed 09 Dec 2026 18:37 UTC (in 48 h).",
+            "WHAT YOU CAN DO NOW",
+            "  4-3|5|9",
+            "  8-5|7|9|14|16",
+            "  PLAY MOLINA 10|20",
+            "  DRAW",
+            "  NODRAW",
+            "--",
+            f"Fair dice: this game's seed commitment is {MARK}",
+            "The seed is revealed when the game ends, so you can check every card and die.",
+        ]
+    )
+    found = own_text(outlook("9-14", quoted=older), KNOWN)
+    assert found.lines == ["9-14"] and found.doubt is None
+    found = own_text(outlook("", "9-14", quoted=older), KNOWN)
+    assert found.lines == ["9-14"] and found.doubt is None
