@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
+
 import pytest
 
 from adjudicator.mail import quote_marks
@@ -287,3 +290,13 @@ def test_every_language_named_is_in_the_data() -> None:
 )
 def test_reply_and_forward_prefixes_of_each_language_leave_the_subject(prefix: str) -> None:
     assert subject_line(f"{prefix} [pbem #12] STATUS") == "STATUS"
+
+
+def test_every_language_says_each_kind_of_mark() -> None:
+    # A table that lost a key would be read as knowing no such mark in that language.
+    source = resources.files("adjudicator.mail").joinpath("quote_marks.toml")
+    table = tomllib.loads(source.read_text(encoding="utf-8"))
+    needed = {"from", "sent", "to", "subject", "reply_prefixes", "wrote", "separators", "footers"}
+    for language, marks in table.items():
+        assert needed <= {key for key, value in marks.items() if value}, language
+        assert set(marks) <= needed | {"attributions", "disclaimers"}, language
