@@ -22,7 +22,8 @@ from typing import Any
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 # Zoho writes its attribution between dashes ("---- On ... wrote ----") and leaves off the colon.
 _DASHED = re.compile(r"^-{2,}\s*(.*?)\s*-{2,}$")
-_UNDERSCORES = re.compile(r"^_{10,}$")
+# Outlook's rule of underscores above a header block; other clients draw it in dashes or "=".
+_RULE = re.compile(r"^(?:_{10,}|-{10,}|={4,})$")
 # A date or a time, as attributions carry: "10:12", "10.12", "2024", "4.3.", "04/03", "3月".
 _DATED = re.compile(r"\d{1,2}[:.h]\d{2}|\d{4}|\d{1,2}[./-]\s?\d{1,2}|\d\s?(?:年|月|日|년|월|일)")
 _TIME = re.compile(r"\d{1,2}[:.]\d{2}")
@@ -46,6 +47,7 @@ class _Marks:
     # The verbs casefolded: a line holding none of them is no attribution with a verb, which is
     # told far faster by looking for them than by the pattern (most lines are not attributions).
     verb_words: tuple[str, ...]
+    opening: re.Pattern[str]
     separator: re.Pattern[str]
     footer: re.Pattern[str]
     disclaimer: re.Pattern[str]
@@ -60,12 +62,12 @@ def languages() -> tuple[str, ...]:
 
 def starts_quote(lines: list[str], index: int) -> bool:
     """True when lines[index] opens quoted history that runs to the end of the message: a
-    separator, or a header block (below Outlook's rule of underscores or not)."""
+    separator, or a header block (below a rule of underscores, dashes or "=" or not)."""
     line = clean(lines[index])
     marks = _marks()
     if marks.separator.match(line):
         return True
-    if _UNDERSCORES.match(line):
+    if _RULE.match(line):
         following = next((i for i in range(index + 1, len(lines)) if lines[i].strip()), None)
         return following is not None and header_block_at(lines, following)
     return header_block_at(lines, index)
@@ -120,19 +122,31 @@ def is_attribution(line: str) -> bool:
 def attribution_span(lines: list[str], index: int) -> int:
     """How many lines the attribution starting at lines[index] takes (0: it is not one). Gmail
     wraps a long attribution over two or three lines, so it is also tried joined with the next
-    ones, when the first reads like the start of one (a time, an address, an open "<")."""
+    ones, when the first reads like the start of one (an opening word and a digit, a time, an
+    address, an open "<")."""
     if is_attribution(lines[index]):
         return 1
     first = clean(lines[index])
-    if not (_TIME.search(first) or "@" in first or first.endswith(("<", "("))):
+    opening = _TIME.search(first) or "@" in first or first.endswith(("<", "("))
+    if not (opening or _marks().opening.match(first)):
         return 0
     for span in (2, 3):
         if index + span > len(lines):
             break
-        joined = _joined(lines[index : index + span])
-        if "@" in joined and is_attribution(joined):
-            return span
+        chunk = lines[index : index + span]
+        joined = _joined(chunk)
+        if "@" not in joined or not is_attribution(joined):
+            continue
+        # When the last line is an attribution by itself, the ones above join it only if they
+        # read as cut off (a comma, an open "<", a time, an address), not as lines of orders.
+        if is_attribution(chunk[-1]) and not all(_cut_off(clean(line)) for line in chunk[:-1]):
+            return 0
+        return span
     return 0
+
+
+def _cut_off(text: str) -> bool:
+    return text.endswith((",", "<", "(")) or "@" in text or _TIME.search(text) is not None
 
 
 def is_client_footer(line: str) -> bool:
@@ -188,6 +202,7 @@ def _marks() -> _Marks:
         verb_at_end=_compile(rf"{verbs}\s?[:：]$"),
         verb=_compile(verbs),
         verb_words=tuple({verb.casefold() for verb in gather("wrote")}),
+        opening=_compile(rf"{_alternatives(_spaced(word) for word in gather('openings'))}\s.*\d"),
         separator=_compile(
             rf"(?:[-=]{{2,}}\s*{separators}\s*[-=]{{2,}}|-*\s*{separators}\s?[:：])$"
         ),

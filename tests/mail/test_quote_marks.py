@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib import resources
+
 import pytest
 
 from adjudicator.mail import quote_marks
@@ -148,6 +151,7 @@ SEPARATORS = {
     "id": "-----Pesan Asli-----",
     "ru-apple": "Начало переадресованного сообщения:",
     "zh-netease": "---- Replied Message ----",
+    "da-gmail": "-------- Oprindelig besked --------",
 }
 
 OLD = ("", "Game 12, turn 3: your orders, please.", "A Argos hold")
@@ -260,6 +264,8 @@ def test_chatter_that_looks_like_a_mark_is_kept(chatter: str) -> None:
         "קבל את Outlook עבור Android",
         "Android için Outlook'u edinin",
         "发自网易邮箱大师",
+        "Envoyé à partir de Outlook pour iOS<https://aka.ms/o0ukef>",
+        "Sent from TypeApp<http://www.typeapp.com/r?b=2621>",
     ],
 )
 def test_mobile_footer_line_goes_and_the_text_around_it_stays(footer: str) -> None:
@@ -287,3 +293,42 @@ def test_every_language_named_is_in_the_data() -> None:
 )
 def test_reply_and_forward_prefixes_of_each_language_leave_the_subject(prefix: str) -> None:
     assert subject_line(f"{prefix} [pbem #12] STATUS") == "STATUS"
+
+
+def test_every_language_says_each_kind_of_mark() -> None:
+    # A table that lost a key would be read as knowing no such mark in that language.
+    source = resources.files("adjudicator.mail").joinpath("quote_marks.toml")
+    table = tomllib.loads(source.read_text(encoding="utf-8"))
+    needed = {"from", "sent", "to", "subject", "reply_prefixes", "wrote", "separators", "footers"}
+    for language, marks in table.items():
+        assert needed <= {key for key, value in marks.items() if value}, language
+        assert set(marks) <= needed | {"attributions", "disclaimers", "openings"}, language
+
+
+@pytest.mark.parametrize("rule", [" " + "-" * 30, "_" * 32, "===="])
+def test_a_rule_above_a_header_block_goes_with_it(rule: str) -> None:
+    text = lines("A Sparta hold", "", rule, "", f"*From:* {JUDGE}", "*Sent:* Monday", *OLD)
+    assert order_lines(text) == ["A Sparta hold"]
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        ("On Nov 21, 2014,", "at 10:18,", f"{JUDGE} wrote:"),
+        ("On Wed, Dec 9, PBEM Judge", "<orders@pbem.example>", "wrote:"),
+        ("W dniu 4 marca 2024", "o 10:12, PBEM Judge <orders@pbem.example>", "pisze:"),
+    ],
+)
+def test_attribution_wrapped_after_its_opening_word(wrapped: tuple[str, ...]) -> None:
+    text = lines("A Sparta hold", "", *wrapped, *OLD)
+    assert order_lines(text) == ["A Sparta hold"]
+
+
+def test_an_opening_word_alone_does_not_join_chatter_to_an_attribution() -> None:
+    text = lines("On reflection I hold.", "A Sparta hold", f"On Monday, {JUDGE} wrote:", *OLD)
+    assert order_lines(text) == ["On reflection I hold.", "A Sparta hold"]
+
+
+def test_lines_of_orders_above_an_attribution_are_not_joined_to_it() -> None:
+    text = lines("On 3 fronts I attack", "A Sparta hold", f"{JUDGE} wrote:", *OLD)
+    assert order_lines(text) == ["On 3 fronts I attack", "A Sparta hold"]
