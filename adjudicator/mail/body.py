@@ -22,6 +22,16 @@ def body_text(msg: EmailMessage) -> str:
     return text
 
 
+def body_texts(msg: EmailMessage) -> list[str]:
+    """The mail's text/plain part and its HTML made text, those it has: what a mail program may
+    show of it, and quote in a reply."""
+    plain, html = _body(msg, "plain"), _body(msg, "html")
+    texts = [_part_text(plain)] if plain is not None else []
+    if html is not None:
+        texts.append(html_to_text(_part_text(html), extract.MAX_LINES))
+    return texts
+
+
 def _body(msg: EmailMessage, subtype: str) -> Message | None:
     """The text/<subtype> part a mail program would show. The standard library's search raises
     on a multipart/related whose boundary is never found (its text is taken for a list of

@@ -8,12 +8,13 @@ heuristics guess wrong: if present it is taken verbatim and nothing else is read
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from adjudicator import limits
 from adjudicator.core.lines import ELLIPSIS
+from adjudicator.mail import placement, quote_marks
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -30,90 +31,15 @@ MAX_BYTES = 64 * 1024
 _BLOCK_START = re.compile(r"orders:?", re.IGNORECASE)
 _BLOCK_END = re.compile(r"end", re.IGNORECASE)
 
-# "On <date>, <name> wrote:" in the languages our players' clients speak. Gmail wraps a long
-# attribution over two or three lines, so these are also tried on a line joined with the next ones.
-_ATTRIBUTION = re.compile(
-    r"""^\s*(?:
-        on\s.*\bwrote\s?:
-      | el\s.*\bescribió\s?:
-      | le\s.*\ba\sécrit\s?:
-      | am\s.*\bschrieb\b.*:
-      | .*\s(?:пишет|написал|написала|написал\(а\))\s?:
-      # No verb at all, only a time and the address: Gmail in Russian ("пн, 4 мар. 2024 г. в
-      # 10:12, Name <a@b>:"), Yandex ("04.03.2024, 10:12, "Name" <a@b>:"), Mail.ru ("... от").
-      | .*\d{1,2}:\d{2}.*<[^<>@\s]+@[^<>\s]+>\)?\s?:
-    )\s*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-# Openings Gmail may wrap before the address: "On/El/Le/Am ... <date>", or any line with a time
-# that ends in the "<" of the address (the verbless attributions above).
-_WRAPPED_OPENING = re.compile(
-    r"^\s*(?:(?:on|el|le|am)\s.*\d|.*\d{1,2}:\d{2}.*<\s*$)", re.IGNORECASE
-)
-
-# Separators after which everything is someone else's text: Outlook's original message, Gmail's
-# and Apple Mail's forward headers, Thunderbird's "-------- Original Message --------".
-_SEPARATOR = re.compile(
-    r"""^\s*(?:
-        -{2,}\s*(?:original\ message|ursprüngliche\ nachricht|message\ d'origine
-                  |mensaje\ original|исходное\ сообщение|forwarded\ message
-                  |weitergeleitete\ nachricht|message\ transféré|mensaje\ reenviado
-                  |пересылаемое\ сообщение)\s*-{2,}
-      | begin\ forwarded\ message:
-    )\s*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-# Outlook's quoted header block: "From: ..." followed within a few lines by "Sent: ..." (or Date).
-_HEADER_FROM = re.compile(r"^\s*\*?(?:from|von|de|от)\s?:\*?\s*\S", re.IGNORECASE)
-_HEADER_DATE = re.compile(
-    r"^\s*\*?(?:sent|date|gesendet|datum|envoyé|enviado(?:\sel)?|fecha|отправлено|дата)\s?:",
-    re.IGNORECASE,
-)
-_UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
-
-# The opening of a legal disclaimer, which companies' clients and mail gateways append below the
-# text. Everything from there on is boilerplate, never orders (nor is the rule line above it).
-_DISCLAIMER = re.compile(
-    r"""^\s*\**\s*(?:
-        (?:confidentiality|legal|privacy)\ (?:notice|statement|warning|disclaimer)\b
-      | disclaimer\s?:
-      | (?:this|the)\ (?:e-?mail|message|communication|transmission)\b.{0,80}?
-        \b(?:is|are|may\ (?:be|contain)|contains?)\ (?:strictly\ )?(?:confidential|privileged
-          |intended\ (?:solely|only|exclusively))
-      | the\ information\ (?:contained\ )?in\ this\ (?:e-?mail|message|communication)\b
-      | ce\ (?:message|courriel|mail|e-?mail)\b.{0,80}?\bconfidentiel
-      | (?:diese|die\ vorliegende)\ (?:e-?mail|nachricht)\b.{0,80}?\bvertraulich
-      | este\ (?:mensaje|correo)\b.{0,80}?\bconfidencial
-      | (?:это|данное)\ (?:сообщение|письмо)\b.{0,80}?\bконфиденциальн
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
+# A rule line a disclaimer may stand below (it goes with the disclaimer). Where quoted history
+# starts and which lines are a client's boilerplate is ``quote_marks``' business, per language.
+# A field of a quoted mail's header block, in any language: a short name and a colon (or a
+# table's bar); at most this many of them stand between the block's opening and the old text.
+_FIELD = re.compile(r"^\s*[*|]?\s*[^\s:：|][^:：|]{0,30}[:：|]")
+_HEADER_FIELDS = 8
+# The ">" marks of a quoted line, however deep, and the space after each.
+_MARKS = re.compile(r"^\s*(?:>\s?)+")
 _RULE = re.compile(r"^\s*[-_=*~]{3,}\s*$")
-
-# Boilerplate mobile clients append on a line of its own; only that line goes.
-_CLIENT_FOOTER = re.compile(
-    r"""^\s*(?:
-        sent\ from\ my\ \S.*
-      | sent\ from\ (?:mail|outlook|yahoo\ mail|gmail\ mobile)\b.*
-      | sent\ with\ \[?proton\ ?mail\b.*
-      | get\ outlook\ for\ (?:ios|android)\b.*
-      | enviado\ desde\ mi\ \S.*
-      | envoyé\ (?:de|depuis)\ mon\ \S.*
-      | von\ meinem\ \S.*\ gesendet
-      | gesendet\ (?:von|mit)\ (?:meinem|meiner|der)\ \S.*
-      | отправлено\ (?:с|из)\ \S.*
-    )\s*$""",
-    re.IGNORECASE | re.VERBOSE,
-)
-
-# Reply and forward prefixes as clients in our players' languages write them ("Re[2]:" too), and
-# list or game tags in brackets, which often sit between them.
-_SUBJECT_PREFIX = re.compile(
-    r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rv|rif|odp|ответ)\s?(?:\[\d+\]|\^\d+)?\s?:|\[[^\]]*\])\s*",
-    re.IGNORECASE,
-)
 
 
 class Doubt(StrEnum):
@@ -123,7 +49,9 @@ class Doubt(StrEnum):
 
     # New-looking text both above and below a quoted mail that has no ">" marks.
     ABOVE_AND_BELOW = "above-and-below"
-    # Order-like lines where the reader cannot say whether they are new or quoted history.
+    # Lines where the reader cannot say whether they are new or quoted history: inside a quoted
+    # mail of the service's that it did not write, or below an unknown quoted mail with nothing
+    # above it. Its two readings are the lines read without them and with them.
     UNMARKED = "unmarked"
 
 
@@ -141,19 +69,29 @@ class OwnText:
     readings: tuple[tuple[str, ...], ...] = field(default=())
 
 
-def order_lines(text: str) -> list[str]:
+def order_lines(text: str, known: Iterable[str] = ()) -> list[str]:
     """The lines the player wrote for the order parser, in order, blank lines inside kept."""
-    return own_text(text).lines
+    return own_text(text, known).lines
 
 
-def own_text(text: str) -> OwnText:
-    """``order_lines`` and whether the MAX_LINES / MAX_BYTES bound left any of them unread."""
+def own_text(text: str, known: Iterable[str] = ()) -> OwnText:
+    """``order_lines``, whether the MAX_LINES / MAX_BYTES bound left any of them unread, and
+    whether the reader was in doubt. ``known``: lines the service wrote in the mails this one
+    may quote (``placement.Known``): quoted without ">" marks, they are old, never orders."""
     head, cut = _head(text)
     lines = [line.rstrip() for line in head]
-    kept, ended = _own_lines(lines)
+    found = _own_lines(lines, placement.Known.of(known))
     # A cut inside ">"-marked history (a long thread quoted below a reply) loses nothing either.
     in_quote = _quoted(next((line for line in reversed(lines) if line.strip()), None))
-    return OwnText(kept, len(lines) if cut and not ended and not in_quote else None)
+    unread = len(lines) if cut and not found.ended and not in_quote else None
+    return OwnText(found.lines, unread, found.doubt, found.readings)
+
+
+def quotes_unmarked(text: str) -> bool:
+    """Whether the text quotes a mail without ">" marks (after a header block, a separator or
+    an attribution): only then do the service's own mails matter to its reading (``known``)."""
+    lines = [line.rstrip() for line in _head(text)[0]]
+    return _own_text(lines, 0)[1] is not None
 
 
 def _head(text: str) -> tuple[list[str], bool]:
@@ -189,45 +127,137 @@ def _cut(line: str) -> str:
     return line[: limits.LINE_CHARACTERS] + ELLIPSIS
 
 
-def _own_lines(lines: list[str]) -> tuple[list[str], bool]:
+@dataclass(frozen=True)
+class _Found:
+    lines: list[str]
+    ended: bool
+    doubt: Doubt | None = None
+    readings: tuple[tuple[str, ...], ...] = ()
+
+
+def _own_lines(lines: list[str], known: placement.Known) -> _Found:
     """The player's lines, and whether their end was seen (a quote, a signature, a disclaimer
-    or the END of an ORDERS block) rather than the lines running out."""
-    block = _explicit_block(lines)
+    or the END of an ORDERS block) rather than the lines running out. Text above a quoted mail
+    without ">" marks is the player's, and so is text below it once the quoted mail is known to
+    end (``placement``); text on both sides, or lines inside it the service did not write, leave
+    the reader in doubt (``Doubt``)."""
+    above, opening = _own_text(lines, 0)
+    later = _after_quote(lines, opening, known) if opening is not None else None
+    below = later.below if later is not None else []
+    block = _explicit_block(lines, above) or _explicit_block(lines, below)
     if block is not None:
-        return _trim_blank(block), True
+        return _Found(_trim_blank(block), True)
+    # Text pasted from the service's mails, the ones quoted in this very mail among them, is
+    # old wherever it stands.
+    quoted = lines[opening : later.last + 1] if opening is not None and later else []
+    pasting = known.joined(_history(lines, quoted))
+    top, ended = _kept(lines, above, pasting)
+    if opening is None:
+        return _Found(top, ended)
+    if later is None:
+        # The mail quoted is not known, so where it ends is not either: the text above is the
+        # reply; with none, whatever stands below may be new or old.
+        rest, _ = _kept(lines, _own_text(lines, _body_start(lines, opening))[0], pasting)
+        if top or not rest:
+            return _Found(top, True)
+        return _Found([], True, Doubt.UNMARKED, ((), tuple(rest)))
+    bottom, bottom_ended = _kept(lines, below, pasting)
+    runs = (_kept(lines, list(run), pasting)[0] for run in later.unplaced)
+    unplaced = [run for run in runs if run]
+    if unplaced:
+        every = [line for group in (top, *unplaced, bottom) if group for line in (*group, "")]
+        guess = top or bottom
+        return _Found(guess, True, Doubt.UNMARKED, (tuple(guess), tuple(every[:-1])))
+    if top and bottom:
+        both = (tuple(top), tuple(bottom))
+        return _Found([*top, "", *bottom], True, Doubt.ABOVE_AND_BELOW, both)
+    if bottom:
+        return _Found(bottom, bottom_ended)
+    return _Found(top, True)
+
+
+def _history(lines: list[str], unmarked: list[str]) -> list[str]:
+    """The mail's quoted lines as they were written: those marked with ">" (marks gone), and
+    the ``unmarked`` quoted mail's, when where it ends is known."""
+    return [_MARKS.sub("", line) for line in lines if _quoted(line)] + unmarked
+
+
+@dataclass(frozen=True)
+class _Later:
+    """Past a quoted mail of the service's: the indexes of the player's lines below it, and the
+    runs inside it the service did not write."""
+
+    below: list[int]
+    unplaced: tuple[tuple[int, ...], ...]
+    last: int  # the quoted mail's last line
+
+
+def _after_quote(lines: list[str], opening: int, known: placement.Known) -> _Later | None:
+    """What follows the unmarked quote opening at ``lines[opening]``; None when the mail quoted
+    is not one of the service's (its end cannot be told)."""
+    old = placement.old_mail(lines, _body_start(lines, opening), known, _skipped)
+    if old is None:
+        return None
+    return _Later(_own_text(lines, old.last + 1)[0], old.unplaced, old.last)
+
+
+def _body_start(lines: list[str], opening: int) -> int:
+    """Where the quoted mail's text starts: after the attribution, or after the separator and
+    the header block's field lines (From, Sent, To, Subject) up to the blank line below them."""
+    span = quote_marks.attribution_span(lines, opening)
+    if span:
+        return opening + span
+    index = opening + 1
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    # A client that made the text from HTML may put no blank line below the fields: only lines
+    # that read as one ("Name: value", NetEase's "| From | … |") are skipped, a few at most.
+    end = min(len(lines), index + _HEADER_FIELDS)
+    while index < end and _FIELD.match(lines[index]):
+        index += 1
+    return index
+
+
+def _skipped(line: str) -> bool:
+    return _quoted(line) or quote_marks.is_client_footer(line)
+
+
+def _kept(lines: list[str], indexes: list[int], pasting: placement.Known) -> tuple[list[str], bool]:
+    """The player's lines at ``indexes``, up to a signature or a disclaimer, without ">"-marked
+    lines, client footers and blocks pasted from ``pasting``; and whether such an end was
+    seen."""
     kept: list[str] = []
-    stopped: list[bool] = []
-    for index in _own_text(lines, stopped):
+    for index in indexes:
         line = lines[index]
         if line == "--":
-            return _trim_blank(kept), True
-        if _DISCLAIMER.match(line):
+            return _trim_blank(placement.pasted(kept, pasting)), True
+        if quote_marks.is_disclaimer(line):
             kept = _trim_blank(kept)
             while kept and _RULE.match(kept[-1]):
                 kept.pop()
-            return _trim_blank(kept), True
-        if not _quoted(line) and not _CLIENT_FOOTER.match(line):
+            return _trim_blank(placement.pasted(kept, pasting)), True
+        if not _skipped(line):
             kept.append(line)
-    return _trim_blank(kept), bool(stopped)
+    return _trim_blank(placement.pasted(kept, pasting)), False
 
 
 def subject_line(subject: str) -> str | None:
     """The subject without Re:/Fwd:/AW:/Sv: prefixes and leading [tags]; None if nothing is left."""
     rest = " ".join(subject.split())
     while True:
-        stripped = _SUBJECT_PREFIX.sub("", rest, count=1)
+        stripped = quote_marks.without_subject_prefix(rest)
         if stripped == rest:
             break
         rest = stripped
     return rest or None
 
 
-def _explicit_block(lines: list[str]) -> list[str] | None:
+def _explicit_block(lines: list[str], indexes: list[int]) -> list[str] | None:
     """Lines between the first "ORDERS" line and the next "END" line the player wrote, if any."""
     # Only the player's own text is searched: a block in quoted history is an old one (our
     # receipts may echo orders), and replying to it must not resubmit it.
     start: int | None = None
-    for index in _own_text(lines):
+    for index in indexes:
         marker = lines[index].strip()
         if start is None and _BLOCK_START.fullmatch(marker):
             start = index
@@ -236,78 +266,33 @@ def _explicit_block(lines: list[str]) -> list[str] | None:
     return None
 
 
-def _own_text(lines: list[str], stopped: list[bool] | None = None) -> Iterator[int]:
-    """Indexes of the lines above quoted history, skipping attributions of ">"-marked quotes;
-    True is put in ``stopped`` when quoted history ended them."""
-    index = 0
+def _own_text(lines: list[str], start: int) -> tuple[list[int], int | None]:
+    """Indexes of the lines from ``start`` down to quoted history without ">" marks, skipping
+    attributions of ">"-marked quotes; and the index where such history opens, if it does."""
+    own: list[int] = []
+    index = start
     while index < len(lines):
-        if _starts_quote(lines, index):
-            if stopped is not None:
-                stopped.append(True)
-            return
-        span = _attribution_span(lines, index)
+        if quote_marks.starts_quote(lines, index):
+            return own, index
+        span = quote_marks.attribution_span(lines, index)
         if span:
             # Inline (bottom-posted) replies put the player's text after a ">"-marked quote;
             # only when the quote is not marked must everything below go.
             if not _quoted(_next_nonblank(lines, index + span)):
-                if stopped is not None:
-                    stopped.append(True)
-                return
+                return own, index
             index += span
             continue
-        yield index
+        own.append(index)
         index += 1
-
-
-def _starts_quote(lines: list[str], index: int) -> bool:
-    """True when lines[index] opens quoted history that runs to the end of the message."""
-    line = lines[index]
-    if _SEPARATOR.match(line):
-        return True
-    if _UNDERSCORES.match(line):
-        following = _next_nonblank_index(lines, index + 1)
-        return following is not None and _header_block_at(lines, following)
-    return _header_block_at(lines, index)
-
-
-def _header_block_at(lines: list[str], index: int) -> bool:
-    """A quoted header block: From then Sent/Date within a few lines, or (GMX, web.de) the
-    other way round, "Gesendet:" first and "Von:" below it."""
-    following = lines[index + 1 : index + 5]
-    if _HEADER_FROM.match(lines[index]):
-        return any(_HEADER_DATE.match(line) for line in following)
-    if _HEADER_DATE.match(lines[index]):
-        return any(_HEADER_FROM.match(line) for line in following)
-    return False
-
-
-def _attribution_span(lines: list[str], index: int) -> int:
-    """How many lines the attribution starting at index takes (0: it is not one)."""
-    if _ATTRIBUTION.match(lines[index]):
-        return 1
-    # Joining is only trusted for an opening that reads like one ("On Mon, 4 Mar ...") and with
-    # an address in it, as in Gmail's wrapped "On Mon, ... Alice <\nalice@example.com> wrote:";
-    # otherwise a line of chatter above a real attribution could be swallowed with it.
-    if not _WRAPPED_OPENING.match(lines[index]):
-        return 0
-    for span in (2, 3):
-        joined = " ".join(line.strip() for line in lines[index : index + span])
-        if len(lines) >= index + span and "@" in joined and _ATTRIBUTION.match(joined):
-            return span
-    return 0
+    return own, None
 
 
 def _quoted(line: str | None) -> bool:
     return line is not None and line.lstrip().startswith(">")
 
 
-def _next_nonblank_index(lines: list[str], start: int) -> int | None:
-    return next((i for i in range(start, len(lines)) if lines[i].strip()), None)
-
-
 def _next_nonblank(lines: list[str], start: int) -> str | None:
-    found = _next_nonblank_index(lines, start)
-    return None if found is None else lines[found]
+    return next((lines[i] for i in range(start, len(lines)) if lines[i].strip()), None)
 
 
 def _trim_blank(lines: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from adjudicator.core.refusal import Refusal
 from adjudicator.games import registry
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, InboundMessage, Player
+from adjudicator.services.inbound import replied
 from adjudicator.services.inbound.seat_mail import mail_lines
 from adjudicator.services.outbound import gm_letters, replies, reports
 from adjudicator.services.outbound.mailer import Reply
@@ -30,7 +31,7 @@ def refuse_new(reply: Reply, why: str, game_key: str | None) -> Verdict:
 
 
 def start_game(session: Session, runtime: Runtime, mail: MailIn, record: InboundMessage) -> Verdict:
-    lines = mail_lines(mail)
+    lines = mail_lines(mail, replied.known_lines(session, mail, None))
     request = commands.parse_new(lines)
     reply = Reply(session, runtime, mail, record.id)
     if request is None or isinstance(request, Refusal):

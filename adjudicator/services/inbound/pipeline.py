@@ -21,12 +21,12 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
 from adjudicator.core.refusal import Refusal
-from adjudicator.mail import addresses, dkim, recipients
+from adjudicator.mail import addresses, dkim, extract, recipients
 from adjudicator.mail.automatic import envelope_reason
 from adjudicator.mail.reading import MailIn, Unreadable, read
 from adjudicator.models import InboundMessage, utcnow
 from adjudicator.services.access import safety
-from adjudicator.services.inbound import new_games
+from adjudicator.services.inbound import new_games, replied
 from adjudicator.services.inbound.bounces import returned_mail
 from adjudicator.services.inbound.seat_mail import seat_mail, seat_reading
 from adjudicator.services.outbound import delivery, replies
@@ -281,7 +281,9 @@ def new_game(inbound: Inbound) -> Verdict | None:
 def help_wanted(inbound: Inbound) -> Verdict | None:
     if inbound.local != "help":
         return None
-    replies.send_help(inbound.reply(), seat_reading(inbound.mail)[0])
+    mail = inbound.mail
+    own = extract.own_text(mail.text, replied.known_lines(inbound.session, mail, None))
+    replies.send_help(inbound.reply(), seat_reading(mail, own)[0])
     return Verdict(InboundStatus.DONE, "help sent")
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.core.contract import Game as Rules
 from adjudicator.core.contract import OrderReport
-from adjudicator.mail import addresses
+from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, InboundMessage, Seat, Turn
 from adjudicator.services.outbound import replies
@@ -34,13 +34,14 @@ class SeatMail:
     route: addresses.SeatRoute
     game: Game = field(init=False)  # 1
     seat: Seat = field(init=False)  # 2
-    reading: commands.Reading = field(init=False)  # 5
-    subject_only: bool = False  # 5
-    sections: commands.Sections = field(default_factory=commands.Sections)  # 5
-    turn: Turn = field(init=False)  # 10: the latest turn; orders are for the one after it
-    earlier: str | None = None  # 10: the set on file for that turn, if any
-    got: orders.OrderSet = field(init=False)  # 10
-    filed: bool = False  # 11
+    own: extract.OwnText = field(init=False)  # 5
+    reading: commands.Reading = field(init=False)  # 6
+    subject_only: bool = False  # 6
+    sections: commands.Sections = field(default_factory=commands.Sections)  # 6
+    turn: Turn = field(init=False)  # 11: the latest turn; orders are for the one after it
+    earlier: str | None = None  # 11: the set on file for that turn, if any
+    got: orders.OrderSet = field(init=False)  # 11
+    filed: bool = False  # 12
 
     @property
     def reply(self) -> Reply:
@@ -55,7 +56,7 @@ class SeatMail:
 
     @property
     def report(self) -> OrderReport:
-        assert self.got.report is not None  # step 10 ends the way of a mail without orders
+        assert self.got.report is not None  # step 11 ends the way of a mail without orders
         return self.got.report
 
 

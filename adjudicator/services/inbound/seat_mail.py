@@ -9,18 +9,20 @@ Read top to bottom, ``STEPS`` is the whole of what the service does with a playe
  2. the seat, and the sender must be its player
  3. DKIM, where the game requires it
  4. the key version: a replaced seat's old address plays no more
- 5. the commands read, and the preferences set at once
- 6. a game still forming: JOIN (the last one starts it)
- 7. a game over: its status
- 8. RESIGN
- 9. notes on JOIN (again) and WAIT
-10. the orders read; a mail of commands only is answered with the status
-11. the order set filed
-12. a game that resolves on receipt: the turn played, and every seat told
-13. the receipt
-14. early adjudication, once every seat has a whole set on file (on_file.owed)
+ 5. the mail's own text; a mail read in doubt is answered with its readings, nothing done
+ 6. the commands read, and the preferences set at once
+ 7. a game still forming: JOIN (the last one starts it)
+ 8. a game over: its status
+ 9. RESIGN
+10. notes on JOIN (again) and WAIT
+11. the orders read; a mail of commands only is answered with the status
+12. the order set filed
+13. a game that resolves on receipt: the turn played, and every seat told
+14. the receipt
+15. early adjudication, once every seat has a whole set on file (on_file.owed)
 
-Steps 10 to 14, a seat's orders, are ``seat_orders``'; what the steps share is ``seat_context``'s.
+Step 5 is ``seat_doubt``'s; steps 11 to 15, a seat's orders, are ``seat_orders``'; what the
+steps share is ``seat_context``'s.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from adjudicator.mail import addresses, extract
 from adjudicator.mail.reading import MailIn
 from adjudicator.models import Game, InboundMessage, Submission, utcnow
 from adjudicator.services.game_master import gm
+from adjudicator.services.inbound import replied
 from adjudicator.services.inbound.seat_context import SeatMail, Step
+from adjudicator.services.inbound.seat_doubt import read_text
 from adjudicator.services.inbound.seat_orders import (
     adjudicate_early,
     file_orders,
@@ -67,19 +71,21 @@ def seat_mail(
     return steps.run(STEPS, context, adjudicate_early)
 
 
-def mail_lines(mail: MailIn) -> list[str]:
-    """The lines the sender wrote (the subject, when the body has none)."""
-    lines = [line for line in extract.order_lines(mail.text) if line.strip()]
+def mail_lines(mail: MailIn, known: list[str] | None = None) -> list[str]:
+    """The lines the sender wrote (the subject, when the body has none); ``known``: the lines
+    of the service's mails it may quote (``replied.known_lines``)."""
+    lines = [line for line in extract.order_lines(mail.text, known or ()) if line.strip()]
     if not lines:
         subject = extract.subject_line(mail.subject)
         lines = [subject] if subject else []
     return lines
 
 
-def seat_reading(mail: MailIn) -> tuple[commands.Reading, bool]:
-    """The mail's commands and other lines, and whether its only line is the subject (an empty
-    body: the subject is then read as the mail, and dropped silently if it says nothing)."""
-    own = extract.own_text(mail.text)
+def seat_reading(mail: MailIn, own: extract.OwnText | None = None) -> tuple[commands.Reading, bool]:
+    """The mail's commands and other lines (``own``: its own text, read already), and whether
+    its only line is the subject (an empty body: the subject is then read as the mail, and
+    dropped silently if it says nothing)."""
+    own = own if own is not None else extract.own_text(mail.text)
     body = [line for line in own.lines if line.strip()]
     subject = extract.subject_line(mail.subject)
     games = [(key, rules.title) for key, rules in registry.games().items()]
@@ -113,7 +119,8 @@ def gm_mail(
     refused = dkim_refusal(session, runtime, mail, record, game)
     if refused is not None:
         return refused
-    results = gm.run(session, runtime, game, mail_lines(mail), f"inbound:{record.id}", utcnow())
+    lines = mail_lines(mail, replied.known_lines(session, mail, game.id))
+    results = gm.run(session, runtime, game, lines, f"inbound:{record.id}", utcnow())
     gm_letters.gm_reply(Reply(session, runtime, mail, record.id), game, results)
     done = sum(result.done for result in results)
     return Verdict(
@@ -171,9 +178,9 @@ def check_key_version(context: SeatMail) -> Verdict | None:
     return Verdict(InboundStatus.REJECTED, "reply address of a replaced seat", context.game.id)
 
 
-# 5.
+# 6.
 def read_commands(context: SeatMail) -> Verdict | None:
-    context.reading, context.subject_only = seat_reading(context.mail)
+    context.reading, context.subject_only = seat_reading(context.mail, context.own)
     player, game, reading = context.seat.player, context.game, context.reading
     personal = [c for c in reading.commands if c.word in _PERSONAL]
     written = [command.alias for command in reading.commands if command.alias]
@@ -194,7 +201,7 @@ def read_commands(context: SeatMail) -> Verdict | None:
     return None
 
 
-# 6.
+# 7.
 def forming(context: SeatMail) -> Verdict | None:
     game, seat, sections = context.game, context.seat, context.sections
     if game.status != GameStatus.FORMING:
@@ -235,7 +242,7 @@ def forming(context: SeatMail) -> Verdict | None:
     )
 
 
-# 7.
+# 8.
 def game_over(context: SeatMail) -> Verdict | None:
     if context.game.status == GameStatus.ACTIVE:
         return None
@@ -252,7 +259,7 @@ def game_over(context: SeatMail) -> Verdict | None:
     return Verdict(InboundStatus.DONE, "game is over; status sent", context.game.id)
 
 
-# 8.
+# 9.
 def resign(context: SeatMail) -> Verdict | None:
     resigned = context.reading.first("RESIGN")
     if resigned is None:
@@ -266,7 +273,7 @@ def resign(context: SeatMail) -> Verdict | None:
     return Verdict(InboundStatus.DONE, "resigned", game.id)
 
 
-# 9.
+# 10.
 def join_and_wait(context: SeatMail) -> Verdict | None:
     reading, sections, game = context.reading, context.sections, context.game
     _ = i18n.translator(sections.language)
@@ -310,6 +317,7 @@ STEPS: tuple[Step, ...] = (
     check_sender,
     check_dkim,
     check_key_version,
+    read_text,
     read_commands,
     forming,
     game_over,

@@ -1,4 +1,4 @@
-"""A seat's orders on their way through ``seat_mail.STEPS`` (steps 10 to 14): read against the
+"""A seat's orders on their way through ``seat_mail.STEPS`` (steps 11 to 15): read against the
 position, the set filed, the turn played at once in a game that resolves on receipt, the receipt,
 and early adjudication once every seat has a whole set on file."""
 
@@ -17,7 +17,7 @@ from adjudicator.services.words import lookalikes, orders
 from adjudicator.statuses import InboundStatus
 
 
-# 10.
+# 11.
 def read_orders(context: SeatMail) -> Verdict | None:
     session, game, seat = context.session, context.game, context.seat
     rules = context.rules()
@@ -51,7 +51,7 @@ def read_orders(context: SeatMail) -> Verdict | None:
     )
 
 
-# 11.
+# 12.
 def file_orders(context: SeatMail) -> Verdict | None:
     report = context.report
     context.filed = orders.files(context.rules(), report)
@@ -71,7 +71,7 @@ def file_orders(context: SeatMail) -> Verdict | None:
     return None
 
 
-# 12.
+# 13.
 def resolve_on_receipt(context: SeatMail) -> Verdict | None:
     if not (context.filed and context.rules().resolves_on_receipt):
         return None
@@ -99,7 +99,7 @@ def resolve_on_receipt(context: SeatMail) -> Verdict | None:
     return Verdict(InboundStatus.DONE, f"turn {new_turn.number} resolved", game.id)
 
 
-# 13.
+# 14.
 def send_receipt(context: SeatMail) -> Verdict | None:
     turn, record, got = context.turn, context.record, context.got
     # Processed after the turn it was written for had been resolved: say so, never drop it.
@@ -128,7 +128,7 @@ def send_receipt(context: SeatMail) -> Verdict | None:
     return None
 
 
-# 14.
+# 15.
 def adjudicate_early(context: SeatMail) -> Verdict:
     game, session = context.game, context.session
     if game.early_delay_minutes == 0 and on_file.owed(session, game).resolves_early(utcnow()):

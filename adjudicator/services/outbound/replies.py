@@ -23,6 +23,7 @@ from adjudicator.services.outbound.answers import NOT_CARRIED_OUT, command_conte
 from adjudicator.services.outbound.mailer import Letter, Reply, queue
 from adjudicator.services.outbound.reports import SeatLetter, mail_seat
 from adjudicator.services.record import play
+from adjudicator.services.record.on_file import orders_on_file
 from adjudicator.services.words import command_words, commands, lookalikes, orders, preferences
 
 
@@ -81,6 +82,37 @@ def receipt(
                 },
             },
             # Orders change nothing until the turn is played: the player has this map already.
+            drawn=False,
+        )
+
+
+def doubt(reply: Reply, game: Game, seat: Seat, why: str, readings: list[list[str]]) -> None:
+    """The answer to a mail read in doubt (``extract.Doubt``): nothing of it was done or kept;
+    the lines each reading would take as orders (``readings``, in the mail's order), what stays
+    on file, and the way to say which: the orders again between ORDERS and END."""
+    lang = play.language(seat.player, game)
+    turn = play.latest_turn(reply.session, game.id)
+    with i18n.speaking(lang):
+        on_file = orders_on_file(reply.session, game, seat.seat, turn.number + 1, lang)
+        _to_seat(
+            reply,
+            game,
+            seat,
+            ("receipt", "receipt", "in-doubt"),
+            {
+                **receipt_lines(OrderReport((), None), False),
+                **command_context(
+                    reply.session,
+                    reply.runtime,
+                    game,
+                    seat,
+                    commands.Reading((), ()),
+                    commands.Sections(language=lang),
+                ),
+                "filing": {"for_turn": None, "merged": False, "replaced": False},
+                "on_file": on_file,
+                "doubt": {"why": why, "readings": [{"lines": lines} for lines in readings]},
+            },
             drawn=False,
         )
 

@@ -36,6 +36,7 @@ PHRASES: Mapping[str, str] = {
     "received-in-part": N_("{noun} {next} orders received, some lines left out"),
     "refused": N_("orders not accepted"),
     "answered": N_("answer to your mail"),
+    "in-doubt": N_("which lines are your orders?"),
     "reminder": N_("reminder: {noun} {next} orders due"),
     "decision-reminder": N_("reminder: your decision for {noun} {next} is due"),
     "deadline-moved": N_("deadline moved"),

@@ -1,0 +1,1 @@
+"""Replies as mail clients really write them, built from cases.toml (see build.py)."""
