@@ -61,38 +61,31 @@ def is_mail_template(name: str) -> bool:
     return name.startswith("email/")
 
 
-# The mail templates are compiled once per process and never looked at again (``auto_reload``
-# off): a render no longer asks the disk whether its template changed, since it never does while
-# the service runs.
-@cache
-def text_environment() -> Environment:
+def _environment(**options: Any) -> Environment:
+    """The mail templates' environment, plain or HTML by ``options``. Compiled once per process
+    and never looked at again (``auto_reload`` off): a render no longer asks the disk whether
+    its template changed, since it never does while the service runs."""
     return _installed(
         Environment(
             loader=FileSystemLoader(TEMPLATES),
             auto_reload=False,
-            autoescape=False,
             undefined=StrictUndefined,
             extensions=["jinja2.ext.i18n"],
-            keep_trailing_newline=True,
             trim_blocks=True,
             lstrip_blocks=True,
+            **options,
         )
     )
+
+
+@cache
+def text_environment() -> Environment:
+    return _environment(autoescape=False, keep_trailing_newline=True)
 
 
 @cache
 def html_environment() -> Environment:
-    return _installed(
-        Environment(
-            loader=FileSystemLoader(TEMPLATES),
-            auto_reload=False,
-            autoescape=select_autoescape(default=True, default_for_string=True),
-            undefined=StrictUndefined,
-            extensions=["jinja2.ext.i18n"],
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
-    )
+    return _environment(autoescape=select_autoescape(default=True, default_for_string=True))
 
 
 # Every HTML mail is a whole document: its language for screen readers, and the viewport a phone

@@ -81,22 +81,22 @@ def unsent_welcome(runtime: Runtime, player: str = "a@example.com") -> int:
     """A NEW mail processed by a caller that does not send its mail itself, so that one welcome to
     ``player`` waits in the outbox, pending and never tried, with a send_outbox task queued for it
     (as mail written outside a worker's task is). The welcome's outbox id."""
-    stored = inbox.store(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES"), "test")
-    assert isinstance(stored, inbox.Stored)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Runtime, "sent_here", lambda self, session: [])
-        pipeline.process(runtime, stored.id)
-    with runtime.db.session() as session:
-        return session.scalars(select(OutboxMessage.id)).one()
+    return _welcome(runtime, player, Runtime, "sent_here", lambda self, session: [])
 
 
 def claimed_welcome(runtime: Runtime, player: str = "a@example.com") -> int:
     """A NEW mail processed, and the worker gone between the processing's commit and its sending
     of the welcome: the welcome waits in the outbox claimed for that worker. Its outbox id."""
+    return _welcome(runtime, player, delivery, "deliver_written", lambda runtime, written: [])
+
+
+def _welcome(runtime: Runtime, player: str, where: object, name: str, instead: object) -> int:
+    """A NEW mail from ``player`` processed with ``where.name`` replaced by ``instead``; the id
+    of the one mail it wrote."""
     stored = inbox.store(runtime, compose(player, "new@pbem.localhost", "NEW THERMOPYLES"), "test")
     assert isinstance(stored, inbox.Stored)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(delivery, "deliver_written", lambda runtime, written: [])
+        patch.setattr(where, name, instead)
         pipeline.process(runtime, stored.id)
     with runtime.db.session() as session:
         return session.scalars(select(OutboxMessage.id)).one()

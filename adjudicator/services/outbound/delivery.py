@@ -49,7 +49,8 @@ class _Sending:
 
 
 def _claimed(runtime: Runtime, row: Any, now: datetime | None) -> _Sending:
-    """A claimed mail's sending, from the row (or the claim's RETURNING) that has its columns."""
+    """A claimed mail's sending, from what has its columns: the row, the claim's RETURNING, or
+    a mail written claimed for the task that sends it (``Written``)."""
     return _Sending(
         runtime,
         row.id,
@@ -211,19 +212,7 @@ def deliver_written(runtime: Runtime, written: list[Written]) -> list[str]:
     if not written:
         return []
     outcome: dict[int, str] = {}
-    sendings = [
-        _Sending(
-            runtime,
-            mail.outbox_id,
-            None,
-            raw=mail.raw,
-            to_address=mail.to_address,
-            created_at=mail.created_at,
-            attempts=1,
-            ids={"outbox_id": mail.outbox_id, "game_id": mail.game_id},
-        )
-        for mail in written
-    ]
+    sendings = [_claimed(runtime, mail, None) for mail in written]
     for sending in sendings:
         _return_path(sending)
     if runtime.config.smtp_url:
@@ -233,7 +222,7 @@ def deliver_written(runtime: Runtime, written: list[Written]) -> list[str]:
     else:
         _file_all(runtime.config.outbox_dir, sendings)
     _record_all(runtime, sendings, outcome)
-    return [outcome[mail.outbox_id] for mail in written]
+    return [outcome[mail.id] for mail in written]
 
 
 def send_written(runtime: Runtime, written: list[Written], what: str, ids: dict[str, int]) -> None:

@@ -66,11 +66,12 @@ class Written:
     claimed for that caller as it was written (status "sending", one attempt): what sending it
     needs, so that nothing is claimed nor read back from the database to send it."""
 
-    outbox_id: int
+    id: int  # the outbox row's
     raw: bytes
     to_address: str
     created_at: datetime
     game_id: int | None
+    attempts: int = 1  # the claim it was written with
 
 
 def _no_queue(task: Task, record_id: int) -> None:
