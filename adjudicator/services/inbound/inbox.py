@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.core.refusal import Refusal
@@ -92,30 +92,33 @@ def store(
     envelope_from = storable(envelope_from)
     envelope_to = [storable(address) for address in envelope_to]
     key = dedupe_key(raw)
-    record = InboundMessage(
-        dedupe_key=key,
-        source=source,
-        envelope_from=envelope_from,
-        envelope_to=[address.lower() for address in envelope_to],
-        raw=raw,
-        size=len(raw),
-        game_id=routed_game(runtime, raw, envelope_to),
-    )
+    game_id = routed_game(runtime, raw, envelope_to)
+    row = {
+        "dedupe_key": key,
+        "source": source,
+        "envelope_from": envelope_from,
+        "envelope_to": [address.lower() for address in envelope_to],
+        "raw": raw,
+        "size": len(raw),
+        # The game's id only if this database has the game (a token can name one it has not),
+        # asked within the INSERT itself: the whole row is not needed here.
+        "game_id": None if game_id is None else known_game(game_id).scalar_subquery(),
+    }
     try:
         with runtime.db.session() as session:
-            # Whether the game is there, from its id alone: the whole row is not needed here.
-            if record.game_id is not None and session.scalar(known_game(record.game_id)) is None:
-                record.game_id = None  # a token for a game this database does not have
-            session.add(record)
-            session.flush()
-            runtime.later(session, Task.PROCESS_INBOUND, record.id)
+            stored = session.execute(
+                insert(InboundMessage)
+                .values(row)
+                .returning(InboundMessage.id, InboundMessage.game_id)
+            ).one()
+            runtime.later(session, Task.PROCESS_INBOUND, stored.id)
             ids = {
-                "inbound_id": record.id,
-                "game_id": record.game_id,
+                "inbound_id": stored.id,
+                "game_id": stored.game_id,
                 "status": InboundStatus.RECEIVED,
             }
-            log.info("inbound %s stored from %s", record.id, source, extra=ids)
-            return Stored(record.id, duplicate=False)
+            log.info("inbound %s stored from %s", stored.id, source, extra=ids)
+            return Stored(stored.id, duplicate=False)
     except IntegrityError:
         with runtime.db.session() as session:
             existing = session.scalar(

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from sqlalchemy import case, select
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
 from adjudicator.core.refusal import Refusal
@@ -73,7 +73,12 @@ def process(runtime: Runtime, inbound_id: int) -> Verdict:
 
 def _process_locked(session: Session, runtime: Runtime, inbound_id: int, first: _Read) -> Verdict:
     """The processing transaction: the message locked, handled and its verdict written."""
-    query = select(InboundMessage).where(InboundMessage.id == inbound_id)
+    # The raw bytes were read a moment ago (``_read_first``) and never change: not again.
+    query = (
+        select(InboundMessage)
+        .where(InboundMessage.id == inbound_id)
+        .options(defer(InboundMessage.raw))
+    )
     if runtime.db.is_postgres:
         query = query.with_for_update()
     record = session.scalar(query)
@@ -81,6 +86,7 @@ def _process_locked(session: Session, runtime: Runtime, inbound_id: int, first: 
         return Verdict(InboundStatus.FAILED, f"no inbound message {inbound_id}")
     if record.status != InboundStatus.RECEIVED:
         return Verdict(record.status, "already processed")
+    set_committed_value(record, "raw", first.raw)
     _hold(session, record, attempts=record.attempts + 1)
     verdict = handle(session, runtime, record, first)
     suppressed = safety.take_suppressed(session, record.id)
@@ -123,6 +129,7 @@ class _Read:
 
     mail: MailIn | Unreadable
     signature: str | None
+    raw: bytes  # as stored: the processing transaction does not read it again
 
 
 def _read_first(runtime: Runtime, inbound_id: int) -> _Read | Verdict:
@@ -145,8 +152,8 @@ def _read_first(runtime: Runtime, inbound_id: int) -> _Read | Verdict:
         return Verdict(status, "already processed")
     mail = read(raw)
     if isinstance(mail, Unreadable) or mail.automatic:
-        return _Read(mail, None)
-    return _Read(mail, dkim.verify(raw, mail.sender.rsplit("@", 1)[-1]))
+        return _Read(mail, None, raw)
+    return _Read(mail, dkim.verify(raw, mail.sender.rsplit("@", 1)[-1]), raw)
 
 
 @dataclass
