@@ -54,6 +54,11 @@ def games() -> dict[str, Game[Any]]:
     return built_in | {key: game for key, game in _LOADED.items() if key not in built_in}
 
 
+def titles() -> list[tuple[str, str]]:
+    """Each game's key and title, as a mail's NEW and HELP lines may name it."""
+    return [(key, game.title) for key, game in games().items()]
+
+
 def get(key: str) -> Game[Any] | None:
     return _load(key.lower())
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.policy import default as default_policy
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.mail import extract
 from adjudicator.mail.body import body_texts
-from adjudicator.mail.reading import MailIn
+from adjudicator.mail.reading import POLICY, MailIn
 from adjudicator.models import OutboxMessage
 
 # A reply without In-Reply-To or References quotes one of the sender's last mails from the game:
@@ -55,7 +54,7 @@ def known_lines(session: Session, mail: MailIn, game_id: int | None) -> list[str
         )
     lines: list[str] = []
     for raw in raws:
-        message = BytesParser(policy=default_policy).parsebytes(raw)
+        message = BytesParser(policy=POLICY).parsebytes(raw)
         assert isinstance(message, EmailMessage)
         for text in body_texts(message):
             lines.extend(text.splitlines())

@@ -48,7 +48,7 @@ def read_text(context: SeatMail) -> Verdict | None:
 def order_like(context: SeatMail, lines: tuple[str, ...]) -> list[str]:
     """The lines of ``lines`` that would be taken as orders: neither commands nor what the
     game's parser sets aside as chatter, for the seat on the position now."""
-    games = [(key, rules.title) for key, rules in registry.games().items()]
+    games = registry.titles()
     others = [line for line in commands.read(list(lines), None, games).others if line.strip()]
     if not others:
         return []

@@ -88,7 +88,7 @@ def seat_reading(mail: MailIn, own: extract.OwnText | None = None) -> tuple[comm
     own = own if own is not None else extract.own_text(mail.text)
     body = [line for line in own.lines if line.strip()]
     subject = extract.subject_line(mail.subject)
-    games = [(key, rules.title) for key, rules in registry.games().items()]
+    games = registry.titles()
     if body:
         return commands.with_unread(commands.read(body, subject, games), own), False
     return commands.read([subject] if subject else [], None, games), True

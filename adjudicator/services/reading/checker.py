@@ -179,7 +179,7 @@ def _check(
     earlier, viewer = against
     own = extract.own_text(text)
     body = [line for line in own.lines if line.strip()]
-    games = [(key, game.title) for key, game in registry.games().items()]
+    games = registry.titles()
     reading = commands.with_unread(commands.read(body, None, games), own)
     sections = commands.Sections(ignored=list(reading.ignored))
     for command in reading.commands:
