@@ -10,7 +10,7 @@ from enum import StrEnum
 
 import redis
 from sqlalchemy import event
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from adjudicator.config import Config
 from adjudicator.db import Database
@@ -58,6 +58,11 @@ EnqueueMany = Callable[[Task, list[int]], None]
 Depth = Callable[[str], int | None]
 # Where a session keeps the mails its caller sends itself once it has committed (``sent_here``).
 _SENT_HERE = "sent_here"
+# Where a session keeps the work it queues once it has committed (``Runtime.later``).
+_AFTER_COMMIT = "after_commit"
+# Where a session keeps, for each savepoint open in it, how long those two lists were when the
+# savepoint began: what a savepoint rolled back drops.
+_SAVEPOINTS = "pbem.savepoints"
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,7 @@ class Runtime:
 
     def later(self, session: Session, task: Task, record_id: int) -> None:
         """Queue ``task(record_id)`` once ``session`` has committed (never for rolled-back work)."""
-        pending: list[tuple[Task, int]] = session.info.setdefault("after_commit", [])
+        pending: list[tuple[Task, int]] = session.info.setdefault(_AFTER_COMMIT, [])
         pending.append((task, record_id))
         session.info["runtime"] = self
 
@@ -148,9 +153,22 @@ class Runtime:
             self.enqueue(one, record_id)
 
 
+@event.listens_for(Session, "after_transaction_create")
+def _mark_savepoint(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.nested:
+        lengths = (len(session.info.get(_AFTER_COMMIT, [])), len(session.info.get(_SENT_HERE, [])))
+        session.info.setdefault(_SAVEPOINTS, []).append(lengths)
+
+
 @event.listens_for(Session, "after_commit")
 def _run_after_commit(session: Session) -> None:
-    pending: list[tuple[Task, int]] = session.info.pop("after_commit", [])
+    # SQLAlchemy calls this when a savepoint is released too: its work waits for the commit of
+    # the whole transaction, or a worker would look for rows not yet there for it to see.
+    if session.in_nested_transaction():
+        session.info.get(_SAVEPOINTS, [None]).pop()
+        return
+    session.info.pop(_SAVEPOINTS, None)
+    pending: list[tuple[Task, int]] = session.info.pop(_AFTER_COMMIT, [])
     runtime: Runtime | None = session.info.get("runtime")
     if runtime is None:
         return
@@ -173,7 +191,14 @@ def _run_after_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _drop_after_rollback(session: Session) -> None:
-    session.info.pop("after_commit", None)
-    kept: list[Written] | None = session.info.get(_SENT_HERE)
-    if kept is not None:
-        kept.clear()  # the caller holds this list: it must not send mails that were never kept
+    """Forget the work and mails of what was rolled back: the whole transaction's, or, for a
+    savepoint (SQLAlchemy calls this for one too), only what was added since it began."""
+    queued: list[tuple[Task, int]] = session.info.get(_AFTER_COMMIT, [])
+    kept: list[Written] = session.info.get(_SENT_HERE, [])  # its caller holds this list
+    if session.in_nested_transaction():
+        queued_before, kept_before = session.info.get(_SAVEPOINTS, [(0, 0)]).pop()
+    else:
+        session.info.pop(_SAVEPOINTS, None)
+        queued_before, kept_before = 0, 0
+    del queued[queued_before:]
+    del kept[kept_before:]  # a mail never kept must not be sent
